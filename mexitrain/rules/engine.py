@@ -1,0 +1,628 @@
+"""The reducer: ``new_game``, ``legal_actions`` and ``apply`` (RULES.md §2-§8).
+
+Everything here is a pure function of its arguments: the deal's randomness comes from the
+game's seed through a private ``random.Random``, never from the global generator.
+
+Inside the engine a train is named by its index in ``GameState.trains`` (seats ``0..n-1``,
+then the Mexican Train at ``n``); actions name it by seat or ``"mexican"``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from .actions import DRAW, MARK, MEXICAN, PASS, SKIP, Action, Draw, Mark, Pass, Play, Skip
+from .errors import IllegalAction
+from .ruleset import RuleSet
+from .state import Event, GameState, RoundResult, Train
+from .tiles import fmt, full_set, is_double, pips, placement_table
+
+# A candidate play inside the engine: (laid tile, train index, line).
+_Cand = tuple[tuple[int, int], int, int]
+
+
+# ---------------------------------------------------------------------------------------
+# Dealing (RULES.md §2, §3)
+# ---------------------------------------------------------------------------------------
+def _round_rng(seed: int, number: int) -> random.Random:
+    return random.Random(f"mexitrain:{seed}:round:{number}")
+
+
+def _heaviest_key(t: tuple[int, int]) -> tuple[int, bool, int]:
+    return (pips(t), t[0] == t[1], t[1])
+
+
+def deal(rules: RuleSet, players: int, seed: int, number: int):
+    """The deal of round ``number``: ``(engine or None, hands, boneyard)``.
+
+    With descending engines the engine double is removed before shuffling (§2); with
+    ``engine=highest_double`` the whole set is dealt and the engine is found afterwards.
+    """
+    each = rules.tiles_each(players)
+    tiles = list(full_set(rules.set))
+    engine = None
+    if rules.engine == "descending":
+        engine = rules.set - (number - 1)
+        tiles.remove((engine, engine))
+    _round_rng(seed, number).shuffle(tiles)
+    hands = tuple(tuple(tiles[i * each : (i + 1) * each]) for i in range(players))
+    return engine, hands, tuple(tiles[players * each :])
+
+
+def _first_seat(rules: RuleSet, players: int, seed: int, hands) -> int:
+    if rules.first_player == "chosen":
+        return rules.first_seat
+    if rules.first_player == "heaviest":
+        best = max((t for h in hands for t in h), key=_heaviest_key)
+        return next(i for i, h in enumerate(hands) if best in h)
+    return random.Random(f"mexitrain:{seed}:first").randrange(players)
+
+
+def _start_round(
+    rules: RuleSet, players: int, seed: int, starter: int | None, number: int
+) -> dict:
+    engine, hands, boneyard = deal(rules, players, seed, number)
+    if starter is None:
+        starter = _first_seat(rules, players, seed, hands)
+    first = (starter + number - 1) % players
+    dealt_hands, dealt_boneyard = hands, boneyard
+    engine_seat = None
+    if engine is None:  # engine = highest_double (§3)
+        held = [(t[0], i) for i, h in enumerate(hands) for t in h if t[0] == t[1]]
+        hands_l = [list(h) for h in hands]
+        bone = list(boneyard)
+        seat = first
+        while not held:  # house default: seats draw in turn until a double appears
+            t = bone.pop(0)
+            hands_l[seat].append(t)
+            if t[0] == t[1]:
+                held.append((t[0], seat))
+            seat = (seat + 1) % players
+        engine, engine_seat = max(held)
+        hands_l[engine_seat].remove((engine, engine))
+        hands = tuple(tuple(h) for h in hands_l)
+        boneyard = tuple(bone)
+        first = (engine_seat + 1) % players
+    public = rules.trains_start_public
+    trains = tuple(
+        Train(owner=i, lines=((),), starts=(engine,), marker=public) for i in range(players)
+    ) + (Train(owner=None, lines=((),), starts=(engine,)),)
+    chain = rules.opening in ("first_turn_chain", "delayed_first_turn")
+    fields = dict(
+        starter=starter,
+        round=number,
+        engine=engine,
+        engine_seat=engine_seat,
+        first_seat=first,
+        turn=first,
+        phase="turn",
+        hands=hands,
+        boneyard=boneyard,
+        trains=trains,
+        mexican_starter=None,
+        double_line=None,
+        drawn=None,
+        swan_pos=None,
+        chain_right=(chain,) * players,
+        opening_queue=(),
+        failed=(False,) * players,
+        idle_turns=0,
+        dealt_hands=dealt_hands,
+        dealt_boneyard=dealt_boneyard,
+        events=(),
+    )
+    if rules.opening == "simultaneous":
+        order = tuple((first + k) % players for k in range(players))
+        fields.update(phase="chain", turn=order[0], opening_queue=order[1:])
+    return fields
+
+
+def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> GameState:
+    """The snapshot at the start of round 1. Refuses impossible tables (RuleSetError)."""
+    rules = rules or RuleSet()
+    rules.check_players(players)
+    fields = _start_round(rules, players, seed, None, 1)
+    state = GameState(rules=rules, seed=seed, players=players, **fields)
+    return _settle(state)
+
+
+# ---------------------------------------------------------------------------------------
+# What may be played
+# ---------------------------------------------------------------------------------------
+def _team(state: GameState, seat: int) -> tuple[int, ...]:
+    if state.rules.teams:
+        return (seat, (seat + state.players // 2) % state.players)
+    return (seat,)
+
+
+def _satisfiable(state: GameState, value: int) -> bool:
+    """Could any tile still in a hand or the boneyard satisfy a double of ``value``? (§6)"""
+    wild = state.rules.blanks_wild
+    for group in (*state.hands, state.boneyard):
+        for t in group:
+            if wild and (value == 0 or t[0] == 0):
+                return True
+            if t[0] == value or t[1] == value:
+                return True
+    return False
+
+
+def _open_doubles(state: GameState, exclude: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+    """Open doubles that block (§6): unsatisfied, not the one owed a follow-up, satisfiable."""
+    out = []
+    for ti, train in enumerate(state.trains):
+        for li, line in enumerate(train.lines):
+            if line and line[-1][0] == line[-1][1] and (ti, li) != exclude:
+                if _satisfiable(state, line[-1][1]):
+                    out.append((ti, li))
+    return out
+
+
+def _lines(state: GameState, trains: Iterable[int]) -> list[tuple[int, int]]:
+    return [(ti, li) for ti in trains for li in range(len(state.trains[ti].lines))]
+
+
+def _allowed_trains(state: GameState, seat: int) -> list[int]:
+    team = _team(state, seat)
+    return [
+        ti
+        for ti, t in enumerate(state.trains)
+        if t.owner is None or t.marker or t.owner in team
+    ]
+
+
+def swan_order(state: GameState, seat: int) -> list[int]:
+    """Train indices in clockwise order after ``seat``'s own (§8 swan_drive).
+
+    The Mexican Train sits just after the seat of the player who started it; before it is
+    started it is not in the order.
+    """
+    n = state.players
+    order: list[int] = []
+    if state.mexican_starter == seat:
+        order.append(n)
+    for k in range(1, n):
+        s = (seat + k) % n
+        order.append(s)
+        if state.mexican_starter == s:
+            order.append(n)
+    return order
+
+
+def _swan_next(state: GameState) -> int | None:
+    """Position in the swan order of the next public train, or None at the end."""
+    order = swan_order(state, state.turn)
+    pos = -1 if state.swan_pos is None else state.swan_pos
+    for i in range(pos + 1, len(order)):
+        if state.trains[order[i]].public:
+            return i
+    return None
+
+
+def _targets(state: GameState) -> tuple[list[tuple[int, int]], str | None]:
+    """The lines the current seat may play on now, and why it is restricted (a reason code)."""
+    seat, phase = state.turn, state.phase
+    if phase == "chain":
+        return _lines(state, (seat,)), "chain_own_train"
+    if phase == "swan":
+        nxt = _swan_next(state)
+        if nxt is None:
+            return [], "swan_next"
+        return _lines(state, (swan_order(state, seat)[nxt],)), "swan_next"
+    if phase in ("follow_up", "follow_up_drawn"):
+        owed = state.double_line
+        if state.rules.double_follow_up == "must_satisfy" or state.swan_pos is not None:
+            return [owed], "must_satisfy"
+        blocking = _open_doubles(state, exclude=owed)
+        if blocking:
+            return blocking + [owed], "blocked_by_double"
+        lines = _lines(state, _allowed_trains(state, seat))
+        if owed not in lines:
+            lines.append(owed)
+        return lines, "private_train"
+    blocking = _open_doubles(state)
+    if blocking:
+        return blocking, "blocked_by_double"
+    return _lines(state, _allowed_trains(state, seat)), "private_train"
+
+
+def _tiles(state: GameState) -> tuple[tuple[int, int], ...]:
+    phase = state.phase
+    if phase == "drawn":
+        return (state.drawn,)
+    if phase == "follow_up_drawn":
+        return () if is_double(state.drawn) else (state.drawn,)
+    hand = state.hands[state.turn]
+    if phase == "follow_up":
+        return tuple(t for t in hand if t[0] != t[1])
+    return hand
+
+
+def _candidates(state: GameState, tiles, lines) -> list[_Cand]:
+    wild = state.rules.blanks_wild
+    trains = state.trains
+    out: list[_Cand] = []
+    for ti, li in lines:
+        table = placement_table(trains[ti].end(li), wild)
+        for t in tiles:
+            laid = table.get(t)
+            if laid:
+                for lay in laid:
+                    out.append((lay, ti, li))
+    return out
+
+
+def _plays(state: GameState) -> list[_Cand]:
+    """Every legal play for the seat to move (RULES.md §5, §6, §8)."""
+    if state.phase == "game_over":
+        return []
+    lines, _ = _targets(state)
+    cands = _candidates(state, _tiles(state), lines)
+    seat = state.turn
+    if (
+        state.phase == "turn"
+        and state.rules.opening == "first_turn_chain"
+        and state.chain_right[seat]
+    ):
+        own = [c for c in cands if c[1] == seat]
+        if own:
+            return own
+    return cands
+
+
+def _can_start_own(state: GameState, t: tuple[int, int]) -> bool:
+    seat = state.turn
+    train = state.trains[seat]
+    table = placement_table(train.end(0), state.rules.blanks_wild)
+    return t in table and not train.started
+
+
+def _end_without_play(state: GameState) -> Action:
+    """Mark or Pass: what ending the turn without a (further) play does now."""
+    rules, seat = state.rules, state.turn
+    if state.phase == "drawn" and rules.opening == "delayed_first_turn" and state.chain_right[seat]:
+        if _can_start_own(state, state.drawn):
+            return PASS  # §8: passing by choice places no marker
+    if state.phase in ("follow_up", "follow_up_drawn") and rules.double_follow_up == "must_satisfy":
+        ti = state.double_line[0]
+        train = state.trains[ti]
+        if train.owner is None or train.marker:
+            return PASS  # §6: a double on a public train marks nothing
+        return MARK
+    if rules.teams and rules.team_marker == "both_stuck":
+        partner = _team(state, seat)[1]
+        if not state.failed[partner]:
+            return PASS  # §8 both_stuck: public only when both partners failed
+    return MARK
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the seat to move may take now, in a stable order."""
+    if state.phase == "game_over":
+        return ()
+    plays = _plays(state)
+    out: list[Action] = []
+    n = state.players
+    for lay, ti, li in plays:
+        out.append(Play.model_construct(tile=lay, train=MEXICAN if ti == n else ti, branch=li))
+    phase = state.phase
+    if phase == "swan":
+        nxt = _swan_next(state)
+        if nxt is not None and swan_order(state, state.turn)[nxt] == n:
+            out.append(SKIP)
+        out.append(PASS)
+    elif phase in ("drawn", "follow_up_drawn"):
+        end = _end_without_play(state)
+        if not plays or end is PASS and phase == "drawn":
+            out.append(end)
+    elif not plays and phase in ("turn", "follow_up"):
+        if state.boneyard:
+            out.append(DRAW)
+        elif state.rules.round_end == "until_blocked":
+            out.append(_end_without_play(state))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------
+# The reducer
+# ---------------------------------------------------------------------------------------
+def _train_name(state: GameState, ti: int) -> str:
+    return "the Mexican Train" if ti == state.players else f"seat {ti + 1}'s train"
+
+
+def _resolve_train(state: GameState, ref) -> int:
+    if ref == MEXICAN:
+        return state.players
+    if isinstance(ref, int) and 0 <= ref < state.players:
+        return ref
+    raise IllegalAction("no_branch", train=f"train {ref!r}", branch=0)
+
+
+def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
+    """Why ``action`` is not legal now (only called once it is known not to be)."""
+    seat, phase = state.turn, state.phase
+    a, b = action.tile
+    t = (a, b) if a <= b else (b, a)
+    if phase in ("drawn", "follow_up_drawn") and t != state.drawn:
+        return IllegalAction("must_play_drawn", drawn=fmt(state.drawn))
+    if t not in state.hands[seat]:
+        return IllegalAction("not_in_hand", tile=fmt(t))
+    if phase in ("follow_up", "follow_up_drawn") and a == b:
+        return IllegalAction("double_follow_up", tile=fmt(t))
+    ti = _resolve_train(state, action.train)
+    train = state.trains[ti]
+    name = _train_name(state, ti)
+    if action.branch >= len(train.lines):
+        return IllegalAction("no_branch", train=name, branch=action.branch)
+    lines, why = _targets(state)
+    if (ti, action.branch) not in lines:
+        if why in ("blocked_by_double", "must_satisfy") and lines:
+            dti, dli = lines[0] if why == "blocked_by_double" else state.double_line
+            dbl = state.trains[dti].lines[dli][-1]
+            return IllegalAction(why, double=fmt(dbl), train=_train_name(state, dti))
+        if why == "swan_next":
+            nxt = _swan_next(state)
+            nxt_name = "the end" if nxt is None else _train_name(state, swan_order(state, seat)[nxt])
+            return IllegalAction(why, next=nxt_name)
+        return IllegalAction(why, train=name)
+    end = train.end(action.branch)
+    options = placement_table(end, state.rules.blanks_wild).get(t, ())
+    if not options:
+        return IllegalAction("does_not_fit", tile=fmt(t), train=name, end=end)
+    if (a, b) not in options:
+        return IllegalAction("wrong_half", tile=f"{a}-{b}", train=name, end=end)
+    return IllegalAction("first_turn_own_train")
+
+
+def _some_play(state: GameState, plays: list[_Cand]) -> str:
+    lay, ti, _ = plays[0]
+    return f"{fmt(lay)} on {_train_name(state, ti)}"
+
+
+def _diagnose_other(state: GameState, action: Action, plays: list[_Cand]) -> IllegalAction:
+    phase = state.phase
+    kind = action.type
+    if plays and kind in ("draw", "mark") and phase not in ("swan", "chain"):
+        return IllegalAction("must_play", example=_some_play(state, plays))
+    if kind == "draw":
+        if phase in ("drawn", "follow_up_drawn"):
+            return IllegalAction("already_drawn")
+        if phase in ("swan", "chain"):
+            return IllegalAction("draw_not_allowed", why=f"you are in the middle of a {phase}")
+        return IllegalAction("boneyard_empty")
+    if kind == "skip":
+        return IllegalAction("cannot_skip_now")
+    if phase == "chain":
+        why = "your opening chain goes on while a tile fits your train"
+    elif phase in ("turn", "follow_up") and state.boneyard:
+        why = "draw a tile first"
+    elif kind == "mark":
+        why = "no marker is placed here; pass instead"
+    elif phase in ("drawn", "follow_up_drawn") and plays:
+        why = f"the tile you drew can be played: {_some_play(state, plays)}"
+    else:
+        why = "the rules place your marker here"
+    code = "cannot_mark_now" if kind == "mark" else "cannot_pass_now"
+    return IllegalAction(code, why=why)
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The snapshot after ``action``; raises :class:`IllegalAction` (state untouched) if illegal."""
+    if state.phase == "game_over":
+        raise IllegalAction("game_over")
+    if isinstance(action, Play):
+        a, b = action.tile
+        ti = _resolve_train(state, action.train)
+        cand = ((a, b), ti, action.branch)
+        plays = _plays(state)
+        if cand not in plays:
+            raise _diagnose_play(state, action)
+        return _settle(_play(state, cand))
+    if not isinstance(action, Draw | Mark | Pass | Skip):
+        raise TypeError(f"not an action: {action!r}")
+    legal = legal_actions(state)
+    if not any(x.type == action.type for x in legal):
+        raise _diagnose_other(state, action, _plays(state))
+    seat = state.turn
+    if isinstance(action, Draw):
+        t = state.boneyard[0]
+        hands = _replace(state.hands, seat, state.hands[seat] + (t,))
+        phase = "follow_up_drawn" if state.phase == "follow_up" else "drawn"
+        new = state.model_copy(
+            update=dict(
+                hands=hands,
+                boneyard=state.boneyard[1:],
+                drawn=t,
+                phase=phase,
+                events=state.events + (Event(seat=seat, type="draw", tile=t),),
+            )
+        )
+        return _settle(new)
+    if isinstance(action, Skip):
+        nxt = _swan_next(state)
+        new = state.model_copy(
+            update=dict(swan_pos=nxt, events=state.events + (Event(seat=seat, type="skip"),))
+        )
+        return _settle(new)
+    played = state.phase in ("follow_up", "follow_up_drawn", "swan")
+    new = state
+    if isinstance(action, Mark):
+        new = _place_marker(state, seat)
+    new = new.model_copy(
+        update=dict(events=new.events + (Event(seat=seat, type=action.type),))
+    )
+    return _settle(_end_turn(new, played))
+
+
+def _replace(seq: tuple, i: int, value) -> tuple:
+    return seq[:i] + (value,) + seq[i + 1 :]
+
+
+def _place_marker(state: GameState, seat: int) -> GameState:
+    """The marker goes on the seat's own train (team: both), or the double's train (§6)."""
+    target = seat
+    if state.phase in ("follow_up", "follow_up_drawn") and state.rules.double_follow_up == "must_satisfy":
+        target = state.trains[state.double_line[0]].owner
+    trains = list(state.trains)
+    for s in _team(state, target):
+        trains[s] = trains[s].model_copy(update={"marker": True})
+    return state.model_copy(update={"trains": tuple(trains)})
+
+
+def _play(state: GameState, cand: _Cand) -> GameState:
+    lay, ti, li = cand
+    seat, rules = state.turn, state.rules
+    t = lay if lay[0] <= lay[1] else (lay[1], lay[0])
+    hand = list(state.hands[seat])
+    hand.remove(t)
+    hand_t = tuple(hand)
+    train = state.trains[ti]
+    line = train.lines[li]
+    new_lines = train.lines[:li] + (line + (lay,),) + train.lines[li + 1 :]
+    starts = train.starts
+    if rules.branching_doubles and line and line[-1][0] == line[-1][1]:
+        v = line[-1][1]  # this play satisfies a double: two more branches grow from it
+        new_lines += ((), ())
+        starts += (v, v)
+    trains = list(state.trains)
+    trains[ti] = train.model_copy(update={"lines": new_lines, "starts": starts})
+    team = _team(state, seat)
+    if train.owner in team:  # the owner (or a partner) removes the marker by playing here
+        for s in team:
+            if trains[s].marker:
+                trains[s] = trains[s].model_copy(update={"marker": False})
+    n = state.players
+    update = dict(
+        hands=_replace(state.hands, seat, hand_t),
+        trains=tuple(trains),
+        failed=_replace(state.failed, seat, False),
+        events=state.events
+        + (Event(seat=seat, type="play", tile=lay, train=MEXICAN if ti == n else ti, branch=li),),
+        drawn=None,
+    )
+    if ti == n and state.mexican_starter is None:
+        update["mexican_starter"] = seat
+    if not hand_t:  # domino: the round ends at once, even on a double (§6, §7)
+        return _end_round(state.model_copy(update=update), "domino", seat)
+    phase = state.phase
+    double = lay[0] == lay[1]
+    chain_start = (
+        ti == seat
+        and state.chain_right[seat]
+        and (
+            (phase == "turn" and rules.opening == "first_turn_chain")
+            or (phase in ("turn", "drawn") and rules.opening == "delayed_first_turn")
+        )
+    )
+    if chain_start:
+        update["chain_right"] = _replace(state.chain_right, seat, False)
+        update["phase"] = "chain"
+        return state.model_copy(update=update)
+    if phase == "chain":
+        return state.model_copy(update=update)  # the chain goes on while a tile fits
+    if phase == "swan":
+        update["swan_pos"] = _swan_next(state)
+    if double:
+        update["phase"] = "follow_up"
+        update["double_line"] = (ti, li)
+        return state.model_copy(update=update)
+    new = state.model_copy(update=update)
+    swan_context = phase == "swan" or state.swan_pos is not None
+    if rules.swan_drive and (swan_context or ti == seat):
+        return new.model_copy(
+            update=dict(phase="swan", double_line=None, swan_pos=new.swan_pos if swan_context else -1)
+        )
+    return _end_turn(new, True)
+
+
+def _end_turn(state: GameState, played: bool) -> GameState:
+    seat, rules, n = state.turn, state.rules, state.players
+    idle = state.idle_turns
+    if rules.round_end == "until_blocked":
+        idle = 0 if played or state.boneyard else idle + 1
+        if idle >= n:
+            return _end_round(state, "blocked", None)
+    update = dict(
+        turn=(seat + 1) % n,
+        phase="turn",
+        drawn=None,
+        double_line=None,
+        swan_pos=None,
+        idle_turns=idle,
+        failed=_replace(state.failed, seat, not played),
+    )
+    if rules.opening == "first_turn_chain" and state.chain_right[seat]:
+        update["chain_right"] = _replace(state.chain_right, seat, False)
+    return state.model_copy(update=update)
+
+
+def _settle(state: GameState) -> GameState:
+    """Carry out what the rules force without a choice (chain ends, stuck rounds, swan ends)."""
+    while True:
+        phase = state.phase
+        if phase == "game_over":
+            return state
+        if phase == "chain":
+            if _candidates(state, state.hands[state.turn], _lines(state, (state.turn,))):
+                return state
+            if state.rules.opening == "simultaneous":
+                if state.opening_queue:
+                    state = state.model_copy(
+                        update=dict(turn=state.opening_queue[0], opening_queue=state.opening_queue[1:])
+                    )
+                else:
+                    state = state.model_copy(update=dict(turn=state.first_seat, phase="turn"))
+            else:
+                state = _end_turn(state, True)
+            continue
+        if phase == "swan":
+            nxt = _swan_next(state)
+            if nxt is None:
+                state = _end_turn(state, True)
+                continue
+            if _plays(state):
+                return state
+            if swan_order(state, state.turn)[nxt] == state.players:  # nothing fits: skip it
+                state = state.model_copy(update=dict(swan_pos=nxt))
+                continue
+            state = _end_turn(state, True)
+            continue
+        if phase in ("turn", "follow_up"):
+            if (
+                not state.boneyard
+                and state.rules.round_end == "boneyard_empty"
+                and not _plays(state)
+            ):
+                return _end_round(state, "stuck", None)  # §7: would draw from an empty boneyard
+        return state
+
+
+def _end_round(state: GameState, end: str, out_seat: int | None) -> GameState:
+    """Score the round (§7), then deal the next one or end the game."""
+    n = state.players
+    scores = [sum(t[0] + t[1] for t in h) for h in state.hands]
+    if out_seat is not None:
+        for s in _team(state, out_seat):
+            scores[s] = 0
+    result = RoundResult(
+        number=state.round,
+        engine=state.engine,
+        engine_seat=state.engine_seat,
+        first_seat=state.first_seat,
+        hands=state.dealt_hands,
+        boneyard=state.dealt_boneyard,
+        events=state.events,
+        end=end,
+        out_seat=out_seat,
+        leftovers=state.hands,
+        scores=tuple(scores),
+    )
+    results = state.results + (result,)
+    if len(results) >= state.rules.round_count:
+        from .scoring import winners
+
+        done = state.model_copy(update=dict(results=results, phase="game_over", drawn=None))
+        return done.model_copy(update=dict(winners=winners(done)))
+    fields = _start_round(state.rules, n, state.seed, state.starter, state.round + 1)
+    return _settle(state.model_copy(update=dict(results=results, **fields)))

@@ -1,0 +1,185 @@
+"""The rule set: every option of RULES.md §8, the hand-size table of §2 and the presets."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .tiles import SET_SIZES, full_set
+
+
+class RuleSetError(ValueError):
+    """A rule set, or a rule set with a number of players, that cannot be played."""
+
+
+#: RULES.md §2: (largest player count of the row, tiles each), by (set, table).
+HAND_TABLES: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {
+    (12, "standard"): ((4, 15), (6, 12), (8, 10), (10, 8)),
+    (9, "standard"): ((4, 10), (6, 9), (7, 7), (8, 6)),
+    (9, "fast"): ((2, 15), (3, 13), (4, 10)),
+    (6, "standard"): ((2, 7), (4, 5)),
+    (15, "standard"): ((4, 15), (6, 13), (8, 12), (10, 11), (12, 10)),
+    (18, "standard"): ((4, 15), (6, 13), (8, 12), (10, 11), (13, 11)),
+}
+
+
+class RuleSet(BaseModel):
+    """Every rule option of RULES.md. The defaults are the Standard preset (seed 000)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    set: Literal[6, 9, 12, 15, 18] = Field(12, description="double-N set (§1)")
+    hand_table: Literal["standard", "fast"] = Field(
+        "standard", description="hand-size table: standard (§2) or the fast double-9 one"
+    )
+    hand_size: int | None = Field(None, ge=1, description="tiles each, overriding the table (§2)")
+    rounds: int | None = Field(
+        None, ge=1, description="rounds in the game; default N+1 (one with highest_double) (§3)"
+    )
+    engine: Literal["descending", "highest_double"] = Field(
+        "descending", description="engine of each round: N, N-1, ... or the highest double held (§3)"
+    )
+    first_player: Literal["random", "chosen", "heaviest"] = Field(
+        "random", description="who starts round 1 (§3, §8)"
+    )
+    first_seat: int = Field(0, ge=0, description="the seat that starts when first_player=chosen")
+    double_follow_up: Literal["any", "must_satisfy"] = Field(
+        "any", description="after a double: any non-double anywhere, or it must satisfy the double (§6)"
+    )
+    round_end: Literal["boneyard_empty", "until_blocked"] = Field(
+        "boneyard_empty", description="when a round without a domino ends (§7)"
+    )
+    trains_start_public: bool = Field(False, description="personal trains public until first played (§4)")
+    teams: bool = Field(False, description="partners opposite share trains and scores (§8)")
+    team_marker: Literal["together", "both_stuck"] = Field(
+        "together", description="when partners' trains become public (§8)"
+    )
+    open_hands: bool = Field(False, description="every hand visible to every player (§8)")
+    blanks_wild: bool = Field(False, description="a blank matches any value (§8)")
+    opening: Literal["normal", "simultaneous", "first_turn_chain", "delayed_first_turn"] = Field(
+        "normal", description="how each round opens (§8)"
+    )
+    branching_doubles: bool = Field(False, description="a satisfied double grows two branches (§8)")
+    swan_drive: bool = Field(False, description="play on following public trains too (§8)")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RuleSet:
+        if self.hand_table == "fast" and self.set != 9:
+            raise ValueError("the fast hand-size table is for the double-9 set only")
+        if self.engine == "descending" and self.rounds is not None and self.rounds > self.set + 1:
+            raise ValueError(
+                f"a double-{self.set} game with descending engines has at most "
+                f"{self.set + 1} rounds, not {self.rounds}"
+            )
+        return self
+
+    # -- derived -------------------------------------------------------------------------
+    @property
+    def round_count(self) -> int:
+        if self.rounds is not None:
+            return self.rounds
+        return 1 if self.engine == "highest_double" else self.set + 1
+
+    @property
+    def max_players(self) -> int:
+        return HAND_TABLES[(self.set, self.hand_table)][-1][0]
+
+    def tiles_each(self, players: int) -> int:
+        """Tiles dealt to each of ``players`` (RULES.md §2); refuses impossible tables."""
+        self.check_players(players)
+        return self._table_size(players) if self.hand_size is None else self.hand_size
+
+    def _table_size(self, players: int) -> int:
+        for upto, size in HAND_TABLES[(self.set, self.hand_table)]:
+            if players <= upto:
+                return size
+        raise RuleSetError(f"the double-{self.set} set takes at most {self.max_players} players")
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RuleSetError`, with a clear reason, if this table cannot be dealt."""
+        if players < 2:
+            raise RuleSetError("Mexican Train needs at least 2 players")
+        if players > self.max_players:
+            table = " fast" if self.hand_table == "fast" else ""
+            raise RuleSetError(
+                f"the{table} double-{self.set} set takes at most {self.max_players} players, not {players}"
+            )
+        if self.teams and players not in (4, 6, 8):
+            raise RuleSetError(f"teams need 4, 6 or 8 players, not {players}")
+        if self.first_player == "chosen" and self.first_seat >= players:
+            raise RuleSetError(f"first seat {self.first_seat + 1} does not exist with {players} players")
+        each = self.hand_size if self.hand_size is not None else self._table_size(players)
+        available = len(full_set(self.set)) - (1 if self.engine == "descending" else 0)
+        if each * players > available:
+            raise RuleSetError(
+                f"{players} hands of {each} tiles need {each * players} tiles, "
+                f"but the double-{self.set} set has only {available} to deal"
+            )
+
+    def changed(self) -> dict[str, object]:
+        """The options that differ from the Standard preset."""
+        base = RuleSet()
+        return {k: v for k, v in self.model_dump().items() if getattr(base, k) != v}
+
+
+PRESETS: dict[str, RuleSet] = {
+    "standard": RuleSet(),
+    "fast": RuleSet(set=9, hand_table="fast"),
+    "common": RuleSet(
+        trains_start_public=True,
+        double_follow_up="must_satisfy",
+        blanks_wild=True,
+        round_end="until_blocked",
+    ),
+}
+
+PRESET_TITLES = {
+    "standard": "Standard (seed 000, double-12)",
+    "fast": "Fast double-9 (2-4 players)",
+    "common": "Common (seed 002 rules + play until blocked)",
+}
+
+
+def _parse_value(field: str, text: str) -> object:
+    annotation = RuleSet.model_fields[field].annotation
+    lowered = text.strip().lower()
+    if annotation is bool:
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise RuleSetError(f"option {field} takes on or off, not {text!r}")
+    if lowered in ("none", "default", ""):
+        return None
+    if lowered.lstrip("-").isdigit():
+        return int(lowered)
+    return lowered.replace("-", "_")
+
+
+def make_rules(preset: str = "standard", options: dict[str, str] | None = None) -> RuleSet:
+    """A preset with ``key=value`` options over it, as the command line gives them.
+
+    Raises :class:`RuleSetError` with a one-line message for an unknown preset or option,
+    or a value the option does not take.
+    """
+    key = preset.strip().lower().replace("_", "-")
+    key = {"fast-double-9": "fast", "double-9": "fast"}.get(key, key)
+    if key not in PRESETS:
+        raise RuleSetError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    values = PRESETS[key].model_dump()
+    for name, text in (options or {}).items():
+        field = name.strip().replace("-", "_")
+        if field not in RuleSet.model_fields:
+            raise RuleSetError(f"unknown option {name!r}; options are {', '.join(RuleSet.model_fields)}")
+        values[field] = _parse_value(field, text)
+        if field == "first_seat" and isinstance(values[field], int):
+            values[field] -= 1  # people count seats from 1
+            values["first_player"] = "chosen"
+    try:
+        return RuleSet(**values)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "rules"
+        msg = err["msg"].removeprefix("Value error, ")
+        raise RuleSetError(f"{where}: {msg}" if err["loc"] else msg) from None

@@ -1,0 +1,145 @@
+"""The immutable game snapshot (frozen pydantic models holding tuples, never lists)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .actions import MEXICAN, TrainRef
+from .ruleset import RuleSet
+from .tiles import Laid, Tile, is_double
+
+Phase = Literal["turn", "drawn", "follow_up", "follow_up_drawn", "chain", "swan", "game_over"]
+RoundEnd = Literal["domino", "stuck", "blocked"]
+EventType = Literal["play", "draw", "mark", "pass", "skip"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Train(_Frozen):
+    """A personal train (``owner`` = seat) or the Mexican Train (``owner`` = None).
+
+    ``lines[0]`` is the trunk from the station; with ``branching_doubles`` each satisfied
+    double adds two lines that start from its value (``starts``).
+    """
+
+    owner: int | None
+    lines: tuple[tuple[Laid, ...], ...]
+    starts: tuple[int, ...]
+    marker: bool = False
+
+    @property
+    def is_mexican(self) -> bool:
+        return self.owner is None
+
+    @property
+    def ref(self) -> TrainRef:
+        return MEXICAN if self.owner is None else self.owner
+
+    @property
+    def public(self) -> bool:
+        return self.owner is None or self.marker
+
+    def end(self, line: int = 0) -> int:
+        laid = self.lines[line]
+        return laid[-1][1] if laid else self.starts[line]
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        return tuple(self.end(i) for i in range(len(self.lines)))
+
+    @property
+    def tiles(self) -> tuple[Laid, ...]:
+        """Every tile on the train, trunk first."""
+        return tuple(t for line in self.lines for t in line)
+
+    @property
+    def started(self) -> bool:
+        return bool(self.lines[0])
+
+    def open_double_lines(self) -> tuple[int, ...]:
+        """Lines whose last tile is a double not yet satisfied (§6)."""
+        return tuple(i for i, line in enumerate(self.lines) if line and is_double(line[-1]))
+
+
+class Event(_Frozen):
+    """One thing that happened, as the game record writes it (docs/record-format.md)."""
+
+    seat: int
+    type: EventType
+    tile: Laid | None = None
+    train: TrainRef | None = None
+    branch: int = 0
+
+
+class RoundResult(_Frozen):
+    """A finished round: its deal, its events, how it ended and its scores (§7)."""
+
+    number: int
+    engine: int
+    engine_seat: int | None = None
+    first_seat: int
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    events: tuple[Event, ...]
+    end: RoundEnd
+    out_seat: int | None
+    leftovers: tuple[tuple[Tile, ...], ...]
+    scores: tuple[int, ...]
+
+
+class GameState(_Frozen):
+    """Everything about a game at one moment. Only ``apply`` makes the next one."""
+
+    rules: RuleSet
+    seed: int
+    players: int
+    starter: int  # round 1's first seat; later rounds move one seat clockwise
+    round: int  # 1-based
+    engine: int
+    engine_seat: int | None = None  # engine=highest_double: who set it
+    first_seat: int
+    turn: int
+    phase: Phase
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]  # draw order: boneyard[0] is drawn next
+    trains: tuple[Train, ...]  # seats 0..n-1, then the Mexican Train
+    mexican_starter: int | None = None
+    double_line: tuple[int, int] | None = None  # (train index, line) owed a follow-up
+    drawn: Tile | None = None
+    swan_pos: int | None = None  # index in the swan order of the last train played
+    chain_right: tuple[bool, ...]  # opening chain still to be used, per seat
+    opening_queue: tuple[int, ...] = ()  # simultaneous opening: seats still to lay
+    failed: tuple[bool, ...]  # ended their latest turn without a play (team_marker)
+    idle_turns: int = 0  # turns in a row ended without a play, boneyard empty
+    dealt_hands: tuple[tuple[Tile, ...], ...]
+    dealt_boneyard: tuple[Tile, ...]
+    events: tuple[Event, ...] = ()
+    results: tuple[RoundResult, ...] = ()
+    winners: tuple[int, ...] = ()
+
+    # -- convenience -----------------------------------------------------------------------
+    @property
+    def mexican(self) -> Train:
+        return self.trains[-1]
+
+    def train(self, ref: TrainRef) -> Train:
+        return self.trains[-1] if ref == MEXICAN else self.trains[ref]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self.hands)
+
+    def partner(self, seat: int) -> int | None:
+        return (seat + self.players // 2) % self.players if self.rules.teams else None
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        p = self.partner(seat)
+        return (seat,) if p is None else tuple(sorted((seat, p)))
