@@ -1,0 +1,70 @@
+"""A table to play: the rule set, the seed and who sits in each seat.
+
+Shared by the command line, the new-game screen, saved games and the simulators.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .rules import RuleSet
+
+PlayerKind = Literal["human", "random", "greedy", "planner", "expert"]
+AI_LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
+DEFAULT_AI = "planner"
+DEFAULT_NAMES = ("You", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit", "Lou", "Max")
+
+
+class SeatConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=20)
+    kind: PlayerKind = "human"
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+
+class GameSetup(BaseModel):
+    """Everything needed to start a game. Refuses a table the rules cannot deal."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rules: RuleSet = RuleSet()
+    seed: int = Field(0, ge=0)
+    seats: tuple[SeatConfig, ...] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> GameSetup:
+        self.rules.check_players(len(self.seats))
+        return self
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.is_human)
+
+
+def default_seats(players: int = 4, humans: int = 1, ai: tuple[str, ...] = (DEFAULT_AI,)) -> tuple[SeatConfig, ...]:
+    """``humans`` people first, then computer players whose levels cycle through ``ai``."""
+    seats = []
+    for i in range(players):
+        if i < humans:
+            name = "You" if humans == 1 else f"Player {i + 1}"
+            seats.append(SeatConfig(name=name, kind="human"))
+        else:
+            level = ai[(i - humans) % len(ai)]
+            seats.append(SeatConfig(name=DEFAULT_NAMES[i % len(DEFAULT_NAMES)], kind=level))
+    return tuple(seats)
+
+
+def random_seed() -> int:
+    """A fresh seed for a new game (the only place the app uses system randomness)."""
+    return random.SystemRandom().randrange(1, 1_000_000)
