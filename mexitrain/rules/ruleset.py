@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .tiles import SET_SIZES, full_set
+from .tiles import full_set
 
 
 class RuleSetError(ValueError):
