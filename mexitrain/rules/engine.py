@@ -15,11 +15,17 @@ from collections.abc import Iterable
 from .actions import DRAW, MARK, MEXICAN, PASS, SKIP, Action, Draw, Mark, Pass, Play, Skip
 from .errors import IllegalAction
 from .ruleset import RuleSet
-from .state import Event, GameState, RoundResult, Train
+from .state import Event, GameState, RoundResult, Train, construct, evolve
 from .tiles import fmt, full_set, is_double, pips, placement_table
 
 # A candidate play inside the engine: (laid tile, train index, line).
 _Cand = tuple[tuple[int, int], int, int]
+
+
+def _event(seat: int, kind: str, tile=None, train=None, branch: int = 0) -> Event:
+    return construct(
+        Event, {"seat": seat, "type": kind, "tile": tile, "train": train, "branch": branch}
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -59,9 +65,7 @@ def _first_seat(rules: RuleSet, players: int, seed: int, hands) -> int:
     return random.Random(f"mexitrain:{seed}:first").randrange(players)
 
 
-def _start_round(
-    rules: RuleSet, players: int, seed: int, starter: int | None, number: int
-) -> dict:
+def _start_round(rules: RuleSet, players: int, seed: int, starter: int | None, number: int) -> dict:
     engine, hands, boneyard = deal(rules, players, seed, number)
     if starter is None:
         starter = _first_seat(rules, players, seed, hands)
@@ -148,7 +152,9 @@ def _satisfiable(state: GameState, value: int) -> bool:
     return False
 
 
-def _open_doubles(state: GameState, exclude: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+def _open_doubles(
+    state: GameState, exclude: tuple[int, int] | None = None
+) -> list[tuple[int, int]]:
     """Open doubles that block (§6): unsatisfied, not the one owed a follow-up, satisfiable."""
     out = []
     for ti, train in enumerate(state.trains):
@@ -166,9 +172,7 @@ def _lines(state: GameState, trains: Iterable[int]) -> list[tuple[int, int]]:
 def _allowed_trains(state: GameState, seat: int) -> list[int]:
     team = _team(state, seat)
     return [
-        ti
-        for ti, t in enumerate(state.trains)
-        if t.owner is None or t.marker or t.owner in team
+        ti for ti, t in enumerate(state.trains) if t.owner is None or t.marker or t.owner in team
     ]
 
 
@@ -242,19 +246,39 @@ def _tiles(state: GameState) -> tuple[tuple[int, int], ...]:
 def _candidates(state: GameState, tiles, lines) -> list[_Cand]:
     wild = state.rules.blanks_wild
     trains = state.trains
+    held = set(tiles)
     out: list[_Cand] = []
     for ti, li in lines:
         table = placement_table(trains[ti].end(li), wild)
-        for t in tiles:
-            laid = table.get(t)
-            if laid:
-                for lay in laid:
-                    out.append((lay, ti, li))
+        for t in held.intersection(table):
+            for lay in table[t]:
+                out.append((lay, ti, li))
+    if len(out) > 1:
+        out.sort(key=_cand_order)
     return out
+
+
+def _cand_order(c: _Cand) -> tuple[int, int, tuple[int, int]]:
+    return (c[1], c[2], c[0])
+
+
+# The last state whose plays were computed, and those plays: ``legal_actions(s)`` followed by
+# ``apply(s, a)`` computes them once. An identity check, so it is safe under threads.
+_LAST_PLAYS: tuple[object, list[_Cand]] = (None, [])
 
 
 def _plays(state: GameState) -> list[_Cand]:
     """Every legal play for the seat to move (RULES.md §5, §6, §8)."""
+    global _LAST_PLAYS
+    cached = _LAST_PLAYS
+    if cached[0] is state:
+        return cached[1]
+    plays = _compute_plays(state)
+    _LAST_PLAYS = (state, plays)
+    return plays
+
+
+def _compute_plays(state: GameState) -> list[_Cand]:
     if state.phase == "game_over":
         return []
     lines, _ = _targets(state)
@@ -297,6 +321,11 @@ def _end_without_play(state: GameState) -> Action:
     return MARK
 
 
+# Play actions are immutable values: one shared object per (laid tile, train index, line) and
+# player count (the Mexican Train's index is the player count).
+_PLAY_ACTIONS: dict[tuple, Play] = {}
+
+
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action the seat to move may take now, in a stable order."""
     if state.phase == "game_over":
@@ -304,8 +333,15 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     plays = _plays(state)
     out: list[Action] = []
     n = state.players
-    for lay, ti, li in plays:
-        out.append(Play.model_construct(tile=lay, train=MEXICAN if ti == n else ti, branch=li))
+    for cand in plays:
+        key = (cand, n)
+        action = _PLAY_ACTIONS.get(key)
+        if action is None:
+            lay, ti, li = cand
+            ref = MEXICAN if ti == n else ti
+            action = construct(Play, {"type": "play", "tile": lay, "train": ref, "branch": li})
+            _PLAY_ACTIONS[key] = action
+        out.append(action)
     phase = state.phase
     if phase == "swan":
         nxt = _swan_next(state)
@@ -363,7 +399,9 @@ def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
             return IllegalAction(why, double=fmt(dbl), train=_train_name(state, dti))
         if why == "swan_next":
             nxt = _swan_next(state)
-            nxt_name = "the end" if nxt is None else _train_name(state, swan_order(state, seat)[nxt])
+            nxt_name = (
+                "the end" if nxt is None else _train_name(state, swan_order(state, seat)[nxt])
+            )
             return IllegalAction(why, next=nxt_name)
         return IllegalAction(why, train=name)
     end = train.end(action.branch)
@@ -429,29 +467,26 @@ def apply(state: GameState, action: Action) -> GameState:
         t = state.boneyard[0]
         hands = _replace(state.hands, seat, state.hands[seat] + (t,))
         phase = "follow_up_drawn" if state.phase == "follow_up" else "drawn"
-        new = state.model_copy(
-            update=dict(
+        new = evolve(
+            state,
+            dict(
                 hands=hands,
                 boneyard=state.boneyard[1:],
                 drawn=t,
                 phase=phase,
-                events=state.events + (Event(seat=seat, type="draw", tile=t),),
-            )
+                events=state.events + (_event(seat, "draw", t),),
+            ),
         )
         return _settle(new)
     if isinstance(action, Skip):
         nxt = _swan_next(state)
-        new = state.model_copy(
-            update=dict(swan_pos=nxt, events=state.events + (Event(seat=seat, type="skip"),))
-        )
+        new = evolve(state, dict(swan_pos=nxt, events=state.events + (_event(seat, "skip"),)))
         return _settle(new)
     played = state.phase in ("follow_up", "follow_up_drawn", "swan")
     new = state
     if isinstance(action, Mark):
         new = _place_marker(state, seat)
-    new = new.model_copy(
-        update=dict(events=new.events + (Event(seat=seat, type=action.type),))
-    )
+    new = evolve(new, dict(events=new.events + (_event(seat, action.type),)))
     return _settle(_end_turn(new, played))
 
 
@@ -462,12 +497,15 @@ def _replace(seq: tuple, i: int, value) -> tuple:
 def _place_marker(state: GameState, seat: int) -> GameState:
     """The marker goes on the seat's own train (team: both), or the double's train (§6)."""
     target = seat
-    if state.phase in ("follow_up", "follow_up_drawn") and state.rules.double_follow_up == "must_satisfy":
+    if (
+        state.phase in ("follow_up", "follow_up_drawn")
+        and state.rules.double_follow_up == "must_satisfy"
+    ):
         target = state.trains[state.double_line[0]].owner
     trains = list(state.trains)
     for s in _team(state, target):
-        trains[s] = trains[s].model_copy(update={"marker": True})
-    return state.model_copy(update={"trains": tuple(trains)})
+        trains[s] = evolve(trains[s], {"marker": True})
+    return evolve(state, {"trains": tuple(trains)})
 
 
 def _play(state: GameState, cand: _Cand) -> GameState:
@@ -486,25 +524,24 @@ def _play(state: GameState, cand: _Cand) -> GameState:
         new_lines += ((), ())
         starts += (v, v)
     trains = list(state.trains)
-    trains[ti] = train.model_copy(update={"lines": new_lines, "starts": starts})
+    trains[ti] = evolve(train, {"lines": new_lines, "starts": starts})
     team = _team(state, seat)
     if train.owner in team:  # the owner (or a partner) removes the marker by playing here
         for s in team:
             if trains[s].marker:
-                trains[s] = trains[s].model_copy(update={"marker": False})
+                trains[s] = evolve(trains[s], {"marker": False})
     n = state.players
     update = dict(
         hands=_replace(state.hands, seat, hand_t),
         trains=tuple(trains),
         failed=_replace(state.failed, seat, False),
-        events=state.events
-        + (Event(seat=seat, type="play", tile=lay, train=MEXICAN if ti == n else ti, branch=li),),
+        events=state.events + (_event(seat, "play", lay, MEXICAN if ti == n else ti, li),),
         drawn=None,
     )
     if ti == n and state.mexican_starter is None:
         update["mexican_starter"] = seat
     if not hand_t:  # domino: the round ends at once, even on a double (§6, §7)
-        return _end_round(state.model_copy(update=update), "domino", seat)
+        return _end_round(evolve(state, update), "domino", seat)
     phase = state.phase
     double = lay[0] == lay[1]
     chain_start = (
@@ -518,20 +555,20 @@ def _play(state: GameState, cand: _Cand) -> GameState:
     if chain_start:
         update["chain_right"] = _replace(state.chain_right, seat, False)
         update["phase"] = "chain"
-        return state.model_copy(update=update)
+        return evolve(state, update)
     if phase == "chain":
-        return state.model_copy(update=update)  # the chain goes on while a tile fits
+        return evolve(state, update)  # the chain goes on while a tile fits
     if phase == "swan":
         update["swan_pos"] = _swan_next(state)
     if double:
         update["phase"] = "follow_up"
         update["double_line"] = (ti, li)
-        return state.model_copy(update=update)
-    new = state.model_copy(update=update)
+        return evolve(state, update)
+    new = evolve(state, update)
     swan_context = phase == "swan" or state.swan_pos is not None
     if rules.swan_drive and (swan_context or ti == seat):
-        return new.model_copy(
-            update=dict(phase="swan", double_line=None, swan_pos=new.swan_pos if swan_context else -1)
+        return evolve(
+            new, dict(phase="swan", double_line=None, swan_pos=new.swan_pos if swan_context else -1)
         )
     return _end_turn(new, True)
 
@@ -554,7 +591,7 @@ def _end_turn(state: GameState, played: bool) -> GameState:
     )
     if rules.opening == "first_turn_chain" and state.chain_right[seat]:
         update["chain_right"] = _replace(state.chain_right, seat, False)
-    return state.model_copy(update=update)
+    return evolve(state, update)
 
 
 def _settle(state: GameState) -> GameState:
@@ -568,11 +605,12 @@ def _settle(state: GameState) -> GameState:
                 return state
             if state.rules.opening == "simultaneous":
                 if state.opening_queue:
-                    state = state.model_copy(
-                        update=dict(turn=state.opening_queue[0], opening_queue=state.opening_queue[1:])
+                    state = evolve(
+                        state,
+                        dict(turn=state.opening_queue[0], opening_queue=state.opening_queue[1:]),
                     )
                 else:
-                    state = state.model_copy(update=dict(turn=state.first_seat, phase="turn"))
+                    state = evolve(state, dict(turn=state.first_seat, phase="turn"))
             else:
                 state = _end_turn(state, True)
             continue
@@ -584,7 +622,7 @@ def _settle(state: GameState) -> GameState:
             if _plays(state):
                 return state
             if swan_order(state, state.turn)[nxt] == state.players:  # nothing fits: skip it
-                state = state.model_copy(update=dict(swan_pos=nxt))
+                state = evolve(state, dict(swan_pos=nxt))
                 continue
             state = _end_turn(state, True)
             continue
@@ -622,7 +660,7 @@ def _end_round(state: GameState, end: str, out_seat: int | None) -> GameState:
     if len(results) >= state.rules.round_count:
         from .scoring import winners
 
-        done = state.model_copy(update=dict(results=results, phase="game_over", drawn=None))
-        return done.model_copy(update=dict(winners=winners(done)))
+        done = evolve(state, dict(results=results, phase="game_over", drawn=None))
+        return evolve(done, dict(winners=winners(done)))
     fields = _start_round(state.rules, n, state.seed, state.starter, state.round + 1)
-    return _settle(state.model_copy(update=dict(results=results, **fields)))
+    return _settle(evolve(state, dict(results=results, **fields)))

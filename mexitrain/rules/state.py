@@ -19,6 +19,36 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+_setattr = object.__setattr__
+
+
+def evolve(obj, update: dict):
+    """A copy of frozen model ``obj`` with ``update`` applied, without validation.
+
+    The reducer's fast path (like ``model_copy(update=...)`` but cheaper): the engine only
+    passes values it built itself, of the right types. The original is never touched.
+    """
+    cls = obj.__class__
+    new = cls.__new__(cls)
+    values = obj.__dict__.copy()
+    values.update(update)
+    _setattr(new, "__dict__", values)
+    _setattr(new, "__pydantic_fields_set__", obj.__pydantic_fields_set__)
+    _setattr(new, "__pydantic_extra__", None)
+    _setattr(new, "__pydantic_private__", None)
+    return new
+
+
+def construct(cls, values: dict):
+    """Build a frozen model from complete, already valid ``values`` (every field given)."""
+    new = cls.__new__(cls)
+    _setattr(new, "__dict__", values)
+    _setattr(new, "__pydantic_fields_set__", set(values))
+    _setattr(new, "__pydantic_extra__", None)
+    _setattr(new, "__pydantic_private__", None)
+    return new
+
+
 class Train(_Frozen):
     """A personal train (``owner`` = seat) or the Mexican Train (``owner`` = None).
 
