@@ -13,12 +13,12 @@ from pydantic import BaseModel, ConfigDict
 
 from .actions import Action
 from .ruleset import RuleSet
-from .state import Event, GameState, Phase, RoundResult, Train
+from .state import Event, GameState, Phase, RoundResult, Train, construct, evolve
 from .tiles import Tile, full_set
 
 
 class PublicRound(BaseModel):
-    """A finished round as every player saw it: no deal, no boneyard, no hidden draws."""
+    """A finished round as every player saw it at its end: engine, result, leftover hands."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -26,7 +26,6 @@ class PublicRound(BaseModel):
     engine: int
     engine_seat: int | None
     first_seat: int
-    events: tuple[Event, ...]
     end: str
     out_seat: int | None
     leftovers: tuple[tuple[Tile, ...], ...]  # shown when the round is scored
@@ -84,22 +83,23 @@ def _hide(events: tuple[Event, ...], seat: int, open_hands: bool) -> tuple[Event
     if open_hands:  # a drawn tile joins a hand everyone can see
         return events
     return tuple(
-        e.model_copy(update={"tile": None}) if e.type == "draw" and e.seat != seat else e
-        for e in events
+        evolve(e, {"tile": None}) if e.type == "draw" and e.seat != seat else e for e in events
     )
 
 
-def _public_round(r: RoundResult, seat: int, open_hands: bool) -> PublicRound:
-    return PublicRound(
-        number=r.number,
-        engine=r.engine,
-        engine_seat=r.engine_seat,
-        first_seat=r.first_seat,
-        events=_hide(r.events, seat, open_hands),
-        end=r.end,
-        out_seat=r.out_seat,
-        leftovers=r.leftovers,
-        scores=r.scores,
+def _public_round(r: RoundResult) -> PublicRound:
+    return construct(
+        PublicRound,
+        dict(
+            number=r.number,
+            engine=r.engine,
+            engine_seat=r.engine_seat,
+            first_seat=r.first_seat,
+            end=r.end,
+            out_seat=r.out_seat,
+            leftovers=r.leftovers,
+            scores=r.scores,
+        ),
     )
 
 
@@ -107,32 +107,36 @@ def view(state: GameState, seat: int) -> SeatView:
     """What ``seat`` may know of ``state``."""
     open_hands = state.rules.open_hands
     hands = tuple(h if (open_hands or i == seat) else None for i, h in enumerate(state.hands))
-    return SeatView(
-        seat=seat,
-        rules=state.rules,
-        players=state.players,
-        round=state.round,
-        engine=state.engine,
-        engine_seat=state.engine_seat,
-        first_seat=state.first_seat,
-        turn=state.turn,
-        phase=state.phase,
-        hand=state.hands[seat],
-        hands=hands,
-        hand_sizes=state.hand_sizes,
-        boneyard_size=len(state.boneyard),
-        trains=state.trains,
-        mexican_starter=state.mexican_starter,
-        double_line=state.double_line,
-        drawn=state.drawn if state.turn == seat else None,
-        swan_pos=state.swan_pos,
-        chain_right=state.chain_right,
-        opening_queue=state.opening_queue,
-        failed=state.failed,
-        idle_turns=state.idle_turns,
-        events=_hide(state.events, seat, open_hands),
-        results=tuple(_public_round(r, seat, open_hands) for r in state.results),
-        winners=state.winners,
+    # Every value comes from a valid snapshot, so the view is built without re-validation.
+    return construct(
+        SeatView,
+        dict(
+            seat=seat,
+            rules=state.rules,
+            players=state.players,
+            round=state.round,
+            engine=state.engine,
+            engine_seat=state.engine_seat,
+            first_seat=state.first_seat,
+            turn=state.turn,
+            phase=state.phase,
+            hand=state.hands[seat],
+            hands=hands,
+            hand_sizes=state.hand_sizes,
+            boneyard_size=len(state.boneyard),
+            trains=state.trains,
+            mexican_starter=state.mexican_starter,
+            double_line=state.double_line,
+            drawn=state.drawn if state.turn == seat else None,
+            swan_pos=state.swan_pos,
+            chain_right=state.chain_right,
+            opening_queue=state.opening_queue,
+            failed=state.failed,
+            idle_turns=state.idle_turns,
+            events=_hide(state.events, seat, open_hands),
+            results=tuple(_public_round(r) for r in state.results),
+            winners=state.winners,
+        ),
     )
 
 
@@ -163,33 +167,36 @@ def determinize(
             k = v.hand_sizes[i]
             full_hands.append(tuple(pool[:k]))
             del pool[:k]
-    return GameState(
-        rules=v.rules,
-        seed=0,
-        players=v.players,
-        starter=0,
-        round=v.round,
-        engine=v.engine,
-        engine_seat=v.engine_seat,
-        first_seat=v.first_seat,
-        turn=v.turn,
-        phase=v.phase,
-        hands=tuple(full_hands),
-        boneyard=tuple(pool),
-        trains=v.trains,
-        mexican_starter=v.mexican_starter,
-        double_line=v.double_line,
-        drawn=v.drawn,
-        swan_pos=v.swan_pos,
-        chain_right=v.chain_right,
-        opening_queue=v.opening_queue,
-        failed=v.failed,
-        idle_turns=v.idle_turns,
-        dealt_hands=tuple(full_hands),
-        dealt_boneyard=tuple(pool),
-        events=v.events,
-        results=(),
-        winners=v.winners,
+    return construct(
+        GameState,
+        dict(
+            rules=v.rules,
+            seed=0,
+            players=v.players,
+            starter=0,
+            round=v.round,
+            engine=v.engine,
+            engine_seat=v.engine_seat,
+            first_seat=v.first_seat,
+            turn=v.turn,
+            phase=v.phase,
+            hands=tuple(full_hands),
+            boneyard=tuple(pool),
+            trains=v.trains,
+            mexican_starter=v.mexican_starter,
+            double_line=v.double_line,
+            drawn=v.drawn,
+            swan_pos=v.swan_pos,
+            chain_right=v.chain_right,
+            opening_queue=v.opening_queue,
+            failed=v.failed,
+            idle_turns=v.idle_turns,
+            dealt_hands=tuple(full_hands),
+            dealt_boneyard=tuple(pool),
+            events=v.events,
+            results=(),
+            winners=v.winners,
+        ),
     )
 
 
