@@ -407,7 +407,7 @@ def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
     end = train.end(action.branch)
     options = placement_table(end, state.rules.blanks_wild).get(t, ())
     if not options:
-        return IllegalAction("does_not_fit", tile=fmt(t), train=name, end=end)
+        return IllegalAction("does_not_fit", tile=f"{a}-{b}", train=name, end=end)
     if (a, b) not in options:
         return IllegalAction("wrong_half", tile=f"{a}-{b}", train=name, end=end)
     return IllegalAction("first_turn_own_train")

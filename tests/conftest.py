@@ -1,0 +1,38 @@
+"""Shared test configuration: hypothesis profiles chosen by MEXITRAIN_HEAVY.
+
+``default`` keeps the property tests quick enough for every run; ``heavy`` (set
+``MEXITRAIN_HEAVY=1``) explores many more games. Tests marked ``slow`` run only when heavy.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+HEAVY = os.environ.get("MEXITRAIN_HEAVY", "") not in ("", "0")
+
+settings.register_profile(
+    "default",
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "heavy",
+    max_examples=1500,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("heavy" if HEAVY else "default")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if HEAVY:
+        return
+    skip = pytest.mark.skip(reason="slow: set MEXITRAIN_HEAVY=1 to run")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -1,0 +1,1 @@
+"""Tests of the rules engine against RULES.md, one file per section."""
