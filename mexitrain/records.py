@@ -1,0 +1,66 @@
+"""Game records on disk: strict JSON files written atomically.
+
+The format and its checks live in :mod:`mexitrain.rules.record` (pure, no I/O); this module
+only adds files. See ``docs/record-format.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .rules.record import (
+    FORMAT,
+    VERSION,
+    RecordError,
+    check_record,
+    dump_record,
+    load_record,
+    replay,
+    to_record,
+)
+
+
+def write_record(path: str | os.PathLike[str], record: dict) -> Path:
+    """Write ``record`` to ``path`` atomically: a temporary file in the same folder, then a
+    rename, so a reader never sees half a record. Returns the path written."""
+    path = Path(path)
+    text = dump_record(record)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def read_record(path: str | os.PathLike[str]) -> dict:
+    """Read and parse a record file (strict JSON, header checked; :func:`replay` checks the rest)."""
+    data = Path(path).read_bytes()
+    try:
+        return load_record(data)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "RecordError",
+    "check_record",
+    "dump_record",
+    "load_record",
+    "read_record",
+    "replay",
+    "to_record",
+    "write_record",
+]

@@ -1,0 +1,563 @@
+"""Game records: any game, finished or not, as a plain JSON-able dict, and its strict replay.
+
+The format is documented field by field in ``docs/record-format.md``. In short::
+
+    {"format": "mexitrain-record", "version": 1, "seed": 7,
+     "rules": {...RuleSet.model_dump()...},
+     "players": [{"name": "Ann", "kind": "human"}, ...],
+     "rounds": [{"engine": 12, "first_seat": 1, "hands": [...], "boneyard": [...],
+                 "events": [...], "end": "domino", "scores": [...]}, ...],
+     "totals": [...], "winners": [...]}
+
+``replay`` trusts nothing in a record: it re-derives every deal from the seed and the rules,
+applies each event through :func:`~mexitrain.rules.engine.apply` and compares every declared
+result with the one the replay produces. The first thing that does not hold raises
+:class:`RecordError` with a one-line message naming where it is ("round 3, event 17 (seat 2
+play 7-3 on mexican): ...").
+
+This module is pure: no files, no clocks. ``load_record``/``dump_record`` work on strings;
+reading and writing files is :mod:`mexitrain.records`' job.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from .actions import MEXICAN, Action, Draw, Mark, Pass, Play, Skip
+from .engine import apply, new_game
+from .errors import IllegalAction
+from .ruleset import RuleSet, RuleSetError
+from .state import Event, GameState, RoundResult
+
+FORMAT = "mexitrain-record"
+VERSION = 1
+
+_TOP_KEYS = ("format", "version", "seed", "rules", "players", "rounds", "totals", "winners")
+_TOP_OPTIONAL = ("meta",)
+_ROUND_KEYS = ("engine", "first_seat", "hands", "boneyard", "events")
+_ROUND_OPTIONAL = ("engine_seat", "end", "scores")
+_EVENT_KEYS = {
+    "play": (("seat", "type", "tile", "train"), ("branch",)),
+    "draw": (("seat", "type", "tile"), ()),
+    "mark": (("seat", "type"), ()),
+    "pass": (("seat", "type"), ()),
+    "skip": (("seat", "type"), ()),
+}
+_ENDS = ("domino", "stuck", "blocked")
+_ACTIONS: dict[str, Action] = {"draw": Draw(), "mark": Mark(), "pass": Pass(), "skip": Skip()}
+
+
+class RecordError(ValueError):
+    """A record that is not a well-formed, legal, self-consistent mexitrain game."""
+
+
+# ---------------------------------------------------------------------------------------
+# Export
+# ---------------------------------------------------------------------------------------
+def _player(p: Any) -> dict[str, str]:
+    if isinstance(p, Mapping):
+        name, kind = p.get("name"), p.get("kind", "human")
+    elif isinstance(p, tuple | list) and len(p) == 2:
+        name, kind = p
+    elif hasattr(p, "name") and hasattr(p, "kind"):  # a SeatConfig, or anything like it
+        name, kind = p.name, p.kind
+    else:
+        raise RecordError(f"a player is a {{name, kind}} mapping or a (name, kind) pair, not {p!r}")
+    if not isinstance(name, str) or not name or not isinstance(kind, str) or not kind:
+        raise RecordError(f"a player needs a non-empty name and kind, not {p!r}")
+    return {"name": name, "kind": kind}
+
+
+def _tile(t: tuple[int, int]) -> list[int]:
+    return [t[0], t[1]]
+
+
+def _event(e: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": e.seat, "type": e.type}
+    if e.type in ("play", "draw"):
+        out["tile"] = _tile(e.tile)
+    if e.type == "play":
+        out["train"] = e.train
+        if e.branch:
+            out["branch"] = e.branch
+    return out
+
+
+def _round(
+    rules: RuleSet,
+    engine: int,
+    engine_seat: int | None,
+    first_seat: int,
+    hands: Iterable[Iterable[tuple[int, int]]],
+    boneyard: Iterable[tuple[int, int]],
+    events: Iterable[Event],
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"engine": engine}
+    if rules.engine == "highest_double":
+        out["engine_seat"] = engine_seat
+    out["first_seat"] = first_seat
+    out["hands"] = [[_tile(t) for t in h] for h in hands]
+    out["boneyard"] = [_tile(t) for t in boneyard]
+    out["events"] = [_event(e) for e in events]
+    return out
+
+
+def _totals(state: GameState) -> list[int]:
+    return [sum(r.scores[s] for r in state.results) for s in range(state.players)]
+
+
+def to_record(state: GameState, players: Iterable[Any], meta: Mapping[str, Any] | None = None) -> dict:
+    """The record of ``state``'s game so far: every finished round, then (unless the game is
+    over) the round in progress, without ``end``/``scores``.
+
+    ``players`` gives each seat's name and kind: ``SeatConfig`` objects, ``{"name", "kind"}``
+    mappings or ``(name, kind)`` pairs. ``meta`` is an optional free-form JSON object
+    (dates, app version...) that replay ignores.
+    """
+    seats = [_player(p) for p in players]
+    if len(seats) != state.players:
+        raise RecordError(f"the game has {state.players} players but {len(seats)} were given")
+    rules = state.rules
+    rounds = []
+    for r in state.results:
+        d = _round(rules, r.engine, r.engine_seat, r.first_seat, r.hands, r.boneyard, r.events)
+        d["end"] = r.end
+        d["scores"] = list(r.scores)
+        rounds.append(d)
+    if not state.over:
+        rounds.append(
+            _round(
+                rules,
+                state.engine,
+                state.engine_seat,
+                state.first_seat,
+                state.dealt_hands,
+                state.dealt_boneyard,
+                state.events,
+            )
+        )
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "seed": state.seed,
+        "rules": rules.model_dump(),
+        "players": seats,
+        "rounds": rounds,
+        "totals": _totals(state),
+        "winners": list(state.winners),
+    }
+    if meta is not None:
+        record["meta"] = dict(meta)
+    return record
+
+
+# ---------------------------------------------------------------------------------------
+# Structure checks (before any replay)
+# ---------------------------------------------------------------------------------------
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _want_int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    if not _is_int(value):
+        raise RecordError(f"{where} must be a whole number, not {_type_name(value)} ({value!r})")
+    if low is not None and value < low or high is not None and value > high:
+        span = f"from {low}" if high is None else f"from {low} to {high}"
+        raise RecordError(f"{where} must be {span}, not {value}")
+    return value
+
+
+def _want_list(value: Any, where: str, length: int | None = None) -> list:
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list, not {_type_name(value)}")
+    if length is not None and len(value) != length:
+        raise RecordError(f"{where} must have {length} entries, one per seat, not {len(value)}")
+    return value
+
+
+def _want_keys(obj: Any, where: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict:
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where} must be an object, not {_type_name(obj)}")
+    required = tuple(required)
+    missing = [k for k in required if k not in obj]
+    if missing:
+        raise RecordError(f"{where} lacks {', '.join(repr(k) for k in missing)}")
+    allowed = set(required) | set(optional)
+    extra = [k for k in obj if k not in allowed]
+    if extra:
+        raise RecordError(f"{where} has unknown {', '.join(repr(k) for k in extra)}")
+    return obj
+
+
+def _want_tile(value: Any, where: str, top: int) -> tuple[int, int]:
+    if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
+        raise RecordError(f"{where} must be a tile [a, b] of two whole numbers, not {value!r}")
+    a, b = value
+    if not (0 <= a <= top and 0 <= b <= top):
+        raise RecordError(f"{where}: {a}-{b} is not a tile of the double-{top} set")
+    return (a, b)
+
+
+def _want_tiles(value: Any, where: str, top: int, canonical: bool) -> tuple[tuple[int, int], ...]:
+    out = []
+    for i, t in enumerate(_want_list(value, where)):
+        a, b = _want_tile(t, f"{where}[{i}]", top)
+        if canonical and a > b:
+            raise RecordError(f"{where}[{i}]: a dealt tile is written low half first, [{b}, {a}]")
+        out.append((a, b))
+    return tuple(out)
+
+
+def _describe(e: dict) -> str:
+    """An event as written in the file, for messages: ``seat 2 play 7-3 on mexican``."""
+    parts = [f"seat {e.get('seat')!r}", str(e.get("type"))]
+    tile = e.get("tile")
+    if isinstance(tile, list) and len(tile) == 2:
+        parts.append(f"{tile[0]}-{tile[1]}")
+    elif tile is not None:
+        parts.append(repr(tile))
+    if "train" in e:
+        train = e["train"]
+        parts.append("on mexican" if train == MEXICAN else f"on train {train!r}")
+    if "branch" in e:
+        parts.append(f"branch {e['branch']!r}")
+    return " ".join(parts)
+
+
+def _check_event(e: Any, where: str, players: int, top: int) -> Action:
+    """The action an event stands for; refuses a malformed event."""
+    if not isinstance(e, dict):
+        raise RecordError(f"{where}: an event must be an object, not {_type_name(e)}")
+    where = f"{where} ({_describe(e)})"
+    kind = e.get("type")
+    if kind not in _EVENT_KEYS:
+        choices = ", ".join(_EVENT_KEYS)
+        raise RecordError(f"{where}: the event type must be one of {choices}, not {kind!r}")
+    required, optional = _EVENT_KEYS[kind]
+    _want_keys(e, where, required, optional)
+    _want_int(e["seat"], f"{where}: seat", 0, players - 1)
+    if kind in _ACTIONS:
+        return _ACTIONS[kind]
+    tile = _want_tile(e["tile"], f"{where}: tile", top)
+    if kind == "draw":
+        return _ACTIONS["draw"]
+    train = e["train"]
+    if train != MEXICAN:
+        if not _is_int(train):
+            raise RecordError(f"{where}: train must be a seat number or \"mexican\", not {train!r}")
+        _want_int(train, f"{where}: train", 0, players - 1)
+    branch = 0
+    if "branch" in e:
+        branch = _want_int(e["branch"], f"{where}: branch (written only when not 0)", 1)
+    return Play.model_construct(tile=tile, train=train, branch=branch)
+
+
+def _check_rules(value: Any) -> RuleSet:
+    if not isinstance(value, dict):
+        raise RecordError(f"rules must be an object, not {_type_name(value)}")
+    try:
+        return RuleSet.model_validate(value, strict=True)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        msg = err["msg"].removeprefix("Value error, ")
+        raise RecordError(f"rules.{loc}: {msg}" if loc else f"rules: {msg}") from None
+
+
+def _check_header(record: Any) -> None:
+    if not isinstance(record, dict):
+        raise RecordError(f"a record must be a JSON object, not {_type_name(record)}")
+    fmt_ = record.get("format")
+    if fmt_ != FORMAT:
+        raise RecordError(f"not a mexitrain record: format is {fmt_!r}, not {FORMAT!r}")
+    version = record.get("version")
+    if not _is_int(version):
+        raise RecordError(f"the record's version must be a whole number, not {version!r}")
+    if version != VERSION:
+        newer = "newer than" if version > VERSION else "older than"
+        raise RecordError(
+            f"record version {version} is {newer} the version this mexitrain reads ({VERSION})"
+        )
+
+
+def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
+    """Check a record's shape and types (no replay): the rule set and each round's actions."""
+    _check_header(record)
+    _want_keys(record, "the record", _TOP_KEYS, _TOP_OPTIONAL)
+    _want_int(record["seed"], "seed")
+    rules = _check_rules(record["rules"])
+    players = _want_list(record["players"], "players")
+    for i, p in enumerate(players):
+        where = f"players[{i}]"
+        _want_keys(p, where, ("name", "kind"))
+        for key in ("name", "kind"):
+            if not isinstance(p[key], str) or not p[key]:
+                raise RecordError(f"{where}.{key} must be a non-empty string, not {p[key]!r}")
+    n = len(players)
+    try:
+        rules.check_players(n)
+    except RuleSetError as exc:
+        raise RecordError(f"players: {exc}") from None
+    top = rules.set
+    rounds = _want_list(record["rounds"], "rounds")
+    if not rounds:
+        raise RecordError("rounds must hold at least the first round")
+    if len(rounds) > rules.round_count:
+        raise RecordError(f"rounds has {len(rounds)} rounds, but the rules play {rules.round_count}")
+    actions: list[list[Action]] = []
+    for k, rd in enumerate(rounds, start=1):
+        where = f"round {k}"
+        optional = _ROUND_OPTIONAL if rules.engine == "highest_double" else ("end", "scores")
+        required = _ROUND_KEYS + (("engine_seat",) if rules.engine == "highest_double" else ())
+        _want_keys(rd, where, required, optional)
+        _want_int(rd["engine"], f"{where}: engine", 0, top)
+        if "engine_seat" in rd:
+            _want_int(rd["engine_seat"], f"{where}: engine_seat", 0, n - 1)
+        _want_int(rd["first_seat"], f"{where}: first_seat", 0, n - 1)
+        hands = _want_list(rd["hands"], f"{where}: hands", n)
+        for s, h in enumerate(hands):
+            _want_tiles(h, f"{where}: hands[{s}]", top, canonical=True)
+        _want_tiles(rd["boneyard"], f"{where}: boneyard", top, canonical=True)
+        if ("end" in rd) != ("scores" in rd):
+            raise RecordError(f"{where}: a finished round has both 'end' and 'scores'")
+        if "end" in rd:
+            if rd["end"] not in _ENDS:
+                raise RecordError(f"{where}: end must be one of {', '.join(_ENDS)}, not {rd['end']!r}")
+            for s, v in enumerate(_want_list(rd["scores"], f"{where}: scores", n)):
+                _want_int(v, f"{where}: scores[{s}]", 0)
+        elif k != len(rounds):
+            raise RecordError(f"{where}: only the last round may be unfinished (no 'end')")
+        events = _want_list(rd["events"], f"{where}: events")
+        actions.append(
+            [_check_event(e, f"{where}, event {j}", n, top) for j, e in enumerate(events, start=1)]
+        )
+    for key in ("totals",):
+        for s, v in enumerate(_want_list(record[key], key, n)):
+            _want_int(v, f"{key}[{s}]", 0)
+    winners = _want_list(record["winners"], "winners")
+    for i, w in enumerate(winners):
+        _want_int(w, f"winners[{i}]", 0, n - 1)
+    if "meta" in record and not isinstance(record["meta"], dict):
+        raise RecordError(f"meta must be an object, not {_type_name(record['meta'])}")
+    return rules, actions
+
+
+# ---------------------------------------------------------------------------------------
+# Replay
+# ---------------------------------------------------------------------------------------
+_SEAT_TRAIN = re.compile(r"seat (\d+)'s train")
+
+
+def _file_terms(message: str) -> str:
+    """The engine names trains as players count seats (from 1); the file counts from 0."""
+    return _SEAT_TRAIN.sub(lambda m: f"train {int(m.group(1)) - 1}", message)
+
+
+def _fmt_tiles(tiles: Iterable[Iterable[int]]) -> str:
+    return " ".join(f"{a}-{b}" for a, b in tiles)
+
+
+def _check_deal(state: GameState, k: int, rd: dict) -> None:
+    """Round ``k``'s recorded deal against the one the seed and rules give."""
+    if len(state.results) >= k:  # the round ended before any event could be played
+        r: RoundResult | GameState = state.results[k - 1]
+        hands, boneyard = r.hands, r.boneyard
+    else:
+        r = state
+        hands, boneyard = state.dealt_hands, state.dealt_boneyard
+    where = f"round {k}"
+    if rd["engine"] != r.engine:
+        raise RecordError(f"{where}: the engine is {r.engine}, not {rd['engine']}")
+    if "engine_seat" in rd and rd["engine_seat"] != r.engine_seat:
+        raise RecordError(f"{where}: seat {r.engine_seat} set the engine, not seat {rd['engine_seat']}")
+    if rd["first_seat"] != r.first_seat:
+        raise RecordError(f"{where}: seat {r.first_seat} plays first, not seat {rd['first_seat']}")
+    for s, (want, got) in enumerate(zip(hands, rd["hands"], strict=True)):
+        if [list(t) for t in want] != got:
+            raise RecordError(
+                f"{where}: hands[{s}] is not seed {state.seed}'s deal: "
+                f"expected {_fmt_tiles(want)}, found {_fmt_tiles(got)}"
+            )
+    if [list(t) for t in boneyard] != rd["boneyard"]:
+        raise RecordError(
+            f"{where}: the boneyard is not seed {state.seed}'s deal: expected "
+            f"{_fmt_tiles(boneyard)}, found {_fmt_tiles(rd['boneyard'])}"
+        )
+
+
+def _check_result(state: GameState, k: int, rd: dict) -> None:
+    r = state.results[k - 1]
+    if rd["end"] != r.end or list(r.scores) != rd["scores"]:
+        raise RecordError(
+            f"round {k}: the record says it ended {rd['end']} with scores {rd['scores']}, "
+            f"but the replay ends it {r.end} with scores {list(r.scores)}"
+        )
+
+
+def replay(record: Any) -> GameState:
+    """Rebuild a recorded game by applying its events; the snapshot after the last one.
+
+    Raises :class:`RecordError` with a one-line message for the first thing that is wrong:
+    format, version, a missing key or a wrong type, a deal that is not the seed's, an
+    illegal or out-of-turn event, a declared result that differs from the replay's, or a
+    record that stops short of where its game is.
+    """
+    rules, actions = check_record(record)
+    rounds = record["rounds"]
+    n = len(record["players"])
+    try:
+        state = new_game(rules, players=n, seed=record["seed"])
+    except RuleSetError as exc:  # pragma: no cover - check_players already passed
+        raise RecordError(str(exc)) from None
+    for k, (rd, acts) in enumerate(zip(rounds, actions, strict=True), start=1):
+        if state.over and len(state.results) < k:
+            raise RecordError(f"round {k}: the game ended after round {len(state.results)}")
+        _check_deal(state, k, rd)
+        for j, (e, action) in enumerate(zip(rd["events"], acts, strict=True), start=1):
+            where = f"round {k}, event {j} ({_describe(e)})"
+            if len(state.results) >= k:
+                ended = state.results[k - 1].end
+                raise RecordError(f"{where}: the round is already over ({ended}) after event {j - 1}")
+            if e["seat"] != state.turn:
+                raise RecordError(f"{where}: it is seat {state.turn}'s turn, not seat {e['seat']}'s")
+            try:
+                after = apply(state, action)
+            except IllegalAction as exc:
+                raise RecordError(f"{where}: {_file_terms(str(exc))}") from None
+            if e["type"] == "draw":
+                got = state.boneyard[0]
+                if tuple(e["tile"]) != got:
+                    raise RecordError(f"{where}: the boneyard gives {got[0]}-{got[1]}, not that tile")
+            state = after
+        finished = len(state.results) >= k
+        if "end" in rd:
+            if not finished:
+                raise RecordError(
+                    f"round {k}: the record is truncated: the round has not ended "
+                    f"after its {len(acts)} events, yet the record says it ended {rd['end']}"
+                )
+            _check_result(state, k, rd)
+        elif finished:
+            raise RecordError(
+                f"round {k}: the round ended ({state.results[k - 1].end}) but the record "
+                "gives no 'end' and 'scores'"
+            )
+    if not state.over and len(state.results) >= len(rounds):
+        raise RecordError(
+            f"the record is truncated: the game goes on to round {state.round}, which is missing"
+        )
+    totals = _totals(state)
+    if record["totals"] != totals:
+        raise RecordError(f"totals: the record says {record['totals']}, the replay gives {totals}")
+    if record["winners"] != list(state.winners):
+        raise RecordError(
+            f"winners: the record says {record['winners']}, the replay gives {list(state.winners)}"
+        )
+    return state
+
+
+# ---------------------------------------------------------------------------------------
+# JSON text
+# ---------------------------------------------------------------------------------------
+def _no_constants(name: str) -> Any:
+    raise RecordError(f"the record is not strict JSON: {name} is not a number JSON allows")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"the record is not strict JSON: the key {key!r} appears twice")
+        out[key] = value
+    return out
+
+
+def load_record(text: str | bytes) -> dict:
+    """Parse a record's JSON text strictly (no NaN, no duplicate keys) and check its header.
+
+    The full check is :func:`replay`'s; this refuses what is not a mexitrain record at all.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"the record is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+    try:
+        record = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        what = "truncated" if exc.pos >= len(text.rstrip()) else "not valid JSON"
+        raise RecordError(
+            f"the record is {what}: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    _check_header(record)
+    return record
+
+
+def _inline(value: Any) -> bool:
+    if not isinstance(value, list | dict):
+        return True
+    if isinstance(value, list) and all(isinstance(t, list) and len(t) == 2 for t in value):
+        return True  # a hand or a boneyard: one line of tiles
+    return len(json.dumps(value, ensure_ascii=False)) <= 72
+
+
+def _dump(value: Any, indent: int, out: list[str]) -> None:
+    if _inline(value):
+        out.append(json.dumps(value, ensure_ascii=False, allow_nan=False))
+        return
+    pad = "  " * (indent + 1)
+    close = "  " * indent
+    if isinstance(value, dict):
+        out.append("{\n")
+        for i, (key, item) in enumerate(value.items()):
+            out.append(f"{pad}{json.dumps(str(key), ensure_ascii=False)}: ")
+            _dump(item, indent + 1, out)
+            out.append(",\n" if i < len(value) - 1 else "\n")
+        out.append(close + "}")
+    else:
+        out.append("[\n")
+        for i, item in enumerate(value):
+            out.append(pad)
+            _dump(item, indent + 1, out)
+            out.append(",\n" if i < len(value) - 1 else "\n")
+        out.append(close + "]")
+
+
+def dump_record(record: dict) -> str:
+    """A record as JSON text: one event, hand or boneyard per line, ending in a newline."""
+    out: list[str] = []
+    try:
+        _dump(record, 0, out)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"the record cannot be written as JSON: {exc}") from None
+    return "".join(out) + "\n"
+
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "RecordError",
+    "check_record",
+    "dump_record",
+    "load_record",
+    "replay",
+    "to_record",
+]
