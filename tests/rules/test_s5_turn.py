@@ -1,0 +1,161 @@
+"""RULES.md §5: a turn (forced play, draw-then-play, draw-then-mark, one tile a turn)."""
+
+from __future__ import annotations
+
+import pytest
+from positions import kinds, plays, position, run
+
+from mexitrain.rules import (
+    MEXICAN,
+    Draw,
+    Event,
+    IllegalAction,
+    Mark,
+    Pass,
+    Play,
+    RuleSet,
+    apply,
+    legal_actions,
+)
+
+RULES = RuleSet()
+
+
+def test_forced_play_no_voluntary_draw_or_pass() -> None:
+    """RULES.md §5.1: holding a tile that fits, you must play: no voluntary draw or pass."""
+    s = position(RULES, hands=[[(12, 3), (4, 5)], [(1, 1)]], boneyard=[(2, 2)])
+    assert kinds(s) == {"play"}
+    for action, code in ((Draw(), "must_play"), (Mark(), "must_play"), (Pass(), "cannot_pass_now")):
+        with pytest.raises(IllegalAction) as err:
+            apply(s, action)
+        assert err.value.code == code
+    with pytest.raises(IllegalAction, match=r"you must play it \(§5\): 12-3 on seat 1's train"):
+        apply(s, Draw())
+
+
+def test_may_play_on_mexican_or_marked_even_if_own_is_possible() -> None:
+    """RULES.md §5.1: own train, the Mexican Train or any marked train, whether or not own fits."""
+    s = position(RULES, hands=[[(5, 1), (3, 8), (9, 2)], [(4, 4)], [(0, 0)]],
+                 trains={0: [(12, 5)], 1: [(12, 9)], MEXICAN: [(12, 3)]}, markers={1},
+                 boneyard=[(6, 6)])
+    assert plays(s) == {((5, 1), 0), ((3, 8), MEXICAN), ((9, 2), 1)}
+
+
+def test_no_play_only_draw() -> None:
+    """RULES.md §5.2: with nothing to play, the only action is to draw one tile."""
+    s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(6, 7), (12, 0)])
+    assert kinds(s) == {"draw"}
+    for action in (Mark(), Pass()):
+        with pytest.raises(IllegalAction) as err:
+            apply(s, action)
+        assert "draw a tile first" in str(err.value)
+
+
+def test_draw_then_play_the_drawn_tile() -> None:
+    """RULES.md §5.2: the drawn tile is the boneyard's top; if it fits, it must be played."""
+    s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(0, 12), (6, 7)])
+    s = run(s, Draw())
+    assert s.phase == "drawn" and s.drawn == (0, 12)
+    assert s.hands[0] == ((1, 2), (0, 12)) and s.boneyard == ((6, 7),)
+    assert s.events[-1] == Event(seat=0, type="draw", tile=(0, 12))
+    assert kinds(s) == {"play"}
+    assert plays(s) == {((12, 0), 0), ((12, 0), MEXICAN)}
+    with pytest.raises(IllegalAction) as err:
+        apply(s, Mark())
+    assert err.value.code == "must_play"
+    with pytest.raises(IllegalAction) as err:
+        apply(s, Draw())
+    assert err.value.code == "must_play"
+    s = run(s, Play(tile=(12, 0), train=MEXICAN))
+    assert s.turn == 1 and s.phase == "turn" and s.hands[0] == ((1, 2),)
+
+
+def test_after_drawing_only_the_drawn_tile_may_be_played() -> None:
+    """RULES.md §5.2: after a draw only the drawn tile may be played."""
+    s = position(RULES, hands=[[(1, 2), (3, 3)], [(3, 4)]], boneyard=[(2, 12), (6, 7)],
+                 trains={MEXICAN: [(12, 11)]})
+    s = run(s, Draw())
+    # the drawn 2-12 fits seat 1's own train only; 1-2 would then fit on it, but not this turn
+    assert plays(s) == {((12, 2), 0)}
+    with pytest.raises(IllegalAction) as err:
+        apply(s, Play(tile=(1, 2), train=0))
+    assert err.value.code == "must_play_drawn"
+    assert str(err.value) == "you must play the tile you drew, 2-12, or end your turn"
+
+
+def test_draw_then_mark() -> None:
+    """RULES.md §5.2: a drawn tile that does not fit: the marker goes on your own train."""
+    s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(6, 7), (5, 5)],
+                 trains={0: [(12, 9)]})
+    s = run(s, Draw())
+    assert kinds(s) == {"mark"}
+    with pytest.raises(IllegalAction) as err:
+        apply(s, Draw())
+    assert err.value.code == "already_drawn"
+    with pytest.raises(IllegalAction) as err:
+        apply(s, Pass())
+    assert err.value.code == "cannot_pass_now"
+    s = run(s, Mark())
+    assert s.trains[0].marker and not s.trains[1].marker
+    assert s.turn == 1 and s.phase == "turn" and s.drawn is None
+    assert s.hands[0] == ((1, 2), (6, 7))
+    assert [e.type for e in s.events] == ["draw", "mark"]
+
+
+def test_draw_then_mark_on_an_unstarted_train() -> None:
+    """RULES.md §4, §5.2: the marker can go on a train not yet started."""
+    s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(6, 7), (5, 5)])
+    s = run(s, Draw(), Mark())
+    assert s.trains[0].marker and not s.trains[0].started
+
+
+def test_one_tile_per_turn() -> None:
+    """RULES.md §5.3: one tile per turn (a non-double ends the turn)."""
+    s = position(RULES, hands=[[(12, 3), (3, 4)], [(1, 1)]], boneyard=[(2, 2)])
+    s = run(s, Play(tile=(12, 3), train=0))
+    assert s.turn == 1 and s.phase == "turn"
+    with pytest.raises(IllegalAction) as err:
+        apply(s, Play(tile=(3, 4), train=0))
+    assert err.value.code == "not_in_hand"
+
+
+def test_illegal_action_leaves_the_snapshot_unchanged() -> None:
+    """RULES.md §5: an illegal action is refused and the old snapshot is unchanged."""
+    s = position(RULES, hands=[[(12, 3), (4, 5)], [(1, 1)]], boneyard=[(2, 2)],
+                 trains={1: [(12, 4)]})
+    copy = s.model_copy(deep=True)
+    bad = [Draw(), Mark(), Pass(), Play(tile=(4, 5), train=0), Play(tile=(4, 5), train=1),
+           Play(tile=(6, 6), train=0), Play(tile=(3, 12), train=0), Play(tile=(12, 3), train=2)]
+    for action in bad:
+        with pytest.raises(IllegalAction):
+            apply(s, action)
+    assert s == copy
+
+
+def test_illegal_action_messages() -> None:
+    """RULES.md §4-§5: each refusal says why, in English."""
+    s = position(RULES, hands=[[(12, 3), (4, 5)], [(1, 1)]], boneyard=[(2, 2)],
+                 trains={1: [(12, 4)]})
+    cases = {
+        Play(tile=(6, 6), train=0): "you do not hold 6-6",
+        Play(tile=(4, 5), train=0): "4-5 does not fit seat 1's train, whose open end is 12",
+        Play(tile=(4, 5), train=1): "seat 2's train is private: only its owner may play on it "
+                                    "until it carries a marker (§4)",
+        Play(tile=(12, 3), train=0, branch=1): "seat 1's train has no branch 1",
+    }
+    for action, message in cases.items():
+        with pytest.raises(IllegalAction) as err:
+            apply(s, action)
+        assert str(err.value) == message
+    with pytest.raises(IllegalAction) as err:
+        apply(s, Play(tile=(12, 3), train=5))
+    assert err.value.code == "no_branch"
+
+
+def test_game_over_refuses_everything() -> None:
+    """RULES.md §7: once the game is over, nothing more can be done."""
+    s = position(RuleSet(rounds=1), hands=[[(12, 3)], [(1, 1)]], boneyard=[(2, 2)])
+    s = run(s, Play(tile=(12, 3), train=0))
+    assert s.over and legal_actions(s) == ()
+    with pytest.raises(IllegalAction, match="the game is over"):
+        apply(s, Draw())
