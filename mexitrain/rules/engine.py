@@ -299,7 +299,9 @@ def _can_start_own(state: GameState, t: tuple[int, int]) -> bool:
     seat = state.turn
     train = state.trains[seat]
     table = placement_table(train.end(0), state.rules.blanks_wild)
-    return t in table and not train.started
+    # a drawn tile "can start" the train only if the train may be played on now (an open
+    # double elsewhere blocks it, §6): otherwise passing would dodge the marker
+    return t in table and not train.started and (seat, 0) in _targets(state)[0]
 
 
 def _end_without_play(state: GameState) -> Action:
