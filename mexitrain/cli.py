@@ -226,6 +226,17 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="delay between computer moves (default 0.6)",
     )
+    add_data_dir_argument(p)
+
+
+def add_data_dir_argument(p: argparse.ArgumentParser) -> None:
+    """``--data-dir DIR``: saves, autosave and statistics (mexitrain.storage.paths.data_dir)."""
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="folder of saved games, the autosave and statistics "
+        "(default: $MEXITRAIN_DATA_DIR, else the user data folder)",
+    )
 
 
 _SETUP_ARGS = ("players", "preset", "option", "seed", "names", "humans", "ai")
@@ -398,6 +409,18 @@ COMMANDS: dict[str, Command] = {
 def register(name: str, command: Command) -> None:
     """Add a subcommand (see the module docstring)."""
     COMMANDS[name] = command
+
+
+register(
+    "stats",
+    Command(
+        help="show the statistics of finished games",
+        add_arguments=add_data_dir_argument,
+        run="mexitrain.storage.stats:run_command",
+        description="Print, for each person, games played and won, average and best totals "
+        "and rounds gone out, overall, per computer level and per rule preset.",
+    ),
+)
 
 
 # ---------------------------------------------------------------------------------------

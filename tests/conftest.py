@@ -36,3 +36,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """No test ever touches the real data directory (saves, autosave, stats)."""
+    path = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("MEXITRAIN_DATA_DIR", str(path))
+    return path

@@ -1,0 +1,622 @@
+"""Saved games and the autosave (docs/saves.md).
+
+A save file is one JSON object::
+
+    {"format": "mexitrain-save", "version": 1,
+     "app": {"setup": <GameSetup.model_dump()>, "speed": 0.6,
+             "saved_at": "2026-11-30T05:38:04+00:00", "name": "Sunday game"},
+     "record": <the game record of mexitrain.rules.record (docs/record-format.md)>}
+
+so a saved game is also a replay: loading it replays every move through the rules engine,
+which refuses anything illegal or inconsistent. Files are read as strict JSON and nothing
+else (nothing is executed or unpickled), written atomically (:mod:`.atomic`), and every
+problem with a file is one :class:`SaveError` whose message is one line naming the file::
+
+    cannot load /x/game.json: round 2, event 14 (seat 1 play 7-3 on mexican): ...
+    cannot load /x/game.json: it was written by a newer mexitrain (version 3; this one reads 1)
+
+A file that cannot be loaded is never overwritten or deleted; a bad autosave is renamed to
+``autosave.bad-N.json`` (and the message says so).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..rules import GameState
+from ..rules.record import FORMAT as RECORD_FORMAT
+from ..rules.record import RecordError, dump_record, replay, to_record
+from ..setup import GameSetup
+from . import atomic
+from .paths import autosave_path, save_path, saves_dir
+
+FORMAT = "mexitrain-save"
+VERSION = 1
+#: Larger files are refused unread (a double-18 game for 13 players is well under 2 MB).
+MAX_BYTES = 32 * 1024 * 1024
+
+_TOP_KEYS = ("format", "version", "app", "record")
+
+
+class SaveError(Exception):
+    """A save file that cannot be written or read. ``str(error)`` is one line naming the file.
+
+    ``path`` is the file concerned (or None); ``problem`` the message without the file part.
+    ``moved_to`` is where a bad autosave (or stats file) was moved aside, if it was.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        path: Path | None = None,
+        problem: str = "",
+        moved_to: Path | None = None,
+    ) -> None:
+        message = " ".join(message.split())
+        super().__init__(message)
+        self.path = path
+        self.problem = problem or message
+        self.moved_to = moved_to
+
+
+class _Bad(Exception):
+    """Internal: what is wrong with a file's contents (becomes a SaveError with its path)."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A loaded save: the table, the snapshot after the last recorded move, and the app data."""
+
+    path: Path | None
+    setup: GameSetup
+    state: GameState
+    speed: float | None
+    name: str | None
+    saved_at: datetime | None
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    """What the load screen lists about a save, read without replaying it.
+
+    ``error`` is the one-line problem when the file cannot even be read that far (the other
+    fields are then None); a file listed without error can still fail :func:`load_game`.
+    """
+
+    path: Path
+    name: str | None
+    saved_at: datetime | None
+    players: tuple[str, ...] | None
+    round: int | None
+    rounds: int | None
+    over: bool | None
+    error: str | None = None
+
+    @property
+    def title(self) -> str:
+        return self.name or self.path.stem
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------
+def _now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def _check_match(state: GameState, setup: GameSetup) -> None:
+    if (
+        state.players != setup.players
+        or state.seed != setup.seed
+        or state.rules != setup.rules
+    ):
+        raise SaveError(
+            "cannot save: the game's setup does not match the game "
+            f"({setup.players} seats, seed {setup.seed} vs {state.players} players, seed {state.seed})"
+        )
+
+
+def save_data(
+    state: GameState,
+    setup: GameSetup,
+    *,
+    speed: float | None = None,
+    name: str | None = None,
+    saved_at: datetime | None = None,
+) -> dict[str, Any]:
+    """The save file's contents as a JSON-able dict (see the module docstring)."""
+    _check_match(state, setup)
+    if speed is not None and not (isinstance(speed, int | float) and math.isfinite(speed) and speed >= 0):
+        raise SaveError(f"cannot save: the speed must be a number of seconds, not {speed!r}")
+    app = {
+        "setup": setup.model_dump(mode="json"),
+        "speed": None if speed is None else float(speed),
+        "saved_at": (saved_at or _now()).isoformat(),
+        "name": name,
+    }
+    return {"format": FORMAT, "version": VERSION, "app": app, "record": to_record(state, setup.seats)}
+
+
+def save_text(data: dict[str, Any]) -> str:
+    """JSON text of :func:`save_data`'s dict: the record laid out one event per line."""
+    def nested(text: str) -> str:
+        return "\n  ".join(text.rstrip("\n").split("\n"))
+
+    app = json.dumps(data["app"], ensure_ascii=False, allow_nan=False, indent=2)
+    return (
+        f"{{\n  \"format\": {json.dumps(data['format'])},\n"
+        f"  \"version\": {json.dumps(data['version'])},\n"
+        f"  \"app\": {nested(app)},\n"
+        f"  \"record\": {nested(dump_record(data['record']))}\n}}\n"
+    )
+
+
+def save_game(
+    path: str | os.PathLike[str],
+    state: GameState,
+    setup: GameSetup,
+    *,
+    speed: float | None = None,
+    name: str | None = None,
+) -> Path:
+    """Write ``state`` (finished or not) with its ``setup`` to ``path``, atomically.
+
+    Raises :class:`SaveError` ("cannot save /x/y.json: No space left on device"); the file
+    that was there before is then untouched.
+    """
+    path = Path(path)
+    text = save_text(save_data(state, setup, speed=speed, name=name))
+    try:
+        return atomic.write_text(path, text)
+    except OSError as exc:
+        raise SaveError(f"cannot save {path}: {exc.strerror or exc}", path) from None
+
+
+def save_named(
+    root: str | os.PathLike[str],
+    name: str,
+    state: GameState,
+    setup: GameSetup,
+    *,
+    speed: float | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Save under a name: ``<data dir>/saves/<name>.json`` (the name is made file-safe).
+
+    An existing save of that name is replaced only with ``overwrite=True``, and even then a
+    file that does not load is first moved aside (``<name>.bad-N.json``), never replaced.
+    """
+    try:
+        path = save_path(root, name)
+    except ValueError as exc:
+        raise SaveError(f"cannot save: {exc}") from None
+    if path.exists():
+        if not overwrite:
+            raise SaveError(f"cannot save {path}: a saved game with that name exists", path)
+        try:
+            load_save(path)
+        except SaveError:
+            atomic.move_aside(path)
+    return save_game(path, state, setup, speed=speed, name=name.strip())
+
+
+# -- autosave ----------------------------------------------------------------------------
+# The (inode, size, mtime) of each autosave this process wrote or loaded: such a file is known
+# good, so the next autosave may replace it without reading it first.
+_KNOWN_GOOD: dict[Path, tuple[int, int, int]] = {}
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _remember(path: Path) -> None:
+    sig = _signature(path)
+    if sig is not None:
+        _KNOWN_GOOD[path.absolute()] = sig
+
+
+def _known_good(path: Path) -> bool:
+    sig = _signature(path)
+    return sig is not None and _KNOWN_GOOD.get(path.absolute()) == sig
+
+
+def _guard(path: Path) -> str | None:
+    """Before replacing or removing ``path``: move it aside unless it is a good save."""
+    if not path.exists() or _known_good(path):
+        return None
+    try:
+        load_save(path)
+    except SaveError as exc:
+        dest = atomic.move_aside(path)
+        return f"{exc}; it was moved to {dest}"
+    return None
+
+
+def autosave(
+    state: GameState,
+    setup: GameSetup,
+    root: str | os.PathLike[str],
+    *,
+    speed: float | None = None,
+) -> str | None:
+    """Save the game in progress to ``<data dir>/autosave.json``; call it after every action.
+
+    A finished game is not kept: its autosave is cleared (record its statistics first, with
+    :func:`mexitrain.storage.stats.record_finished_game`). Returns None, or a one-line notice
+    when a damaged autosave found in the way was moved aside. Raises :class:`SaveError` when
+    the file cannot be written (the previous autosave is then left as it was).
+    """
+    path = autosave_path(root)
+    if state.over:
+        return clear_autosave(root)
+    data = save_data(state, setup, speed=speed, name=None)
+    text = save_text(data)
+    notice = _guard(path)
+    try:
+        atomic.write_text(path, text)
+    except OSError as exc:
+        raise SaveError(f"cannot save {path}: {exc.strerror or exc}", path) from None
+    _remember(path)
+    return notice
+
+
+def clear_autosave(root: str | os.PathLike[str]) -> str | None:
+    """Remove the autosave (a finished or abandoned game). A damaged one is moved aside
+    instead, and the returned notice says where; otherwise returns None."""
+    path = autosave_path(root)
+    notice = _guard(path)
+    if notice is None:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise SaveError(f"cannot remove {path}: {exc.strerror or exc}", path) from None
+        atomic.fsync_dir(path.parent)
+    _KNOWN_GOOD.pop(path.absolute(), None)
+    return notice
+
+
+def find_autosave(root: str | os.PathLike[str]) -> SavedGame | None:
+    """The unfinished game to offer for resuming, or None.
+
+    An autosave of a finished game is cleared and not offered. A damaged autosave is moved
+    aside to ``autosave.bad-N.json`` and :class:`SaveError` is raised, its message naming
+    both files; the next call returns None.
+    """
+    path = autosave_path(root)
+    atomic.clean_stale_temps(path.parent, path.name)
+    if not path.exists():
+        return None
+    try:
+        game = load_save(path)
+    except SaveError as exc:
+        if exc.moved_to is None and _readable(path):
+            dest = atomic.move_aside(path)
+            raise SaveError(f"{exc}; it was moved to {dest}", path, exc.problem, dest) from None
+        raise
+    if game.state.over:
+        _remember(path)
+        clear_autosave(root)
+        return None
+    _remember(path)
+    return game
+
+
+def _readable(path: Path) -> bool:
+    """True when the file could be opened (so a failure was about its contents)."""
+    try:
+        with open(path, "rb"):
+            return True
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Bad(f"not strict JSON: {name} is not a number JSON allows")
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Bad(f"not strict JSON: the key {key!r} appears twice")
+        out[key] = value
+    return out
+
+
+def _parse_json(data: bytes) -> Any:
+    if len(data) > MAX_BYTES:
+        raise _Bad(f"the file is too large to be a saved game ({len(data)} bytes)")
+    if not data.strip():
+        raise _Bad("the file is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Bad(
+            f"the file is damaged: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    text = text.removeprefix("\ufeff")
+    try:
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
+    except json.JSONDecodeError as exc:
+        what = "truncated" if exc.pos >= len(text.rstrip()) else "damaged: not valid JSON"
+        raise _Bad(f"the file is {what} ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise _Bad("the file is damaged: its JSON is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise _Bad(f"the file is damaged: {exc}") from None
+
+
+def _check_header_named(data: Any, fmt: str, version_read: int, what: str) -> None:
+    """Refuse what is not a JSON object of format ``fmt`` with a version this code reads."""
+    if not isinstance(data, dict):
+        raise _Bad(f"not a {what}: the file holds {_kind(data)}, not a JSON object")
+    found = data.get("format")
+    if found != fmt:
+        found_text = "no \"format\"" if "format" not in data else f"format {found!r}"
+        raise _Bad(f"not a {what} ({found_text}, expected {fmt!r})")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise _Bad(f"the version must be a whole number, not {version!r}")
+    if version > version_read:
+        raise _Bad(
+            f"it was written by a newer mexitrain (version {version}; this one reads {version_read})"
+        )
+    if version < 1:
+        raise _Bad(f"unknown version {version} (this mexitrain reads {version_read})")
+
+
+def _check_header(data: Any) -> str:
+    """The file's format ("save" or "record") after checking its format name and version."""
+    if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
+        return "record"  # a bare game record (mexitrain simulate --records): the record checks it
+    _check_header_named(data, FORMAT, VERSION, "mexitrain saved game")
+    missing = [k for k in _TOP_KEYS if k not in data]
+    if missing:
+        raise _Bad(f"the file lacks {', '.join(repr(k) for k in missing)}")
+    extra = [k for k in data if k not in _TOP_KEYS]
+    if extra:
+        raise _Bad(f"the file has unknown {', '.join(repr(k) for k in extra)}")
+    if not isinstance(data["app"], dict):
+        raise _Bad(f"app must be an object, not {_kind(data['app'])}")
+    return "save"
+
+
+def _setup(value: Any) -> GameSetup:
+    if not isinstance(value, dict):
+        raise _Bad(f"app.setup must be an object, not {_kind(value)}")
+    try:
+        return GameSetup.model_validate_json(json.dumps(value), strict=True)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err.get("loc", ()))
+        msg = str(err.get("msg", exc)).removeprefix("Value error, ")
+        raise _Bad(f"app.setup{'.' + loc if loc else ''}: {msg}") from None
+
+
+def _speed(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise _Bad(f"app.speed must be a number of seconds (0 or more) or null, not {value!r}")
+    return float(value)
+
+
+def _saved_at(value: Any, required: bool = True) -> datetime | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise _Bad(f"app.saved_at must be an ISO date and time, not {_kind(value)}")
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise _Bad(f"app.saved_at is not an ISO date and time: {value!r}") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _name(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise _Bad(f"app.name must be a string or null, not {_kind(value)}")
+
+
+def _setup_of_record(record: dict, state: GameState) -> GameSetup:
+    seats = [{"name": p["name"], "kind": p["kind"]} for p in record["players"]]
+    return _setup({"rules": state.rules.model_dump(mode="json"), "seed": state.seed, "seats": seats})
+
+
+def _check_consistent(setup: GameSetup, record: dict, state: GameState) -> None:
+    players = [{"name": s.name, "kind": s.kind} for s in setup.seats]
+    if record["players"] != players:
+        raise _Bad("app.setup's seats do not match the record's players")
+    if state.seed != setup.seed:
+        raise _Bad(f"app.setup's seed {setup.seed} is not the record's seed {state.seed}")
+    if state.rules != setup.rules:
+        raise _Bad("app.setup's rules are not the record's rules")
+
+
+def _rules_of(record: dict):
+    from ..rules import RuleSet
+
+    return RuleSet.model_validate(record["rules"], strict=True)
+
+
+def parse_save(data: bytes, path: Path | None = None) -> SavedGame:
+    """A save file's bytes, checked and replayed. Raises :class:`SaveError` ("cannot load
+    <path>: <problem>"). Also reads a bare game record (``mexitrain-record``)."""
+    where = str(path) if path is not None else "the saved game"
+    try:
+        return _parse(data, path)
+    except _Bad as exc:
+        problem = str(exc)
+    except RecordError as exc:
+        problem = str(exc)
+    except Exception as exc:  # a bug, not the file's fault: still one clear line, no crash
+        problem = f"internal error while reading it ({type(exc).__name__}: {exc})"
+    raise SaveError(f"cannot load {where}: {problem}", path, problem)
+
+
+def _parse(data: bytes, path: Path | None) -> SavedGame:
+    top = _parse_json(data)
+    kind = _check_header(top)
+    if kind == "record":
+        record = top
+        app: dict[str, Any] = {}
+        setup = None
+    else:
+        app = top["app"]
+        record = top["record"]
+        if "setup" not in app:
+            raise _Bad("app lacks 'setup'")
+        if "saved_at" not in app:
+            raise _Bad("app lacks 'saved_at'")
+        setup = _setup(app["setup"])
+    speed = _speed(app.get("speed"))
+    name = _name(app.get("name"))
+    saved_at = _saved_at(app.get("saved_at"), required=kind == "save")
+    if not isinstance(record, dict):
+        raise _Bad(f"record must be an object, not {_kind(record)}")
+    state = replay(record)  # checks the record completely
+    if setup is None:
+        setup = _setup_of_record(record, state)
+    else:
+        _check_consistent(setup, record, state)
+    return SavedGame(path=path, setup=setup, state=state, speed=speed, name=name, saved_at=saved_at)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise SaveError(
+                f"cannot load {path}: the file is too large to be a saved game ({size} bytes)", path
+            )
+        return path.read_bytes()
+    except OSError as exc:
+        raise SaveError(f"cannot load {path}: {exc.strerror or exc}", path) from None
+
+
+def load_save(path: str | os.PathLike[str]) -> SavedGame:
+    """Read and replay a save file (or a bare game record): setup, state, speed, name, date."""
+    path = Path(path)
+    return parse_save(_read(path), path)
+
+
+def load_game(path: str | os.PathLike[str]) -> tuple[GameSetup, GameState]:
+    """``(setup, state)`` of a save file; the state is the snapshot after its last move,
+    equal to the one saved. Raises :class:`SaveError`; the file is never modified."""
+    game = load_save(path)
+    return game.setup, game.state
+
+
+# -- listing -----------------------------------------------------------------------------
+def _info(path: Path) -> SaveInfo:
+    try:
+        top = _parse_json(_read(path))
+        kind = _check_header(top)
+        app = top.get("app", {}) if kind == "save" else {}
+        record = top.get("record") if kind == "save" else top
+        if not isinstance(record, dict):
+            raise _Bad(f"record must be an object, not {_kind(record)}")
+        players = record.get("players")
+        rounds = record.get("rounds")
+        rules = record.get("rules")
+        names = tuple(
+            str(p.get("name")) for p in players if isinstance(p, dict)
+        ) if isinstance(players, list) else None
+        count = None
+        if isinstance(rules, dict):
+            try:
+                count = _rules_of(record).round_count
+            except (ValidationError, ValueError):
+                count = None
+        return SaveInfo(
+            path=path,
+            name=_name(app.get("name")),
+            saved_at=_saved_at(app.get("saved_at"), required=False),
+            players=names,
+            round=len(rounds) if isinstance(rounds, list) else None,
+            rounds=count,
+            over=bool(record.get("winners")),
+        )
+    except SaveError as exc:
+        return SaveInfo(path, None, None, None, None, None, None, str(exc))
+    except Exception as exc:
+        problem = str(exc)
+        return SaveInfo(path, None, None, None, None, None, None, f"cannot load {path}: {problem}")
+
+
+def list_saves(root: str | os.PathLike[str]) -> list[SaveInfo]:
+    """The games saved under a name, newest first (read without replaying them).
+
+    Temporary files of interrupted writes and moved-aside bad files are not listed; a file
+    that cannot be read is listed with its ``error``.
+    """
+    folder = saves_dir(root)
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return []
+    infos = [
+        _info(p)
+        for p in entries
+        if p.suffix == ".json"
+        and not atomic.is_temp_file(p)
+        and not p.name.startswith(".")
+        and ".bad-" not in p.name
+        and p.is_file()
+    ]
+    epoch = datetime.min.replace(tzinfo=UTC)
+    infos.sort(key=lambda i: (i.saved_at or epoch, i.path.name), reverse=True)
+    return infos
+
+
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "VERSION",
+    "SaveError",
+    "SaveInfo",
+    "SavedGame",
+    "autosave",
+    "clear_autosave",
+    "find_autosave",
+    "list_saves",
+    "load_game",
+    "load_save",
+    "parse_save",
+    "save_data",
+    "save_game",
+    "save_named",
+    "save_text",
+]
