@@ -1,0 +1,313 @@
+"""The Textual app: it owns the game snapshot, applies moves and runs the computer players.
+
+Snapshots down, intents up: the app holds ``snapshot`` (the full :class:`GameState`) and hands
+the game screen only ``view(state, seat)`` for the seat being shown; screens post intents
+(:class:`GameScreen.Act`) and the app applies them with the pure reducer.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from ..players import LEVELS, make_player
+from ..resources import stylesheet_path
+from ..rules import Action, GameState, IllegalAction, apply, legal_actions, new_game, view
+from ..setup import GameSetup, random_seed
+from .screens import (
+    GameOverScreen,
+    GameScreen,
+    HandoffScreen,
+    HelpScreen,
+    NewGameScreen,
+    QuitScreen,
+    RoundOverScreen,
+    ScoreScreen,
+)
+
+
+class AiChose(Message):
+    """A computer player's move, chosen in a worker thread for ``state``."""
+
+    def __init__(self, state: GameState, action: Action) -> None:
+        self.state = state
+        self.action = action
+        super().__init__()
+
+
+class MexitrainApp(App[None]):
+    """Mexican Train at the terminal."""
+
+    CSS_PATH = str(stylesheet_path())
+    TITLE = "Mexican Train"
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        Binding("f1,question_mark", "help", "Help", key_display="?", tooltip="Keys and rules", id="help"),
+        Binding("s", "scores", "Scores", tooltip="The score sheet", id="scores"),
+        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app-quit"),
+    ]
+
+    snapshot: reactive[GameState | None] = reactive(None, init=False)
+
+    def __init__(
+        self,
+        setup: GameSetup | None = None,
+        speed: float = 0.6,
+        *,
+        seed: int | None = None,
+        state: GameState | None = None,
+    ) -> None:
+        """``setup`` None shows the new-game screen; ``seed`` fixes that screen's seed (tests);
+        ``state`` starts ``setup``'s game from a prepared snapshot instead of a fresh deal."""
+        super().__init__()
+        self.setup = setup
+        self.speed = speed
+        self.form_seed = seed
+        self.start_state = state
+        self.names: tuple[str, ...] = ()
+        self.kinds: tuple[str, ...] = ()
+        self.players: dict[int, object] = {}
+        self.shown_seat = 0
+        self.auto_events: set[int] = set()
+        self.game_screen: GameScreen | None = None
+        self._handoff_pending = False
+        self._round_over_pending = False
+        self._game_over_shown = False
+        self._ai_state: GameState | None = None
+        self._wake = threading.Event()
+
+    # -- start ----------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        if self.setup is None:
+            self.push_screen(NewGameScreen(seed=self.form_seed))
+        else:
+            self.call_later(self.start_game, self.setup, self.start_state)
+
+    async def _goto(self, screen: Screen) -> None:
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        await self.push_screen(screen)
+
+    async def start_game(self, setup: GameSetup, state: GameState | None = None) -> None:
+        """Seat the table and deal round 1 (or take up ``state``)."""
+        self.setup = setup
+        self.names = tuple(s.name for s in setup.seats)
+        self.kinds = tuple(s.kind for s in setup.seats)
+        self.players = {}
+        for seat, cfg in enumerate(setup.seats):
+            if cfg.is_human:
+                continue
+            level = cfg.kind if cfg.kind in LEVELS else next(iter(LEVELS))
+            if level != cfg.kind:
+                self.notify(f"{cfg.name}: level {cfg.kind!r} is not available, playing {level!r}", severity="warning")
+            self.players[seat] = make_player(level, seed=setup.seed * 100 + seat)
+        humans = setup.humans
+        self.shown_seat = humans[0] if humans else 0
+        self.auto_events = set()
+        self._handoff_pending = len(humans) > 1 and not setup.rules.open_hands
+        self._round_over_pending = False
+        self._game_over_shown = False
+        self._ai_state = None
+        self.workers.cancel_group(self, "ai")
+        self.game_screen = GameScreen()
+        await self._goto(self.game_screen)
+        self.snapshot = state if state is not None else new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
+
+    async def on_new_game_screen_start(self, message: NewGameScreen.Start) -> None:
+        await self.start_game(message.setup)
+
+    # -- the snapshot flows down ---------------------------------------------------------------------
+    def watch_snapshot(self, old: GameState | None, new: GameState | None) -> None:
+        if new is None or self.game_screen is None:
+            return
+        if old is None or new.round != old.round or len(new.results) != len(old.results):
+            self.auto_events = set()
+        if old is not None and len(new.results) > len(old.results):
+            self._round_over_pending = True
+        if not new.over and self.kinds[new.turn] == "human":
+            if new.turn != self.shown_seat:
+                self._handoff_pending = len(self.setup.humans) > 1 and not new.rules.open_hands
+            self.shown_seat = new.turn
+        if old is not None and old.round == new.round and not new.over:
+            for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=True)):
+                if b == 1 and a > 1:
+                    name = "You have" if seat == self.shown_seat and self.kinds[seat] == "human" else f"{self.names[seat]} has"
+                    self.notify(f"Knock! {name} one tile left", title="Knock", severity="warning", timeout=4)
+        self._show()
+        self._advance()
+
+    def _show(self) -> None:
+        state = self.snapshot
+        if state is None or self.game_screen is None:
+            return
+        self.game_screen.show(view(state, self.shown_seat), self.names, self.kinds, frozenset(self.auto_events))
+
+    def on_game_screen_ready(self, message: GameScreen.Ready) -> None:
+        self._advance()
+
+    def _advance(self) -> None:
+        """Whatever comes next: a screen to show, a forced move, or a computer's turn."""
+        state = self.snapshot
+        if state is None or self.game_screen is None or self.screen is not self.game_screen:
+            return
+        if self._round_over_pending:
+            self._round_over_pending = False
+            self.push_screen(RoundOverScreen(view(state, self.shown_seat), self.names, last=state.over))
+            return
+        if state.over:
+            if not self._game_over_shown:
+                self._game_over_shown = True
+                self.push_screen(GameOverScreen(view(state, self.shown_seat), self.names), self._after_game)
+            return
+        seat = state.turn
+        if self.kinds[seat] == "human":
+            if self._handoff_pending:
+                self._handoff_pending = False
+                text = f"Round {state.round} of {state.rules.round_count}"
+                self.push_screen(HandoffScreen(self.names[seat], seat, text))
+                return
+            legal = legal_actions(state)
+            if len(legal) == 1 and legal[0].type in ("mark", "pass"):
+                self.call_later(self._apply, legal[0], True)
+            return
+        if self._ai_state is not state:
+            self._ai_state = state
+            self._ai_turn(state, seat)
+
+    # -- intents flow up ------------------------------------------------------------------------------
+    def on_game_screen_act(self, message: GameScreen.Act) -> None:
+        state = self.snapshot
+        if state is None or state.over or self.kinds[state.turn] != "human" or state.turn != self.shown_seat:
+            return
+        self._apply(message.action)
+
+    def _apply(self, action: Action, auto: bool = False) -> bool:
+        state = self.snapshot
+        if state is None:
+            return False
+        try:
+            new = apply(state, action)
+        except IllegalAction as exc:
+            self.notify(str(exc), title="Not allowed", severity="warning")
+            return False
+        if auto:
+            self.auto_events.add(len(state.events))
+        self.snapshot = new
+        return True
+
+    # -- computer turns --------------------------------------------------------------------------------
+    @property
+    def ai_pending(self) -> bool:
+        """A computer player is to move and nothing else (a screen) is in the way."""
+        state = self.snapshot
+        return (
+            state is not None
+            and not state.over
+            and bool(self.kinds)
+            and self.kinds[state.turn] != "human"
+            and self.screen is self.game_screen
+            and not self._round_over_pending
+        )
+
+    @work(thread=True, exclusive=True, group="ai")
+    def _ai_turn(self, state: GameState, seat: int) -> None:
+        worker = get_current_worker()
+        started = time.monotonic()
+        player = self.players[seat]
+        try:
+            action = player.choose(view(state, seat))  # type: ignore[attr-defined]
+        except Exception as exc:  # a computer player's bug must not stop the game
+            self.call_from_thread(self.notify, f"{self.names[seat]}: {exc}", severity="error")
+            action = legal_actions(state)[0]
+        rest = self.speed - (time.monotonic() - started)
+        if rest > 0:
+            self._wake.wait(rest)
+        if not worker.is_cancelled:
+            self.post_message(AiChose(state, action))
+
+    def on_ai_chose(self, message: AiChose) -> None:
+        if message.state is not self.snapshot:
+            return  # stale: the game moved on (new game, or a replaced snapshot)
+        if not self._apply(message.action):
+            legal = legal_actions(message.state)
+            if legal:
+                self._apply(legal[0])
+
+    # -- app-wide keys and commands -----------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scores":
+            return self.snapshot is not None and not isinstance(self.screen, NewGameScreen | ScoreScreen | HandoffScreen)
+        if action == "help":
+            return not isinstance(self.screen, HelpScreen)
+        return True
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        state = self.snapshot
+        if state is not None:
+            self.push_screen(HelpScreen(state.rules, state.players))
+        else:
+            self.push_screen(HelpScreen())
+
+    def action_scores(self) -> None:
+        state = self.snapshot
+        if state is None or isinstance(self.screen, ScoreScreen):
+            return
+        self.push_screen(ScoreScreen(view(state, self.shown_seat), self.names))
+
+    def action_request_quit(self) -> None:
+        if isinstance(self.screen, QuitScreen):
+            return
+        state = self.snapshot
+        if state is None or state.over:
+            self.exit()
+            return
+        self.push_screen(QuitScreen(), lambda yes: self.exit() if yes else None)
+
+    def action_new_game(self) -> None:
+        if isinstance(self.screen, NewGameScreen):
+            return
+        running = self.snapshot is not None and not self.snapshot.over
+        self.push_screen(NewGameScreen(self.setup, seed=random_seed(), can_go_back=running))
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "again" and self.setup is not None:
+            setup = self.setup.model_copy(update={"seed": random_seed()})
+            self.call_later(self.start_game, setup)
+        elif choice == "new":
+            self.snapshot = None
+            self.game_screen = None
+            self.call_later(self._goto, NewGameScreen(self.setup, seed=random_seed()))
+        else:
+            self.exit()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("New game", "Set up a new table", self.action_new_game)
+        if self.snapshot is not None:
+            yield SystemCommand("Score sheet", "Scores of every round so far", self.action_scores)
+        yield SystemCommand("Rules and keys", "Help: the keys and the rules in force", self.action_help)
+        yield from super().get_system_commands(screen)
+
+    def on_unmount(self) -> None:
+        self._wake.set()
+
+
+def run(setup: GameSetup | None, speed: float) -> None:
+    """Play: ``setup`` None shows the new-game screen first; ``speed`` = seconds between
+    computer moves."""
+    MexitrainApp(setup, speed).run()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run(None, 0.6)

@@ -1,0 +1,92 @@
+"""Small screens: quit confirmation, the hand-off between two people, the score sheet."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Label, Static
+
+from ...rules import SeatView
+from ..palette import seat_colour
+from ..widgets import ScoreSheet
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Asks before ending a game that is still running."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes, quit", id="quit-yes"),
+        Binding("n,escape", "answer(False)", "No, keep playing", id="quit-no"),
+    ]
+
+    def __init__(self, question: str = "Quit this game?") -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="quit-box", classes="dialog"):
+            yield Label(self.question, id="quit-question")
+            yield Label("[dim]The game in progress will be lost.[/]")
+            with Horizontal(classes="buttons"):
+                yield Button("Quit (y)", id="quit-yes", variant="error", compact=True)
+                yield Button("Keep playing (n)", id="quit-no", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#quit-no", Button).focus()
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "quit-yes")
+
+
+class HandoffScreen(Screen[None]):
+    """Hides the previous person's hand until the next one is at the keyboard."""
+
+    BINDINGS = [Binding("enter,space", "go", "I am ready", id="handoff-go")]
+
+    def __init__(self, name: str, seat: int, round_text: str = "") -> None:
+        super().__init__()
+        self.person = name
+        self.seat = seat
+        self.round_text = round_text
+
+    def compose(self) -> ComposeResult:
+        with Center(id="handoff-box"):
+            yield Static(
+                f"[b]Pass the keyboard to [{seat_colour(self.seat)}]{escape(self.person)}[/][/]\n\n"
+                f"{escape(self.round_text)}\n\n"
+                f"{escape(self.person)}: press [b]Enter[/] when nobody else can see the screen.",
+                id="handoff-text",
+            )
+        yield Footer()
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+class ScoreScreen(ModalScreen[None]):
+    """The score sheet, any time (s)."""
+
+    BINDINGS = [Binding("escape,s,enter,q", "close", "Close", id="scores-close")]
+
+    def __init__(self, view: SeatView, names: tuple[str, ...]) -> None:
+        super().__init__()
+        self.view = view
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="scores-box", classes="dialog"):
+            yield Label(f"[b]Score sheet[/] · round {self.view.round} of {self.view.rules.round_count} · lowest total wins")
+            with VerticalScroll(id="scores-scroll"):
+                yield ScoreSheet(self.view, self.names, id="score-sheet")
+            yield Label("[dim]★ = a round scored 0. Ties: most rounds at 0, then the lowest non-zero round.[/]", id="scores-note")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,227 @@
+"""The game screen: status, station hub, move log, train rows and the hand tray."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
+from .. import board as B
+from ..board import Board
+from ..widgets import HandTray, MoveLog, OpenHands, StationHub, StatusLine, TrainRows
+
+try:  # the AI engineer's coach: hint(view) -> (action, one-line reason)
+    from ...players.hint import hint as _hint
+except ImportError:  # pragma: no cover - until it exists
+    _hint = None
+
+
+class TrainBox(VerticalScroll, can_focus=False):
+    """Scrolls the train rows when there are more trains than room."""
+
+
+class GameScreen(Screen):
+    """Keys act on the selection held here; moves go up to the app as :class:`Act`."""
+
+    AUTO_FOCUS = None
+
+    BINDINGS = [
+        Binding("left,h", "tile(-1)", "Tile", key_display="←→", tooltip="Select the previous tile (h)", id="tile-prev"),
+        Binding("right,l", "tile(1)", "Next tile", show=False, id="tile-next"),
+        Binding("up,k", "target(-1)", "Train", key_display="↑↓", tooltip="Select the previous train (k)", id="train-prev"),
+        Binding("down,j", "target(1)", "Next train", show=False, id="train-next"),
+        Binding("enter", "place", "Place", key_display="⏎", tooltip="Play the selected tile on the selected train", id="place"),
+        Binding("d", "draw", "Draw", tooltip="Draw a tile (only when no tile fits)", id="draw"),
+        Binding("m", "end_turn", "End turn", tooltip="Place your marker / pass: only when the rules allow it", id="end-turn"),
+        Binding("n", "skip", "Skip Mexican", tooltip="Swan drive: go past the Mexican Train", id="skip"),
+        Binding("f", "flip", "Flip", tooltip="Blanks wild: choose which half goes against the end", id="flip"),
+        Binding("o", "sort", "Sort", tooltip="Planned train first, or a plain sort", id="sort"),
+        Binding("t", "hint", "Tip", tooltip="Suggest a move", id="hint"),
+        Binding("q", "app.request_quit", "Quit", tooltip="Quit (asks first)", id="quit"),
+        *[
+            Binding(str(i + 1), f"train({i})", f"Seat {i + 1}'s train", show=False, id=f"train-{i + 1}")
+            for i in range(9)
+        ],
+        Binding("0,x", "train(-1)", "Mexican Train", show=False, id="train-mexican"),
+    ]
+
+    board: reactive[Board | None] = reactive(None)
+    plain: reactive[bool] = reactive(False)
+
+    class Act(Message):
+        """The player wants ``action`` applied."""
+
+        def __init__(self, action: Action) -> None:
+            self.action = action
+            super().__init__()
+
+    class Ready(Message):
+        """The game screen is on top again (after a dialog): the app may go on."""
+
+    def on_screen_resume(self) -> None:
+        self.post_message(self.Ready())
+
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status").data_bind(GameScreen.board)
+        with Horizontal(id="top"):
+            yield StationHub(id="hub").data_bind(GameScreen.board)
+            yield MoveLog(id="log").data_bind(GameScreen.board)
+        with TrainBox(id="trains-box"):
+            yield TrainRows(id="trains").data_bind(GameScreen.board)
+        yield OpenHands(id="open-hands").data_bind(GameScreen.board)
+        yield HandTray(id="tray").data_bind(GameScreen.board)
+        yield Footer(id="footer")
+
+    # -- fed by the app ---------------------------------------------------------------------
+    def show(
+        self,
+        view: SeatView,
+        names: tuple[str, ...],
+        kinds: tuple[str, ...],
+        auto_events: frozenset[int] = frozenset(),
+    ) -> None:
+        self.board = B.build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events)
+
+    def watch_board(self, board: Board | None) -> None:
+        self.refresh_bindings()
+        if board is not None:
+            self.query_one("#open-hands").display = board.view.rules.open_hands
+            self.call_after_refresh(self._scroll_to_target)
+
+    def _scroll_to_target(self) -> None:
+        board = self.board
+        if board is None or board.target is None:
+            return
+        row = 0
+        for ti, train in enumerate(board.view.trains):
+            for li in range(len(train.lines)):
+                if (ti, li) == board.target:
+                    box = self.query_one(TrainBox)
+                    if row < box.scroll_y or row >= box.scroll_y + box.size.height:
+                        box.scroll_to(y=max(0, row - box.size.height + 1), animate=False)
+                    return
+                row += 1
+
+    # -- what can be done now -----------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        board = self.board
+        if action in ("tile", "sort"):
+            return board is not None and bool(board.view.hand)
+        if action in ("target", "train"):
+            if board is None or not board.my_turn or not board.plays:
+                return False
+            if action == "train" and parameters:
+                i = int(parameters[0])  # type: ignore[arg-type]
+                return i == -1 or i < board.view.players
+            return True
+        if action == "place":
+            return board is not None and board.my_turn and bool(board.plays)
+        if action == "draw":
+            return board is not None and board.my_turn and board.can("draw")
+        if action == "end_turn":
+            return board is not None and board.my_turn and (board.can("mark") or board.can("pass"))
+        if action == "skip":
+            return board is not None and board.my_turn and board.can("skip")
+        if action == "flip":
+            return board is not None and board.my_turn and len(board.options()) > 1
+        if action == "hint":
+            return _hint is not None and board is not None and board.my_turn and bool(board.legal)
+        return True
+
+    # -- selection ------------------------------------------------------------------------------
+    def action_tile(self, step: int) -> None:
+        if self.board is not None:
+            self.board = B.select_tile(self.board, step)
+
+    def action_target(self, step: int) -> None:
+        if self.board is not None:
+            self.board = B.select_target(self.board, step)
+
+    def action_train(self, index: int) -> None:
+        board = self.board
+        if board is None:
+            return
+        ti = board.view.players if index == -1 else index
+        if ti > board.view.players:
+            return
+        fits = sorted(li for (t, li) in board.fits(board.selected) if t == ti)
+        if board.target is not None and board.target[0] == ti and len(fits) > 1:
+            # pressing the same number again walks through that train's branches
+            later = [li for li in fits if li > board.target[1]]
+            line = later[0] if later else fits[0]
+        else:
+            line = fits[0] if fits else 0
+        self.board = replace(board, target=(ti, line), flip=0)
+
+    def action_flip(self) -> None:
+        if self.board is not None:
+            self.board = replace(self.board, flip=self.board.flip + 1)
+
+    def action_sort(self) -> None:
+        self.plain = not self.plain
+        if self.board is not None:
+            b = self.board
+            self.board = B.build(
+                b.view, b.names, b.kinds, previous=b, plain=self.plain, auto_events=b.auto_events
+            )
+            self.notify("Plain sort" if self.plain else "Planned train first, then the extras", timeout=2)
+
+    # -- moves ----------------------------------------------------------------------------------
+    def action_place(self) -> None:
+        board = self.board
+        if board is None:
+            return
+        play = board.play()
+        if play is None:
+            self.notify("Select a tile and a train first", severity="warning")
+            return
+        self.post_message(self.Act(play))
+
+    def action_draw(self) -> None:
+        self.post_message(self.Act(DRAW))
+
+    def action_end_turn(self) -> None:
+        board = self.board
+        if board is None:
+            return
+        self.post_message(self.Act(MARK if board.can("mark") else PASS))
+
+    def action_skip(self) -> None:
+        self.post_message(self.Act(SKIP))
+
+    def action_hint(self) -> None:
+        board = self.board
+        if board is None or _hint is None:
+            return
+        try:
+            action, reason = _hint(board.view)
+        except Exception as exc:  # pragma: no cover - the coach must never break the game
+            self.notify(f"No tip available: {exc}", severity="warning")
+            return
+        if action.type == "play":
+            tile = B.canon(action.tile)
+            target = (B.train_index(board.view, action.train), action.branch)
+            opts = [p for p in board.plays if B.canon(p.tile) == tile and p.train == action.train and p.branch == action.branch]
+            flip = opts.index(action) if action in opts else 0
+            self.board = replace(board, selected=tile, target=target, flip=flip)
+        self.notify(reason, title="Tip", timeout=6)
+
+    # -- mouse intents ----------------------------------------------------------------------------
+    def on_hand_tray_selected(self, message: HandTray.Selected) -> None:
+        if self.board is not None:
+            self.board = B.with_target(replace(self.board, selected=message.tile, flip=0))
+
+    def on_train_rows_chosen(self, message: TrainRows.Chosen) -> None:
+        board = self.board
+        if board is None:
+            return
+        self.board = replace(board, target=(message.train, message.line), flip=0)
+        if board.my_turn and board.plays:
+            self.action_place()

@@ -1,0 +1,356 @@
+"""The new-game screen: players, seats, set, preset, every rule option and the seed.
+
+Impossible tables are explained here, before the game starts: the form builds a
+:class:`RuleSet` and calls ``check_players`` on every change, shows the reason and disables Start.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.markup import escape
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from ...players import LEVELS
+from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
+from ...setup import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
+
+CHOICES: dict[str, list[tuple[str, object]]] = {
+    "set": [(f"double-{n}", n) for n in (6, 9, 12, 15, 18)],
+    "hand_table": [("standard table", "standard"), ("fast double-9 table", "fast")],
+    "engine": [("descending (N, N-1 … 0)", "descending"), ("highest double held", "highest_double")],
+    "first_player": [("drawn at random", "random"), ("chosen seat", "chosen"), ("heaviest tile", "heaviest")],
+    "opening": [
+        ("normal: one tile a turn", "normal"),
+        ("simultaneous chains", "simultaneous"),
+        ("first-turn chain", "first_turn_chain"),
+        ("delayed first turn", "delayed_first_turn"),
+    ],
+    "double_follow_up": [("any non-double", "any"), ("must satisfy the double", "must_satisfy")],
+    "round_end": [("boneyard empty", "boneyard_empty"), ("until blocked", "until_blocked")],
+    "team_marker": [("together", "together"), ("both stuck", "both_stuck")],
+}
+FLAGS = {
+    "trains_start_public": "trains start public",
+    "teams": "teams (partners opposite)",
+    "open_hands": "open hands",
+    "blanks_wild": "blanks wild",
+    "branching_doubles": "branching doubles",
+    "swan_drive": "swan drive",
+}
+LABELS = {
+    "preset": "Preset",
+    "set": "Domino set",
+    "players": "Players",
+    "hand_table": "Hand-size table",
+    "hand_size": "Tiles each",
+    "rounds": "Rounds",
+    "engine": "Engine",
+    "first_player": "First player",
+    "first_seat": "First seat",
+    "opening": "Opening",
+    "double_follow_up": "After a double",
+    "round_end": "Round ends",
+    "team_marker": "Team marker",
+    "seed": "Seed",
+}
+
+
+def kind_options() -> list[tuple[str, str]]:
+    return [("human", "human")] + [(f"computer: {lvl}", lvl) for lvl in LEVELS]
+
+
+def default_ai() -> str:
+    return DEFAULT_AI if DEFAULT_AI in LEVELS else next(iter(LEVELS))
+
+
+def _row(key: str, widget, note: str = "") -> Horizontal:
+    children = [Label(LABELS.get(key, key), classes="field-label"), widget]
+    if note:
+        children.append(Label(note, classes="field-note", id=f"note-{key}"))
+    return Horizontal(*children, classes="row", id=f"row-{key}")
+
+
+class NewGameScreen(Screen):
+    """Set up a table. Tab / Shift+Tab move, Enter or Space open a list or tick a box."""
+
+    AUTO_FOCUS = "#preset"
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", tooltip="Start the game with these settings", id="setup-start"),
+        Binding("ctrl+r", "reseed", "New seed", tooltip="Draw a fresh random seed", id="setup-reseed"),
+        Binding("escape", "back", "Back to game", tooltip="Return to the game in progress", id="setup-back"),
+    ]
+
+    class Start(Message):
+        def __init__(self, setup: GameSetup) -> None:
+            self.setup = setup
+            super().__init__()
+
+    def __init__(self, setup: GameSetup | None = None, seed: int | None = None, can_go_back: bool = False) -> None:
+        super().__init__()
+        base = setup.rules if setup is not None else PRESETS["standard"]
+        self.initial_rules = base
+        self.initial_seed = seed if seed is not None else (setup.seed if setup else random_seed())
+        if setup is not None:
+            self.seat_values = [(s.name, s.kind) for s in setup.seats]
+        else:
+            self.seat_values = [("You", "human")] + [(DEFAULT_NAMES[i], default_ai()) for i in range(1, 4)]
+        self.can_go_back = can_go_back
+        self.setup: GameSetup | None = None
+        self._built_seats = 0
+
+    # -- layout --------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        r = self.initial_rules
+        n = len(self.seat_values)
+        with VerticalScroll(id="form"):
+            yield Label("[b]New game[/] · Mexican Train · [dim]Tab moves, Enter/Space opens or ticks[/]", id="form-title")
+            yield _row(
+                "preset",
+                Select([(t, k) for k, t in PRESET_TITLES.items()], value=self._preset_of(r), allow_blank=False, compact=True, id="preset"),
+            )
+            yield _row("set", Select(CHOICES["set"], value=r.set, allow_blank=False, compact=True, id="set"))
+            yield _row("players", Select(self._player_options(r), value=n, allow_blank=False, compact=True, id="players"))
+            yield Label("[b]Seats[/] [dim](name, and human or a computer level)[/]", classes="section")
+            yield VerticalScroll(id="seats", can_focus=False)
+            yield Label("[b]Rules[/] [dim](choosing a preset resets these)[/]", classes="section")
+            yield _row("hand_table", Select(CHOICES["hand_table"], value=r.hand_table, allow_blank=False, compact=True, id="hand_table"))
+            yield _row("hand_size", Input(value="" if r.hand_size is None else str(r.hand_size), type="integer", compact=True, id="hand_size"), "")
+            yield _row("rounds", Input(value="" if r.rounds is None else str(r.rounds), type="integer", compact=True, id="rounds"), "")
+            for key in ("engine", "first_player"):
+                yield _row(key, Select(CHOICES[key], value=getattr(r, key), allow_blank=False, compact=True, id=key))
+            yield _row("first_seat", Select(self._seat_options(n), value=min(r.first_seat, n - 1), allow_blank=False, compact=True, id="first_seat"))
+            for key in ("opening", "double_follow_up", "round_end"):
+                yield _row(key, Select(CHOICES[key], value=getattr(r, key), allow_blank=False, compact=True, id=key))
+            for key, text in FLAGS.items():
+                yield Checkbox(text, value=getattr(r, key), compact=True, id=key, classes="flag")
+                if key == "teams":
+                    yield _row("team_marker", Select(CHOICES["team_marker"], value=r.team_marker, allow_blank=False, compact=True, id="team_marker"))
+            with Horizontal(classes="row", id="row-seed"):
+                yield Label(LABELS["seed"], classes="field-label")
+                yield Input(value=str(self.initial_seed), type="integer", compact=True, id="seed")
+                yield Button("New seed", id="reseed", compact=True)
+        with Horizontal(id="form-bottom"):
+            yield Static("", id="verdict")
+            yield Button("Start ▶", id="start", variant="success", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._sync_seats(len(self.seat_values))
+        self.validate()
+
+    @staticmethod
+    def _preset_of(rules: RuleSet) -> str:
+        for key, preset in PRESETS.items():
+            if preset == rules:
+                return key
+        return "standard"
+
+    @staticmethod
+    def _player_options(rules: RuleSet) -> list[tuple[str, int]]:
+        return [(str(i), i) for i in range(2, rules.max_players + 1)]
+
+    @staticmethod
+    def _seat_options(n: int) -> list[tuple[str, int]]:
+        return [(f"seat {i + 1}", i) for i in range(n)]
+
+    def _sync_seats(self, n: int) -> None:
+        """Show exactly ``n`` seat rows, keeping names and kinds typed so far."""
+        box = self.query_one("#seats")
+        self._save_seats()
+        while len(self.seat_values) < n:
+            i = len(self.seat_values)
+            self.seat_values.append((DEFAULT_NAMES[i % len(DEFAULT_NAMES)], default_ai()))
+        rows = list(box.children)
+        for row in rows[n:]:
+            row.remove()
+        kinds = kind_options()
+        valid = {k for _, k in kinds}
+        for i in range(len(rows), n):
+            name, kind = self.seat_values[i]
+            box.mount(
+                Horizontal(
+                    Label(f"Seat {i + 1}", classes="field-label"),
+                    Input(value=name, max_length=20, compact=True, id=f"name-{i}", classes="seat-name"),
+                    Select(kinds, value=kind if kind in valid else default_ai(), allow_blank=False, compact=True, id=f"kind-{i}", classes="seat-kind"),
+                    classes="row seat-row",
+                )
+            )
+        box.styles.height = n
+        self._built_seats = n
+
+    def _save_seats(self) -> None:
+        for i in range(self._built_seats):
+            try:
+                name = self.query_one(f"#name-{i}", Input).value
+                kind = self.query_one(f"#kind-{i}", Select).value
+            except Exception:
+                continue
+            if i < len(self.seat_values):
+                self.seat_values[i] = (name, str(kind))
+
+    # -- reading the form ----------------------------------------------------------------------------
+    def _value(self, key: str):
+        return self.query_one(f"#{key}", Select).value
+
+    def rule_values(self) -> dict[str, object]:
+        values: dict[str, object] = {key: self._value(key) for key in CHOICES}
+        for key in FLAGS:
+            values[key] = self.query_one(f"#{key}", Checkbox).value
+        values["first_seat"] = self._value("first_seat")
+        for key in ("hand_size", "rounds"):
+            text = self.query_one(f"#{key}", Input).value.strip()
+            values[key] = int(text) if text.lstrip("-").isdigit() else (None if not text else text)
+        return values
+
+    def collect(self) -> tuple[GameSetup | None, str]:
+        """The setup the form describes, or None and the reason it cannot be played."""
+        values = self.rule_values()
+        for key in ("hand_size", "rounds"):
+            v = values[key]
+            if isinstance(v, str) or (isinstance(v, int) and v < 1):
+                return None, f"{LABELS[key]} must be a whole number of at least 1 (or empty for the default)"
+        try:
+            rules = RuleSet(**values)
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            errors = getattr(exc, "errors", None)
+            msg = errors()[0]["msg"] if callable(errors) else str(exc)
+            return None, msg.removeprefix("Value error, ")
+        n = int(self._value("players"))
+        try:
+            rules.check_players(n)
+        except RuleSetError as exc:
+            return None, str(exc)
+        self._save_seats()
+        seats = []
+        for i in range(n):
+            name, kind = self.seat_values[i]
+            if not name.strip():
+                return None, f"seat {i + 1} needs a name"
+            seats.append(SeatConfig(name=name.strip(), kind=kind))  # type: ignore[arg-type]
+        seed_text = self.query_one("#seed", Input).value.strip()
+        if not seed_text.isdigit():
+            return None, "the seed must be a whole number (0 or more)"
+        try:
+            setup = GameSetup(rules=rules, seed=int(seed_text), seats=tuple(seats))
+        except ValueError as exc:
+            return None, str(exc)
+        humans = len(setup.humans)
+        who = "no human: you watch" if humans == 0 else f"{humans} human{'s' if humans > 1 else ''}"
+        return setup, (
+            f"{n} players ({who}) · {rules.tiles_each(n)} tiles each · "
+            f"{rules.round_count} round{'s' if rules.round_count != 1 else ''} · double-{rules.set}"
+        )
+
+    def validate(self) -> None:
+        setup, text = self.collect()
+        self.setup = setup
+        verdict = self.query_one("#verdict", Static)
+        if setup is None:
+            verdict.update(f"[b $error]Cannot start:[/] {escape(text)}")
+        else:
+            verdict.update(f"[b $success]Ready:[/] {escape(text)}")
+        verdict.set_class(setup is None, "error")
+        self.query_one("#start", Button).disabled = setup is None
+        self._update_notes()
+        self.refresh_bindings()
+
+    def _update_notes(self) -> None:
+        values = self.rule_values()
+        n = int(self._value("players"))
+        table = "?"
+        try:
+            probe = RuleSet(**{**values, "hand_size": None, "rounds": None})
+            table = str(probe._table_size(n))
+            rounds = str(probe.round_count)
+        except (ValueError, RuleSetError):
+            rounds = "?"
+        self.query_one("#note-hand_size", Label).update(f"[dim]empty = table ({table})[/]")
+        self.query_one("#note-rounds", Label).update(f"[dim]empty = all ({rounds})[/]")
+        self.query_one("#row-first_seat").display = values["first_player"] == "chosen"
+        self.query_one("#row-team_marker").display = bool(values["teams"])
+
+    # -- reacting to changes ---------------------------------------------------------------------------
+    @on(Select.Changed, "#preset")
+    def preset_chosen(self, event: Select.Changed) -> None:
+        rules = PRESETS[str(event.value)]
+        self._load_rules(rules)
+        self.validate()
+
+    def _load_rules(self, r: RuleSet) -> None:
+        for key in CHOICES:
+            self.query_one(f"#{key}", Select).value = getattr(r, key)
+        for key in FLAGS:
+            self.query_one(f"#{key}", Checkbox).value = getattr(r, key)
+        self.query_one("#hand_size", Input).value = "" if r.hand_size is None else str(r.hand_size)
+        self.query_one("#rounds", Input).value = "" if r.rounds is None else str(r.rounds)
+        self._refresh_players(r)
+
+    def _refresh_players(self, rules: RuleSet | None = None) -> None:
+        if rules is None:
+            try:
+                rules = RuleSet(set=self._value("set"), hand_table=self._value("hand_table"))
+            except ValueError:
+                return
+        players = self.query_one("#players", Select)
+        current = int(players.value)  # type: ignore[arg-type]
+        options = self._player_options(rules)
+        top = options[-1][1]
+        players.set_options(options)
+        players.value = min(max(2, current), top)
+
+    @on(Select.Changed, "#set, #hand_table")
+    def set_changed(self, event: Select.Changed) -> None:
+        self._refresh_players()
+        self.validate()
+
+    @on(Select.Changed, "#players")
+    def players_changed(self, event: Select.Changed) -> None:
+        n = int(event.value)  # type: ignore[arg-type]
+        if n != self._built_seats:
+            self._sync_seats(n)
+            seat = self.query_one("#first_seat", Select)
+            current = seat.value
+            seat.set_options(self._seat_options(n))
+            seat.value = current if isinstance(current, int) and current < n else 0
+        self.validate()
+
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    @on(Input.Changed)
+    def any_change(self, event: Message) -> None:
+        if isinstance(event, Select.Changed) and event.select.id in ("preset", "set", "hand_table", "players"):
+            return
+        self.validate()
+
+    @on(Button.Pressed, "#reseed")
+    def action_reseed(self) -> None:
+        self.query_one("#seed", Input).value = str(random_seed())
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        self.validate()
+        if self.setup is None:
+            self.notify(self.query_one("#verdict", Static).content.plain if hasattr(self.query_one("#verdict", Static), "content") else "cannot start", severity="warning")
+            return
+        self.post_message(self.Start(self.setup))
+
+    def action_back(self) -> None:
+        if self.can_go_back:
+            self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self.can_go_back
+        if action == "start":
+            return self.setup is not None
+        return True
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.focus_next()

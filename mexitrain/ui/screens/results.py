@@ -1,0 +1,134 @@
+"""End of a round (everyone's leftover tiles, then the score sheet) and end of the game."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Label, Static
+
+from ...rules import SeatView, decided_by, standings
+from .. import words
+from ..palette import seat_colour
+from ..widgets import ScoreSheet, domino
+
+
+def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) -> str:
+    res = view.results[-1]
+    lines = []
+    name_w = max(4, min(12, max(len(n) for n in names)))
+    for seat, hand in enumerate(res.leftovers):
+        pts = sum(a + b for a, b in hand)
+        score = res.scores[seat]
+        name = escape(names[seat][:name_w].ljust(name_w))
+        head = f"[b {seat_colour(seat)}]{name}[/] "
+        if seat == res.out_seat:
+            body = "[b $success]went out — domino![/]"
+        elif not hand:
+            body = "[dim]no tiles[/]"
+        else:
+            parts, used = [], name_w + 12
+            for t in sorted(hand, key=lambda t: (-(t[0] + t[1]), t)):
+                w = domino.laid_width(*t) + 1
+                if used + w > width:
+                    parts.append(f"[dim]+{len(hand) - len(parts)}[/]")
+                    break
+                parts.append(domino.laid(max(t), min(t)))
+                used += w
+            body = " ".join(parts)
+        note = f"{pts:>3} pts" if score == pts else f"{pts:>3} → {score}"
+        lines.append(f"{head}[b]{note}[/]  {body}")
+    return "\n".join(lines)
+
+
+class RoundOverScreen(Screen[None]):
+    """Shown when a round ends, before the next one starts."""
+
+    BINDINGS = [Binding("enter,space,escape", "go_on", "Continue", id="round-continue")]
+
+    def __init__(self, view: SeatView, names: tuple[str, ...], last: bool) -> None:
+        super().__init__()
+        self.view = view
+        self.names = names
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        res = self.view.results[-1]
+        how = words.end_words(res.end, res.out_seat, self.names, None)
+        with VerticalScroll(id="round-over"):
+            yield Label(
+                f"[b]Round {res.number} over[/] · engine {res.engine}-{res.engine} · {escape(how)}",
+                id="round-title",
+            )
+            yield Static(Content.from_markup(leftovers_markup(self.view, self.names)), id="leftovers")
+            yield Label("[b]Score sheet[/]", classes="section")
+            yield ScoreSheet(self.view, self.names, id="score-sheet")
+            yield Label(
+                "[dim]Press Enter for the final standings[/]" if self.last else "[dim]Press Enter to deal the next round[/]",
+                id="round-next",
+            )
+        yield Footer()
+
+    def action_go_on(self) -> None:
+        self.dismiss(None)
+
+
+class GameOverScreen(Screen[str]):
+    """Final standings, with the tie-break that decided them; play again or quit."""
+
+    BINDINGS = [
+        Binding("a", "choose('again')", "Play again", id="over-again"),
+        Binding("n", "choose('new')", "New game", id="over-new"),
+        Binding("q,escape", "choose('quit')", "Quit", id="over-quit"),
+    ]
+
+    def __init__(self, view: SeatView, names: tuple[str, ...]) -> None:
+        super().__init__()
+        self.view = view
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        table = standings(view)
+        decided = decided_by(view)
+        top = [st for st in table if st.place == 1]
+        winners = " and ".join(words.side_name(self.names, st.seats) for st in top)
+        verb = "win" if len(top) > 1 or len(top[0].seats) > 1 else "wins"
+        lines = []
+        for st in table:
+            name = words.side_name(self.names, st.seats)
+            low = "—" if st.lowest_nonzero is None else str(st.lowest_nonzero)
+            style = "b $success" if st.place == 1 else ""
+            row = (
+                f"{words.ordinal(st.place):>4}  [{style or 'b'} {seat_colour(st.seats[0])}]{escape(name[:20]):<20}[/]"
+                f" {st.total:>5}   {st.zero_rounds:>3}   {low:>5}"
+            )
+            lines.append(row)
+        with Vertical(id="game-over"):
+            yield Label(f"[b]Game over[/] · {len(view.results)} round{'s' if len(view.results) != 1 else ''} played")
+            yield Label(f"[b $success]{escape(winners)} {verb}[/] {words.DECIDED[decided]}", id="winner")
+            yield Static(
+                Content.from_markup(
+                    "[b]Place  Player               Total  at 0  low≠0[/]\n" + "\n".join(lines)
+                ),
+                id="standings",
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Play again (a)", id="again", variant="primary", compact=True)
+                yield Button("New game… (n)", id="new", compact=True)
+                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+            with VerticalScroll(id="final-sheet"):
+                yield ScoreSheet(view, self.names, id="score-sheet")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#again", Button).focus()
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "quit")

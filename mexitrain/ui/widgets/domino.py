@@ -1,0 +1,46 @@
+"""Domino faces as Textual markup: one colour per value on an ivory face."""
+
+from __future__ import annotations
+
+from ..palette import FACE_BG, FACE_RULE, value_colour
+
+DIM_BG = "#c4bdae"  # a face that cannot be played now
+
+
+def half(v: int, bg: str = FACE_BG, width: int = 0, left: bool = True) -> str:
+    text = str(v)
+    if width:
+        text = text.rjust(width) if left else text.ljust(width)
+    return f"[b {value_colour(v)} on {bg}]{text}[/]"
+
+
+def face(a: int, b: int, *, dim: bool = False) -> str:
+    """A hand tile, 7 cells wide: `` 12│7  ``."""
+    bg = DIM_BG if dim else FACE_BG
+    sep = "║" if a == b else "│"
+    return (
+        f"[on {bg}] [/]{half(a, bg, 2, True)}[{FACE_RULE} on {bg}]{sep}[/]"
+        f"{half(b, bg, 2, False)}[on {bg}] [/]"
+    )
+
+
+FACE_WIDTH = 7
+
+
+def laid(a: int, b: int) -> str:
+    """A tile on a train, as narrow as it gets: ``12│7``."""
+    sep = "║" if a == b else "│"
+    return f"{half(a)}[{FACE_RULE} on {FACE_BG}]{sep}[/]{half(b)}"
+
+
+def laid_width(a: int, b: int) -> int:
+    return len(str(a)) + len(str(b)) + 1
+
+
+def engine_face(v: int) -> str:
+    return f"[on {FACE_BG}] [/]{half(v)}[{FACE_RULE} on {FACE_BG}]║[/]{half(v)}[on {FACE_BG}] [/]"
+
+
+def value(v: int) -> str:
+    """An open end's value, coloured like its pips."""
+    return f"[b {value_colour(v)} on {FACE_BG}]{v}[/]"

@@ -1,0 +1,168 @@
+"""The hand tray (the shown seat's tiles) and, with open hands, everyone else's."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.markup import escape
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..board import Board, canon
+from ..palette import seat_colour
+from . import domino
+
+CELL = domino.FACE_WIDTH + 1
+
+
+def tray_items(board: Board) -> list[tuple[int, int] | None]:
+    """The tiles in tray order, with ``None`` where the planned train ends and the extras begin."""
+    items: list[tuple[int, int] | None] = list(board.tray)
+    if not board.plain and 0 < board.plan_len < len(items):
+        items.insert(board.plan_len, None)
+    return items
+
+
+def layout(items: list, width: int) -> list[list[tuple[int, object]]]:
+    """Rows of (x, item) for a tray ``width`` cells wide."""
+    rows: list[list[tuple[int, object]]] = [[]]
+    x = 0
+    for item in items:
+        w = 2 if item is None else CELL
+        if x + w > width and rows[-1]:
+            rows.append([])
+            x = 0
+        if item is None and x == 0:
+            continue  # no separator at the start of a row
+        rows[-1].append((x, item))
+        x += w
+    return rows
+
+
+class HandTray(Widget):
+    """The human's tiles as domino faces. Click a tile to select it."""
+
+    class Selected(Message):
+        """The player clicked tile ``tile``."""
+
+        def __init__(self, tile: tuple[int, int]) -> None:
+            self.tile = tile
+            super().__init__()
+
+    board: reactive[Board | None] = reactive(None, layout=True)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._hits: list[tuple[int, int, int, tuple[int, int]]] = []  # (line, x0, x1, tile)
+
+    def on_click(self, event) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for line, x0, x1, tile in self._hits:
+            if line <= offset.y <= line + 1 and x0 <= offset.x < x1:
+                self.post_message(self.Selected(tile))
+                return
+
+    def _width(self) -> int:
+        return max(CELL, self.size.width or 78)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if self.board is None:
+            return 2
+        rows = layout(tray_items(self.board), max(CELL, width))
+        return 1 + 2 * max(1, len(rows))
+
+    def header(self) -> str:
+        board = self.board
+        assert board is not None
+        v = board.view
+        count = len(v.hand)
+        whose = "Your hand" if board.kinds[v.seat] == "human" else f"{escape(board.names[v.seat])}'s hand"
+        text = f"[b]{whose}[/] · {count} tile{'s' if count != 1 else ''}"
+        if board.plain:
+            text += " · plain sort [dim](o: plan first)[/]"
+        else:
+            own = v.trains[v.seat]
+            if board.plan_len:
+                text += f" · [b]plan[/] from ▸{own.end(0)}: {board.plan_len}, then extras [dim](o: sort)[/]"
+            else:
+                text += f" · nothing fits ▸{own.end(0)} yet: all extras [dim](o: sort)[/]"
+        if board.my_turn and v.rules.blanks_wild and len(board.options()) > 1:
+            text += " · [b $warning]f[/] flips it"
+        return text
+
+    def render(self) -> Content:
+        board = self.board
+        if board is None:
+            return Content("")
+        width = self._width()
+        my_turn = board.my_turn
+        playable = board.playable if my_turn else frozenset()
+        lines = [self.header()]
+        if not board.tray:
+            lines.append("[dim](empty)[/]")
+            return Content.from_markup("\n".join(lines))
+        self._hits = []
+        for row in layout(tray_items(board), width):
+            top = len(lines)
+            faces = []
+            marks = []
+            for x, item in row:
+                if item is None:
+                    faces.append("[dim]┊[/] ")
+                    marks.append("  ")
+                    continue
+                t = canon(item)  # type: ignore[arg-type]
+                shown = board.laid_view(item) if t == board.selected and my_turn else item
+                dim = my_turn and bool(board.legal) and t not in playable
+                a, b = shown  # type: ignore[misc]
+                faces.append(f"{domino.face(a, b, dim=dim)} ")
+                self._hits.append((top, x, x + domino.FACE_WIDTH, t))
+                sel = t == board.selected
+                fit = t in playable
+                if sel and fit:
+                    marks.append("[b $accent]━━━[/][b $success]▲[/][b $accent]━━━[/] ")
+                elif sel:
+                    marks.append("[b $accent]━━━━━━━[/] ")
+                elif fit:
+                    marks.append("[$success]   ▲   [/] ")
+                elif t == board.view.drawn:
+                    marks.append("[dim] drawn [/] ")
+                else:
+                    marks.append(" " * CELL)
+            lines.append("".join(faces).rstrip())
+            lines.append("".join(marks).rstrip())
+        return Content.from_markup("\n".join(lines))
+
+
+class OpenHands(Widget):
+    """With open hands (§8) every other hand, face up."""
+
+    board: reactive[Board | None] = reactive(None, layout=True)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if self.board is None:
+            return 0
+        return sum(1 for i, h in enumerate(self.board.view.hands) if h is not None and i != self.board.seat)
+
+    def render(self) -> Content:
+        board = self.board
+        if board is None:
+            return Content("")
+        width = max(20, self.size.width or 78)
+        rows = []
+        for seat, hand in enumerate(board.view.hands):
+            if hand is None or seat == board.seat:
+                continue
+            name = escape(board.names[seat][:8].ljust(8))
+            parts, used = [], 10
+            for t in sorted(hand, key=lambda t: (-max(t), -min(t))):
+                w = domino.laid_width(*t) + 1
+                if used + w > width - 2:
+                    parts.append("…")
+                    break
+                parts.append(domino.laid(max(t), min(t)))
+                used += w
+            rows.append(f"[b {seat_colour(seat)}]{name}[/]  " + " ".join(parts))
+        return Content.from_markup("\n".join(rows))

@@ -1,0 +1,141 @@
+"""The station hub: the engine double in the centre, one slot per train around it."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.markup import escape
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..board import Board
+from ..palette import seat_colour
+from . import domino
+
+INNER = 9  # the station box's inner width
+
+
+class _Line:
+    """Markup with its visible width, so slots can be aligned."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.width = 0
+
+    def add(self, text: str, style: str = "") -> _Line:
+        self.parts.append(f"[{style}]{escape(text)}[/]" if style else escape(text))
+        self.width += len(text)
+        return self
+
+    def raw(self, markup: str, width: int) -> _Line:
+        self.parts.append(markup)
+        self.width += width
+        return self
+
+    def markup(self) -> str:
+        return "".join(self.parts)
+
+
+class StationHub(Widget):
+    """Engine in the middle; seats' trains left and right; the Mexican Train below."""
+
+    board: reactive[Board | None] = reactive(None, layout=True)
+
+    def _rows(self) -> int:
+        if self.board is None:
+            return 2
+        return max(2, (self.board.view.players + 1) // 2)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return self._rows() + 4
+
+    def _geometry(self, width: int) -> tuple[int, bool]:
+        """(name width, whether hand sizes fit) for a hub ``width`` cells wide."""
+        board = self.board
+        longest = max((len(n) for n in board.names), default=7) if board else 7
+        longest = max(7, longest)
+        for sizes in (True, False):
+            fixed = 10 + (3 if sizes else 0)
+            name_w = min(10, longest, (width - INNER - 6) // 2 - fixed)
+            if name_w >= min(7, longest):
+                return name_w, sizes
+        return max(3, (width - INNER - 6) // 2 - 10), False
+
+    def get_content_width(self, container, viewport) -> int:
+        """As wide as the names need, up to about half the screen."""
+        room = max(30, container.width // 2 + 4)
+        board = self.board
+        longest = max(7, max((len(n) for n in board.names), default=7)) if board else 7
+        want = 2 * (min(10, longest) + 13 + 2) + INNER + 2
+        return min(room, want)
+
+    def _slot(self, ti: int, name_w: int, sizes: bool, right: bool) -> _Line:
+        board = self.board
+        assert board is not None
+        v = board.view
+        train = v.trains[ti]
+        mex = ti == v.players
+        name = "Mexican" if mex else board.names[ti]
+        key = "0" if mex else (str(ti + 1) if ti < 9 else "·")
+        style = f"b {seat_colour(None if mex else ti)}"
+        if v.turn == ti and not mex and v.phase != "game_over":
+            style += " reverse"
+        end = train.end(0)
+        opened = bool(train.open_double_lines())
+        flags = ("⚑" if train.marker and not mex else " ") + ("‼" if opened else " ")
+        line = _Line()
+        if not right:
+            line.add(f"{key} ", "dim").add(name[:name_w].ljust(name_w), style)
+            if sizes and not mex:
+                line.add(f" {v.hand_sizes[ti]:>2}", "dim")
+            line.add(" ").add(flags[0], "b $warning").add(flags[1], "b $error")
+            line.add(" " * (3 - len(str(end)))).raw(f"[b]▸[/]{domino.value(end)}", 1 + len(str(end)))
+        else:
+            line.raw(f"[b]▸[/]{domino.value(end)}", 1 + len(str(end))).add(" " * (3 - len(str(end))))
+            line.add(flags[1], "b $error").add(flags[0], "b $warning").add(" ")
+            line.add(name[:name_w], style)
+            if sizes:
+                line.add(f" {v.hand_sizes[ti]:>2}", "dim")
+            line.add(f" {key}", "dim")
+        return line
+
+    def render(self) -> Content:
+        board = self.board
+        if board is None:
+            return Content("")
+        v = board.view
+        width = max(24, self.size.width or 44)
+        n = v.players
+        rows = self._rows()
+        split = (n + 1) // 2
+        left = list(range(0, split))
+        right = list(range(split, n))
+        inner = INNER
+        name_w, sizes = self._geometry(width)
+        slot_w = name_w + 10 + (3 if sizes else 0)
+        engine_row = (rows - 1) // 2
+        lines: list[str] = []
+        top = " " * (slot_w + 2) + "┏" + "━" * inner + "┓"
+        lines.append(f"[dim]{top}[/]")
+        for r in range(rows):
+            lslot = self._slot(left[r], name_w, sizes, False) if r < len(left) else None
+            rslot = self._slot(right[r], name_w, sizes, True) if r < len(right) else None
+            lpad = " " * (slot_w - (lslot.width if lslot else 0))
+            lmark = lslot.markup() if lslot else ""
+            lconn = "━┫" if lslot else " ┃"
+            rconn = "┣━" if rslot else "┃"
+            if r == engine_row:
+                mid = " " + domino.engine_face(v.engine) + " " * (inner - 8)
+            elif r == engine_row + 1:
+                mid = "[dim] station [/]"
+            else:
+                mid = " " * inner
+            lines.append(
+                f"{lpad}{lmark}[dim]{lconn}[/]{mid}[dim]{rconn}[/]{rslot.markup() if rslot else ''}"
+            )
+        half = inner // 2
+        lines.append(" " * (slot_w + 2) + "[dim]┗" + "━" * half + "┳" + "━" * (inner - half - 1) + "┛[/]")
+        mslot = self._slot(n, 7, False, False)
+        lines.append(" " * (slot_w + 3 + half) + "[dim]┃[/]")
+        pad = max(0, slot_w + 3 + half - 2)
+        lines.append(" " * pad + mslot.markup())
+        return Content.from_markup("\n".join(lines))

@@ -1,0 +1,108 @@
+"""The score sheet: a row per round, a column per player or team, totals and tie-breaks."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.markup import escape
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ...rules import SeatView, sides, standings
+from .. import words
+from ..palette import seat_colour
+
+
+def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
+    """The score sheet as markup lines (a plain grid, so it reads the same in every theme)."""
+    groups = sides(view)  # duck-typed: players, rules, results are all the sheet needs
+    table = standings(view)
+    place = {st.seats: st for st in table}
+    played = len(view.results)
+    leaders = {st.seats for st in table if st.place == 1} if played else set()
+    cols = [words.side_name(names, side) for side in groups]
+    widths = [max(5, min(14, len(c))) for c in cols]
+    head = f"{'Round':<6}{'Engine':<7}" + "".join(f" {c[:w]:>{w}}" for c, w in zip(cols, widths, strict=True))
+    lines = []
+    header_parts = [f"[b]{'Round':<6}{'Engine':<7}[/]"]
+    for side, c, w in zip(groups, cols, widths, strict=True):
+        style = f"b {seat_colour(side[0])}"
+        if side in leaders:
+            style += " underline"
+        header_parts.append(f" [{style}]{escape(c[:w]):>{w}}[/]")
+    lines.append("".join(header_parts))
+    lines.append("[dim]" + "─" * len(head) + "[/]")
+    total_rounds = view.rules.round_count
+    for r in range(total_rounds):
+        if r < played:
+            res = view.results[r]
+            row = f"{res.number:<6}{f'{res.engine}-{res.engine}':<7}"
+            cells = []
+            for side, w in zip(groups, widths, strict=True):
+                score = sum(res.scores[s] for s in side)
+                if score == 0:
+                    cells.append(f" [b $success]{'0 ★':>{w}}[/]")
+                else:
+                    cells.append(f" {score:>{w}}")
+            lines.append(row + "".join(cells))
+        else:
+            now = r == played and view.phase != "game_over"
+            if view.rules.engine == "descending":
+                eng = view.rules.set - r
+                engine = f"{eng}-{eng}"
+            else:
+                engine = "?"
+            label = f"{r + 1:<6}{engine:<7}"
+            cells = "".join(f" {'·':>{w}}" for w in widths)
+            lines.append(f"[b $accent]{label}{cells}  ◀ now[/]" if now else f"[dim]{label}{cells}[/]")
+    lines.append("[dim]" + "─" * len(head) + "[/]")
+
+    def summary(title: str, values: list[str], bold: bool = False) -> str:
+        cells = []
+        for side, val, w in zip(groups, values, widths, strict=True):
+            text = f"{val:>{w}}"
+            if bold and side in leaders:
+                cells.append(f" [b reverse $accent]{text}[/]")
+            elif bold:
+                cells.append(f" [b]{text}[/]")
+            else:
+                cells.append(f" {text}")
+        return f"[b]{title:<13}[/]" + "".join(cells)
+
+    lines.append(summary("Total", [str(place[s].total) for s in groups], bold=True))
+    lines.append(summary("Rounds at 0", [str(place[s].zero_rounds) for s in groups]))
+    lines.append(
+        summary(
+            "Lowest ≠ 0",
+            ["—" if place[s].lowest_nonzero is None else str(place[s].lowest_nonzero) for s in groups],
+        )
+    )
+    lines.append(summary("Place", [words.ordinal(place[s].place) for s in groups]))
+    return "\n".join(lines)
+
+
+class ScoreSheet(Widget):
+    """Renders :func:`sheet_markup` for the view it is given."""
+
+    view: reactive[SeatView | None] = reactive(None, layout=True)
+
+    def __init__(self, view: SeatView | None = None, names: tuple[str, ...] = (), **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.names = names
+        self.set_reactive(ScoreSheet.view, view)
+
+    def render(self) -> Content:
+        if self.view is None:
+            return Content("")
+        return Content.from_markup(sheet_markup(self.view, self.names))
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if self.view is None:
+            return 1
+        return self.view.rules.round_count + 7
+
+    def get_content_width(self, container, viewport) -> int:
+        if self.view is None:
+            return 10
+        groups = sides(self.view)
+        cols = [words.side_name(self.names, side) for side in groups]
+        return 13 + sum(max(5, min(14, len(c))) + 1 for c in cols) + 8

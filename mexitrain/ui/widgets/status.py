@@ -1,0 +1,40 @@
+"""The status line: whose turn, what the turn still owes, boneyard, tiles left, the knock."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.markup import escape
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from .. import words
+from ..board import Board
+from ..palette import seat_colour
+
+
+class StatusLine(Widget):
+    board: reactive[Board | None] = reactive(None)
+
+    def render(self) -> Content:
+        board = self.board
+        if board is None:
+            return Content("")
+        v = board.view
+        types = frozenset(a.type for a in board.legal)
+        turn = words.turn_line(v, board.names, board.kinds, types, bool(board.plays))
+        head = f"[b]R{v.round}/{v.rules.round_count}[/] "
+        mine = board.my_turn
+        turn_style = "b $text-accent" if mine else ""
+        first = head + (f"[{turn_style}]{escape(turn)}[/]" if turn_style else escape(turn))
+        parts = [f"boneyard [b]{v.boneyard_size}[/]"]
+        for s, k in enumerate(v.hand_sizes):
+            name = "you" if s == v.seat else board.names[s]
+            style = f"b {seat_colour(s)}"
+            if k == 1:
+                style = "b $error reverse"
+            parts.append(f"[{style}]{escape(name[:8])}[/] {k}")
+        second = " · ".join(parts)
+        knock = words.knock_line(v, board.names)
+        if knock:
+            second = f"[b $error reverse] {escape(knock)} [/] " + second
+        return Content.from_markup(first + "\n" + second)
