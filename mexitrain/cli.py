@@ -423,6 +423,25 @@ register(
 )
 
 
+def _tournament_arguments(p: argparse.ArgumentParser) -> None:
+    from .players.tournament import add_arguments
+
+    add_arguments(p)
+
+
+register(
+    "tournament",
+    Command(
+        help="measure the computer levels against each other",
+        add_arguments=_tournament_arguments,
+        run="mexitrain.players.tournament:run",
+        description="Play N deals, each under every rotation of the seats, and print for each "
+        "level its win share (95%% Wilson interval), points and difference per round and "
+        "decisions per second.",
+    ),
+)
+
+
 # ---------------------------------------------------------------------------------------
 # Entry point
 # ---------------------------------------------------------------------------------------

@@ -1,14 +1,24 @@
-"""Computer players: each gets a seat's view (never the full state) and returns an action."""
+"""Computer players: each gets a seat's view (never the full state) and returns an action.
+
+Levels, weakest first: ``random``, ``greedy`` (most pips), ``planner`` (plans its own train,
+RULES.md §9) and ``expert`` (determinized Monte Carlo with the planner as rollout policy).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from .base import Player, RandomPlayer
+from .expert import ExpertPlayer
+from .greedy import GreedyPlayer
+from .planner import PlannerPlayer
 
-#: Level name -> factory taking a seed. Later levels register here.
+#: Level name -> factory taking a seed.
 LEVELS: dict[str, Callable[[int], Player]] = {
     "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "planner": PlannerPlayer,
+    "expert": ExpertPlayer,
 }
 
 
@@ -21,4 +31,7 @@ def make_player(level: str, seed: int = 0) -> Player:
     return factory(seed)
 
 
-__all__ = ["LEVELS", "Player", "RandomPlayer", "make_player"]
+__all__ = [
+    "LEVELS", "ExpertPlayer", "GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer",
+    "make_player",
+]

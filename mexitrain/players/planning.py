@@ -20,7 +20,7 @@ Tile = tuple[int, int]
 Laid = tuple[int, int]
 
 #: Default node budget of the search: a few milliseconds for a 20-tile hand.
-DEFAULT_BUDGET = 600
+DEFAULT_BUDGET = 200
 
 
 def _canon(t: Tile) -> Tile:
@@ -66,6 +66,7 @@ def _key(chain: tuple[Laid, ...]) -> tuple[int, int]:
     return len(chain), sum(a + b for a, b in chain)
 
 
+_MATCH_LIMIT = 9  # at most this many odd values are matched exactly
 _BIG = 1000  # cost of leaving a tile out, on top of its pips: fewest first, then lightest
 
 
@@ -73,7 +74,6 @@ def _graph_plan(
     tiles: list[Tile], s: int
 ) -> tuple[tuple[int, int], tuple[Laid, ...] | None]:
     """(upper bound on the best chain's key, a chain reaching it or a good try, or None)."""
-    # the component of ``s``
     adj: dict[int, list[int]] = {}
     loops: dict[int, int] = {}
     for i, (a, b) in enumerate(tiles):
@@ -82,9 +82,9 @@ def _graph_plan(
         else:
             adj.setdefault(a, []).append(i)
             adj.setdefault(b, []).append(i)
+    # the component of ``s``
     comp_v = {s}
     stack = [s]
-    edges: list[int] = []
     while stack:
         v = stack.pop()
         for i in adj.get(v, ()):
@@ -93,88 +93,110 @@ def _graph_plan(
             if w not in comp_v:
                 comp_v.add(w)
                 stack.append(w)
-    edges = sorted({i for v in comp_v for i in adj.get(v, ())})
-    comp_loops = [loops[v] for v in comp_v if v in loops]
-    total = (len(edges) + len(comp_loops), sum(tiles[i][0] + tiles[i][1] for i in edges + comp_loops))
-    if total == (0, 0):
-        return (0, 0), ()
     verts = sorted(comp_v)
-    deg = {v: 0 for v in verts}
+    edges = sorted({i for v in verts for i in adj.get(v, ())})
+    comp_loops = [loops[v] for v in verts if v in loops]
+    total_n = len(edges) + len(comp_loops)
+    if total_n == 0:
+        return (0, 0), ()
+    total_p = sum(tiles[i][0] + tiles[i][1] for i in edges) + sum(2 * v for v in verts if v in loops)
+    nv = len(verts)
+    pos = {v: j for j, v in enumerate(verts)}
+    inf = 1 << 60
+    dist = [[inf] * nv for _ in range(nv)]
+    nxt = [[-1] * nv for _ in range(nv)]
+    tile_at: dict[tuple[int, int], int] = {}
+    odd = 0
+    deg = [0] * nv
     for i in edges:
         a, b = tiles[i]
-        deg[a] += 1
-        deg[b] += 1
-    odd = {v for v in verts if deg[v] & 1}
-    # shortest removal costs between values (Floyd-Warshall with next hops)
-    inf = float("inf")
-    dist = {u: {v: (0 if u == v else inf) for v in verts} for u in verts}
-    nxt: dict[int, dict[int, int]] = {u: {} for u in verts}
-    for i in edges:
-        a, b = tiles[i]
-        c = _BIG + a + b
-        dist[a][b] = dist[b][a] = c
-        nxt[a][b] = b
-        nxt[b][a] = a
-    for k in verts:
+        ja, jb = pos[a], pos[b]
+        deg[ja] += 1
+        deg[jb] += 1
+        dist[ja][jb] = dist[jb][ja] = _BIG + a + b
+        nxt[ja][jb] = jb
+        nxt[jb][ja] = ja
+        tile_at[(ja, jb)] = tile_at[(jb, ja)] = i
+    for j in range(nv):
+        dist[j][j] = 0
+        nxt[j][j] = j
+        if deg[j] & 1:
+            odd |= 1 << j
+    rng_v = range(nv)
+    for k in rng_v:  # Floyd-Warshall with next hops
         dk = dist[k]
-        for u in verts:
+        for u in rng_v:
             du = dist[u]
             duk = du[k]
-            if duk == inf:
+            if duk >= inf:
                 continue
-            for v in verts:
+            nu = nxt[u]
+            nuk = nu[k]
+            for v in rng_v:
                 alt = duk + dk[v]
                 if alt < du[v]:
                     du[v] = alt
-                    nxt[u][v] = nxt[u][k]
-    bit = {v: 1 << j for j, v in enumerate(verts)}
-    memo: dict[int, tuple[float, tuple[tuple[int, int], ...]]] = {0: (0, ())}
+                    nu[v] = nuk
+    # The trail starts at s and ends at some t: the values of odd degree in what is kept must
+    # be exactly {s, t} (none when t == s). So the tiles left out must pair up the values of
+    # ``need`` = odd ^ {s}, all but one (t), at the least cost: a near-perfect matching by
+    # shortest paths, by dynamic programming over subsets.
+    need = odd ^ (1 << pos[s])
+    if bin(need).count("1") > _MATCH_LIMIT:
+        return (total_n, total_p), None  # too many odd values to match exactly: search
+    memo: dict[int, int] = {0: 0, 1: 0}
 
-    def match(mask: int) -> tuple[float, tuple[tuple[int, int], ...]]:
-        got = memo.get(mask)
+    def match(mask: int, skip: int) -> int:
+        """Cheapest pairing of the values in ``mask``; one left unpaired when ``skip``."""
+        key = mask << 1 | skip
+        got = memo.get(key)
         if got is not None:
             return got
-        us = [v for v in verts if mask & bit[v]]
-        u = us[0]
-        best: tuple[float, tuple[tuple[int, int], ...]] = (inf, ())
-        for v in us[1:]:
-            cost, pairs = match(mask & ~bit[u] & ~bit[v])
-            cost += dist[u][v]
-            if cost < best[0]:
-                best = (cost, ((u, v),) + pairs)
-        memo[mask] = best
+        low = mask & -mask
+        u = low.bit_length() - 1
+        rest = mask ^ low
+        best = match(rest, 0) if skip else inf
+        du = dist[u]
+        m = rest
+        while m:
+            b = m & -m
+            m ^= b
+            c = du[b.bit_length() - 1] + match(rest ^ b, skip)
+            if c < best:
+                best = c
+        memo[key] = best
         return best
 
-    odd_mask = sum(bit[v] for v in odd)
-    options = []
-    for t in verts:  # where the trail ends (t == s: a closed trail)
-        mask = odd_mask if t == s else odd_mask ^ bit[s] ^ bit[t]
-        cost, pairs = match(mask)
-        options.append((cost, t, pairs))
-    options.sort(key=lambda o: (o[0], o[1]))
-    best_cost = options[0][0]
-    removed_n, removed_pips = divmod(int(best_cost), _BIG)
-    bound = (total[0] - removed_n, total[1] - removed_pips)
-    tile_of = {}
-    for i in edges:
-        a, b = tiles[i]
-        tile_of[(a, b)] = tile_of[(b, a)] = i
-    fallback: tuple[Laid, ...] | None = None
-    for cost, _t, pairs in options:
-        if cost != best_cost:
-            break
-        removed: set[int] = set()
-        for u, v in pairs:
-            while u != v:
-                w = nxt[u][v]
-                removed ^= {tile_of[(u, w)]}
-                u = w
-        chain = _euler(tiles, s, [i for i in edges if i not in removed], loops)
-        if fallback is None or _key(chain) > _key(fallback):
-            fallback = chain
-        if _key(chain) == bound:
-            return bound, chain
-    return bound, fallback
+    best_cost = match(need, 1)
+    removed_n, removed_pips = divmod(best_cost, _BIG)
+    bound = (total_n - removed_n, total_p - removed_pips)
+    if best_cost >= inf:
+        return bound, None
+    removed: set[int] = set()
+    mask, skip = need, 1
+    while mask:  # replay the matching's choices, then remove the paths' tiles
+        low = mask & -mask
+        u = low.bit_length() - 1
+        rest = mask ^ low
+        target = memo[mask << 1 | skip]
+        if skip and memo[rest << 1] == target:
+            mask, skip = rest, 0
+            continue
+        m = rest
+        while m:
+            b = m & -m
+            m ^= b
+            w = b.bit_length() - 1
+            if dist[u][w] + memo[(rest ^ b) << 1 | skip] == target:
+                x = u
+                while x != w:
+                    y = nxt[x][w]
+                    removed ^= {tile_at[(x, y)]}
+                    x = y
+                mask = rest ^ b
+                break
+    chain = _euler(tiles, s, [i for i in edges if i not in removed], loops)
+    return bound, chain
 
 
 def _euler(tiles: list[Tile], s: int, kept: list[int], loops: dict[int, int]) -> tuple[Laid, ...]:
@@ -245,21 +267,28 @@ def _search(
             moves_cache[end] = got
         return got
 
-    def bound(end: int, used: int) -> tuple[int, int]:
-        """At most how many tiles (and pips) can still be laid from ``end``."""
+    def reach(end: int, used: int) -> int:
+        """The tiles that can still be reached from ``end`` (a bit mask)."""
         free = everything & ~used
         if wild:
-            comp = free
-        else:
-            comp = 0
-            frontier = by_value.get(end, 0) & free
-            while frontier:
-                comp |= frontier
-                low = frontier & -frontier
-                frontier ^= low
-                a, b = tiles[low.bit_length() - 1]
-                frontier |= (by_value[a] | by_value[b]) & free & ~comp
-        return bin(comp).count("1"), sum(weights[i] for i in range(n) if comp >> i & 1)
+            return free
+        comp = 0
+        frontier = by_value.get(end, 0) & free
+        while frontier:
+            comp |= frontier
+            low = frontier & -frontier
+            frontier ^= low
+            a, b = tiles[low.bit_length() - 1]
+            frontier |= (by_value[a] | by_value[b]) & free & ~comp
+        return comp
+
+    def pips_of(mask: int) -> int:
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += weights[low.bit_length() - 1]
+            mask ^= low
+        return total
 
     best_path: list[Laid] = list(start_path)
     best_key = _key(start_path)
@@ -276,12 +305,23 @@ def _search(
             best_path = path.copy()
             if best_key == target:
                 return True
-        more, more_pips = bound(end, used)
-        if (length + more, weight + more_pips) <= best_key:
+        comp = reach(end, used)
+        most = length + comp.bit_count()
+        if most < best_key[0] or (most == best_key[0] and weight + pips_of(comp) <= best_key[1]):
             return False
         cand = [m for m in moves(end) if not used & m[0]]
         if cand and cand[0][3] == end and not wild:
             cand = cand[:1]  # a double of this end is a free extension: never worse
+        elif len(cand) > 1:
+            # go where the most tiles are left (a dead end last), then heavier tiles first
+            free = everything & ~used
+            cand.sort(
+                key=lambda m: (
+                    -(by_value.get(m[3], 0) & free & ~m[0]).bit_count(),
+                    -weights[m[1]],
+                    m[2],
+                )
+            )
         for bit, i, lay, new_end in cand:
             nu = used | bit
             if (new_end, nu) in seen:

@@ -1,0 +1,291 @@
+"""Level 3, the planner: plans its own train and follows RULES.md §9.
+
+The policy is a pure function of what a seat may know (its hand, the trains, hand sizes,
+the public events): :func:`planner_action` takes a :class:`SeatView` *or* a full
+:class:`GameState` seen from the seat to move, so the expert can use the very same policy
+in its rollouts on determinized states without building views.
+
+What it does, in order of preference (scores in :func:`score_plays`):
+
+- keeps its own train private: the planned chain (``plan_train``) is laid tile by tile on its
+  own train and never broken; a marked own train is made private again soon;
+- sheds the tiles that are *not* in the plan (the extras), heaviest first, on the Mexican
+  Train and on other players' marked trains;
+- plays a double when it can satisfy it (a double is a free extra tile), and under
+  ``must_satisfy`` prefers doubles on public trains (failing there marks nothing);
+- when an opponent is down to one or two tiles, dumps its heaviest tiles wherever they go,
+  and changes that opponent's public train to a value they are known to lack;
+- with teams it plays on its partner's train only when that makes both trains private
+  again, and never counts the partner as an opponent.
+"""
+
+from __future__ import annotations
+
+from ..rules import MEXICAN, Action, SeatView, view_legal_actions
+from ..rules.tiles import placement_table
+from .planning import plan_train
+
+Tile = tuple[int, int]
+
+# plan_train is a pure function: memoised on (sorted hand, open end, wild, budget).
+_PLAN_CACHE: dict[tuple, tuple[Tile, ...]] = {}
+_PLAN_CACHE_MAX = 200_000
+
+#: Search budget of plan_train inside the planner (a few ms at worst).
+PLAN_BUDGET = 200
+
+
+def cached_plan(hand: tuple[Tile, ...], end: int, wild: bool, budget: int = PLAN_BUDGET):
+    key = (tuple(sorted(hand)), end, wild, budget)
+    got = _PLAN_CACHE.get(key)
+    if got is None:
+        if len(_PLAN_CACHE) >= _PLAN_CACHE_MAX:
+            _PLAN_CACHE.clear()
+        got = plan_train(key[0], end, wild, budget)
+        _PLAN_CACHE[key] = got
+    return got
+
+
+def _canon(t: Tile) -> Tile:
+    return t if t[0] <= t[1] else (t[1], t[0])
+
+
+def _hand_of(s, seat: int) -> tuple[Tile, ...]:
+    return s.hand if isinstance(s, SeatView) else s.hands[seat]
+
+
+def best_own_plan(s, seat: int, hand, wild: bool, budget: int) -> tuple[tuple[Tile, ...], int]:
+    """(plan, line): the best plan over the lines of the seat's own train."""
+    own = s.trains[seat]
+    best: tuple = ()
+    best_line = 0
+    best_key = (0, 0)
+    for li in range(len(own.lines)):
+        p = cached_plan(hand, own.end(li), wild, budget)
+        key = (len(p), sum(a + b for a, b in p))
+        if key > best_key:
+            best, best_line, best_key = p, li, key
+    return best, best_line
+
+
+class PlanBook:
+    """Plans kept from one decision to the next inside a rollout (one per seat).
+
+    A plan stays good while its tiles are in the hand and its line grows only by its own
+    tiles: following it or shedding other tiles never makes a better plan appear, so the
+    rollout replans only when a plan is broken, or empty after a draw.
+    """
+
+    __slots__ = ("entries", "wild", "budget")
+
+    def __init__(self, wild: bool, budget: int) -> None:
+        self.entries: dict[int, tuple[int, int, tuple[Tile, ...], int]] = {}
+        self.wild = wild
+        self.budget = budget
+
+    def get(self, s, seat: int, hand) -> tuple[tuple[Tile, ...], int]:
+        own = s.trains[seat]
+        entry = self.entries.get(seat)
+        if entry is not None:
+            line, laid_count, plan, hand_size = entry
+            laid = own.lines[line]
+            grown = laid[laid_count:]
+            k = len(grown)
+            if grown == plan[:k] and (plan or len(hand) <= hand_size):
+                plan = plan[k:]
+                held = set(hand)
+                if all((a, b) in held or (b, a) in held for a, b in plan):
+                    self.entries[seat] = (line, len(laid), plan, len(hand))
+                    return plan, line
+        plan, line = best_own_plan(s, seat, hand, self.wild, self.budget)
+        self.entries[seat] = (line, len(own.lines[line]), plan, len(hand))
+        return plan, line
+
+
+class Context:
+    """What the planner works out once per decision."""
+
+    __slots__ = (
+        "seat", "hand", "rules", "wild", "n", "team", "plan", "plan_line", "plan_index",
+        "danger", "opponents", "near_out", "lacking", "budget", "quick",
+    )
+
+    def __init__(
+        self, s, seat: int, hand, lacking=None, budget: int = PLAN_BUDGET, book: PlanBook | None = None
+    ):
+        self.seat = seat
+        self.hand = hand
+        self.rules = rules = s.rules
+        self.wild = rules.blanks_wild
+        self.n = n = s.players
+        self.budget = budget
+        self.quick = book is not None
+        partner = (seat + n // 2) % n if rules.teams else None
+        self.team = (seat,) if partner is None else (seat, partner)
+        if book is None:
+            self.plan, self.plan_line = best_own_plan(s, seat, hand, self.wild, budget)
+        else:
+            self.plan, self.plan_line = book.get(s, seat, hand)
+        self.plan_index = {_canon(t): i for i, t in enumerate(self.plan)}
+        sizes = s.hand_sizes
+        self.opponents = [i for i in range(n) if i not in self.team]
+        self.near_out = {i for i in self.opponents if sizes[i] <= 2}
+        self.danger = bool(self.near_out)
+        self.lacking = lacking or {}
+
+
+def score_plays(s, ctx: Context, plays: list) -> list[tuple[float, str, object]]:
+    """(score, reason, action) for each play; higher is better."""
+    out = []
+    n, seat, rules, hand = ctx.n, ctx.seat, ctx.rules, ctx.hand
+    plan, plan_index = ctx.plan, ctx.plan_index
+    wild = ctx.wild
+    must_satisfy = rules.double_follow_up == "must_satisfy"
+    own_marked = any(s.trains[i].marker for i in ctx.team)
+    pip_weight = 2.0 if ctx.danger else 0.3
+    chain_start = (
+        s.phase in ("turn", "drawn")
+        and rules.opening in ("first_turn_chain", "delayed_first_turn")
+        and s.chain_right[seat]
+    )
+    for a in plays:
+        lay = a.tile
+        t = _canon(lay)
+        p = t[0] + t[1]
+        ti = n if a.train == MEXICAN else a.train
+        li = a.branch
+        train = s.trains[ti]
+        idx = plan_index.get(t)
+        double = lay[0] == lay[1]
+        score = p * pip_weight
+        if ti == seat:
+            if li == ctx.plan_line and plan and lay == plan[0]:
+                score += 20
+                reason = "follows your planned train"
+                if chain_start:
+                    score += 4 * len(plan)
+                    reason = "starts your train with the planned chain"
+            elif idx is None and li != ctx.plan_line:
+                score += 16
+                reason = "sheds an extra on a branch of your own train"
+            else:
+                if ctx.quick:  # rollouts: no replanning, a rough count of what follows
+                    table = placement_table(lay[1], wild)
+                    after = min(sum(1 for x in hand if x != t and x in table), 1)
+                else:
+                    rest = tuple(x for x in hand if x != t)
+                    after = len(cached_plan(rest, lay[1], wild, ctx.budget))
+                loss = len(plan) - 1 - after
+                score += 20 - 5 * max(loss, 0) + min(after, 3)
+                reason = "replans your own train"
+            if own_marked:
+                score += 8
+                reason += " and makes it private again"
+        elif ti in ctx.team:
+            if own_marked:
+                score += 12
+                reason = "makes your team's trains private again"
+            else:
+                score += 4
+                reason = "plays on your partner's train"
+        else:
+            where = "the Mexican Train" if train.owner is None else f"seat {train.owner + 1}'s train"
+            if idx is None:
+                score += 24
+                reason = f"sheds an extra on {where}"
+            elif idx == len(plan) - 1:
+                score += 18
+                reason = f"sheds the last tile of your plan on {where}"
+            else:
+                stranded = len(plan) - idx - 1
+                score += 22 - 5 * stranded
+                reason = f"plays a planned tile on {where}"
+            # an end we can go on shedding on, or one a near-out opponent lacks
+            new_end = lay[1]
+            follow = placement_table(new_end, wild)
+            mine = sum(1 for x in hand if x != t and x not in plan_index and x in follow)
+            score += min(mine, 2)
+            owner = train.owner
+            if owner is not None and owner in ctx.near_out:
+                if new_end in ctx.lacking.get(owner, ()):
+                    score += 12
+                    reason += f", ending on a {new_end} seat {owner + 1} lacks"
+        if double and s.phase not in ("follow_up", "follow_up_drawn", "chain"):
+            table = placement_table(lay[1], wild)
+            satisfy = any(x != t and x[0] != x[1] and x in table for x in hand)
+            elsewhere = (
+                not must_satisfy and plan and not (ti == seat and li == ctx.plan_line) and plan[0][0] != plan[0][1]
+            )
+            if satisfy or elsewhere:
+                score += 10
+                reason += " (a double you can follow)"
+            elif must_satisfy and train.public and ti not in ctx.team:
+                score += 3
+                reason += " (a double others must satisfy)"
+            else:
+                score -= 14
+                reason += " (a double you cannot follow)"
+        if ctx.danger:
+            reason = f"dumps {t[0]}-{t[1]} ({p} pips) as an opponent is nearly out; " + reason
+        out.append((score, reason, a))
+    return out
+
+
+def planner_decide(
+    s, seat: int, legal, lacking=None, budget: int = PLAN_BUDGET, book: PlanBook | None = None
+) -> tuple[object, str, float]:
+    """(action, one-line reason, score) for the seat to move in ``s`` (a view or a state)."""
+    if len(legal) == 1:
+        only = legal[0]
+        return only, _forced_reason(only), 0.0
+    plays = [a for a in legal if a.type == "play"]
+    others = [a for a in legal if a.type != "play"]
+    if not plays:
+        pick = next((a for a in others if a.type == "draw"), others[0])
+        return pick, _forced_reason(pick), 0.0
+    hand = _hand_of(s, seat)
+    ctx = Context(s, seat, hand, lacking, budget, book)
+    scored = score_plays(s, ctx, plays)
+    best = scored[0]
+    for item in scored[1:]:
+        if item[0] > best[0]:
+            best = item
+    score, reason, action = best
+    if s.phase == "swan" and others and score < 14:
+        skip = next((a for a in others if a.type == "skip"), None)
+        if skip is not None:
+            return skip, "skips the Mexican Train to look at the next public train", 0.0
+        pas = next((a for a in others if a.type == "pass"), None)
+        if pas is not None:
+            return pas, "ends the drive: nothing worth playing on the next train", 0.0
+    if s.phase == "drawn" and others and others[0].type == "pass" and score < 0:
+        return others[0], "keeps the drawn tile", 0.0
+    return action, reason, score
+
+
+def _forced_reason(a) -> str:
+    return {
+        "draw": "nothing fits: draw",
+        "mark": "nothing fits: your marker goes down",
+        "pass": "nothing more to do: pass",
+        "skip": "skip the Mexican Train",
+    }.get(a.type, "the only legal move")
+
+
+class PlannerPlayer:
+    """Level 3: plans its own train and sheds the rest on public trains (RULES.md §9)."""
+
+    name = "planner"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed  # the planner is deterministic: the seed is unused
+
+    def choose(self, view: SeatView) -> Action:
+        return self.decide(view)[0]
+
+    def decide(self, view: SeatView) -> tuple[Action, str]:
+        from .knowledge import lacking_values
+
+        legal = view_legal_actions(view)
+        action, reason, _ = planner_decide(view, view.seat, legal, lacking_values(view))
+        return action, reason
