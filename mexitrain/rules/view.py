@@ -103,6 +103,13 @@ def _public_round(r: RoundResult) -> PublicRound:
     )
 
 
+def _hidden_result(p: PublicRound) -> RoundResult:
+    """A finished round rebuilt from its public part (deal and events unknown)."""
+    values = p.model_dump()
+    values.update(hands=(), boneyard=(), events=())
+    return construct(RoundResult, values)
+
+
 def view(state: GameState, seat: int) -> SeatView:
     """What ``seat`` may know of ``state``."""
     open_hands = state.rules.open_hands
@@ -173,7 +180,7 @@ def determinize(
             rules=v.rules,
             seed=0,
             players=v.players,
-            starter=0,
+            starter=(v.first_seat - (v.round - 1)) % v.players,
             round=v.round,
             engine=v.engine,
             engine_seat=v.engine_seat,
@@ -194,7 +201,7 @@ def determinize(
             dealt_hands=tuple(full_hands),
             dealt_boneyard=tuple(pool),
             events=v.events,
-            results=(),
+            results=tuple(_hidden_result(r) for r in v.results),  # the game knows its round
             winners=v.winners,
         ),
     )

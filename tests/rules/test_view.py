@@ -140,3 +140,29 @@ def test_determinize_with_given_hands() -> None:
     d = determinize(v, random.Random(1), hands={1: s.hands[1]})
     assert d.hands[1] == s.hands[1] and d.hands[0] == s.hands[0]
     assert sorted(d.hands[2] + d.boneyard) == sorted(s.hands[2] + s.boneyard)
+
+
+def test_determinized_last_round_ends_the_game() -> None:
+    """RULES.md §3, §7: a determinized snapshot of the last round still knows it is the last."""
+    rules = RuleSet(set=6, rounds=2)
+    rng = random.Random(1)
+    s = new_game(rules, players=2, seed=3)
+    while s.round < 2:
+        s = apply(s, rng.choice(legal_actions(s)))
+    d = determinize(view(s, s.turn), random.Random(0))
+    assert [r.scores for r in d.results] == [r.scores for r in s.results]
+    while not d.over:
+        d = apply(d, rng.choice(legal_actions(d)))
+    assert d.round == 2 and len(d.results) == 2
+
+
+def test_determinized_final_engine_zero_round_does_not_crash() -> None:
+    """RULES.md §3: after the double-0 round there is no other; a determinized copy agrees."""
+    rng = random.Random(2)
+    s = new_game(RuleSet(set=6), players=2, seed=5)
+    while s.round < 7:
+        s = apply(s, rng.choice(legal_actions(s)))
+    d = determinize(view(s, s.turn), random.Random(0))
+    while not d.over:
+        d = apply(d, rng.choice(legal_actions(d)))
+    assert len(d.results) == 7 and d.results[-1].engine == 0
