@@ -54,6 +54,7 @@ class GameScreen(Screen):
 
     board: reactive[Board | None] = reactive(None)
     plain: reactive[bool] = reactive(False)
+    _keys_state: tuple = ()
 
     class Act(Message):
         """The player wants ``action`` applied."""
@@ -89,8 +90,17 @@ class GameScreen(Screen):
     ) -> None:
         self.board = B.build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events)
 
+    _ACTIONS = (("tile", ()), ("target", ()), ("place", ()), ("draw", ()), ("end_turn", ()),
+                ("skip", ()), ("flip", ()), ("hint", ()), ("sort", ()))
+
     def watch_board(self, board: Board | None) -> None:
-        self.refresh_bindings()
+        # the footer rebuilds itself on refresh_bindings: only when a key's state changed
+        keys = tuple(self.check_action(a, p) for a, p in self._ACTIONS) + (
+            board.view.players if board else 0,
+        )
+        if keys != self._keys_state:
+            self._keys_state = keys
+            self.refresh_bindings()
         if board is not None:
             self.query_one("#open-hands").display = board.view.rules.open_hands
             self.call_after_refresh(self._scroll_to_target)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
@@ -68,9 +68,9 @@ def default_ai() -> str:
     return DEFAULT_AI if DEFAULT_AI in LEVELS else next(iter(LEVELS))
 
 
-def _row(key: str, widget, note: str = "") -> Horizontal:
+def _row(key: str, widget, note: str | None = None) -> Horizontal:
     children = [Label(LABELS.get(key, key), classes="field-label"), widget]
-    if note:
+    if note is not None:
         children.append(Label(note, classes="field-note", id=f"note-{key}"))
     return Horizontal(*children, classes="row", id=f"row-{key}")
 
@@ -103,6 +103,9 @@ class NewGameScreen(Screen):
         self.can_go_back = can_go_back
         self.setup: GameSetup | None = None
         self._built_seats = 0
+        self._seat_rows: list[Horizontal] = []
+        self._players_max = self.initial_rules.max_players
+        self._preset = self._preset_of(self.initial_rules)
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -117,7 +120,7 @@ class NewGameScreen(Screen):
             yield _row("set", Select(CHOICES["set"], value=r.set, allow_blank=False, compact=True, id="set"))
             yield _row("players", Select(self._player_options(r), value=n, allow_blank=False, compact=True, id="players"))
             yield Label("[b]Seats[/] [dim](name, and human or a computer level)[/]", classes="section")
-            yield VerticalScroll(id="seats", can_focus=False)
+            yield Vertical(id="seats")
             yield Label("[b]Rules[/] [dim](choosing a preset resets these)[/]", classes="section")
             yield _row("hand_table", Select(CHOICES["hand_table"], value=r.hand_table, allow_blank=False, compact=True, id="hand_table"))
             yield _row("hand_size", Input(value="" if r.hand_size is None else str(r.hand_size), type="integer", compact=True, id="hand_size"), "")
@@ -166,22 +169,22 @@ class NewGameScreen(Screen):
         while len(self.seat_values) < n:
             i = len(self.seat_values)
             self.seat_values.append((DEFAULT_NAMES[i % len(DEFAULT_NAMES)], default_ai()))
-        rows = list(box.children)
+        rows = self._seat_rows
         for row in rows[n:]:
             row.remove()
+        del rows[n:]
         kinds = kind_options()
         valid = {k for _, k in kinds}
         for i in range(len(rows), n):
             name, kind = self.seat_values[i]
-            box.mount(
-                Horizontal(
+            row = Horizontal(
                     Label(f"Seat {i + 1}", classes="field-label"),
                     Input(value=name, max_length=20, compact=True, id=f"name-{i}", classes="seat-name"),
                     Select(kinds, value=kind if kind in valid else default_ai(), allow_blank=False, compact=True, id=f"kind-{i}", classes="seat-kind"),
                     classes="row seat-row",
                 )
-            )
-        box.styles.height = n
+            rows.append(row)
+            box.mount(row)
         self._built_seats = n
 
     def _save_seats(self) -> None:
@@ -192,6 +195,9 @@ class NewGameScreen(Screen):
             except Exception:
                 continue
             if i < len(self.seat_values):
+                old_name, old_kind = self.seat_values[i]
+                if kind not in {k for _, k in kind_options()}:
+                    kind = old_kind  # not mounted yet
                 self.seat_values[i] = (name, str(kind))
 
     # -- reading the form ----------------------------------------------------------------------------
@@ -278,6 +284,9 @@ class NewGameScreen(Screen):
     # -- reacting to changes ---------------------------------------------------------------------------
     @on(Select.Changed, "#preset")
     def preset_chosen(self, event: Select.Changed) -> None:
+        if event.value == self._preset:
+            return  # the initial value, or chosen again: nothing to reset
+        self._preset = str(event.value)
         rules = PRESETS[str(event.value)]
         self._load_rules(rules)
         self.validate()
@@ -301,8 +310,16 @@ class NewGameScreen(Screen):
         current = int(players.value)  # type: ignore[arg-type]
         options = self._player_options(rules)
         top = options[-1][1]
-        players.set_options(options)
-        players.value = min(max(2, current), top)
+        if top != self._players_max:  # only rebuild the list on a new maximum
+            self._players_max = top
+            with players.prevent(Select.Changed):
+                players.set_options(options)
+            value = min(max(2, current), top)
+            if value != current:
+                players.value = value
+            else:
+                with players.prevent(Select.Changed):
+                    players.value = value
 
     @on(Select.Changed, "#set, #hand_table")
     def set_changed(self, event: Select.Changed) -> None:

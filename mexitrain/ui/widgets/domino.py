@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from textual.content import Content
+
 from ..palette import FACE_BG, FACE_RULE, value_colour
 
 DIM_BG = "#c4bdae"  # a face that cannot be played now
@@ -44,3 +48,13 @@ def engine_face(v: int) -> str:
 def value(v: int) -> str:
     """An open end's value, coloured like its pips."""
     return f"[b {value_colour(v)} on {FACE_BG}]{v}[/]"
+
+
+@lru_cache(maxsize=4096)
+def _line(markup: str) -> Content:
+    return Content.from_markup(markup)
+
+
+def lines_content(lines: list[str]) -> Content:
+    """Markup lines as one Content; each distinct line is parsed once (renders repeat them)."""
+    return Content("\n").join(_line(line) for line in lines)

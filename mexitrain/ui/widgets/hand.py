@@ -5,12 +5,11 @@ from __future__ import annotations
 from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
-from textual.reactive import reactive
-from textual.widget import Widget
 
 from ..board import Board, canon
 from ..palette import seat_colour
 from . import domino
+from .base import BoardWidget
 
 CELL = domino.FACE_WIDTH + 1
 
@@ -39,7 +38,7 @@ def layout(items: list, width: int) -> list[list[tuple[int, object]]]:
     return rows
 
 
-class HandTray(Widget):
+class HandTray(BoardWidget):
     """The human's tiles as domino faces. Click a tile to select it."""
 
     class Selected(Message):
@@ -49,7 +48,6 @@ class HandTray(Widget):
             self.tile = tile
             super().__init__()
 
-    board: reactive[Board | None] = reactive(None, layout=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -102,7 +100,7 @@ class HandTray(Widget):
         lines = [self.header()]
         if not board.tray:
             lines.append("[dim](empty)[/]")
-            return Content.from_markup("\n".join(lines))
+            return domino.lines_content(lines)
         self._hits = []
         for row in layout(tray_items(board), width):
             top = len(lines)
@@ -133,13 +131,12 @@ class HandTray(Widget):
                     marks.append(" " * CELL)
             lines.append("".join(faces).rstrip())
             lines.append("".join(marks).rstrip())
-        return Content.from_markup("\n".join(lines))
+        return domino.lines_content(lines)
 
 
-class OpenHands(Widget):
+class OpenHands(BoardWidget):
     """With open hands (§8) every other hand, face up."""
 
-    board: reactive[Board | None] = reactive(None, layout=True)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if self.board is None:
@@ -165,4 +162,4 @@ class OpenHands(Widget):
                 parts.append(domino.laid(max(t), min(t)))
                 used += w
             rows.append(f"[b {seat_colour(seat)}]{name}[/]  " + " ".join(parts))
-        return Content.from_markup("\n".join(rows))
+        return domino.lines_content(rows)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from textual.content import Content
 from textual.markup import escape
-from textual.reactive import reactive
-from textual.widget import Widget
 
-from ..board import Board
 from ..palette import seat_colour
 from . import domino
+from .base import BoardWidget
 
 INNER = 9  # the station box's inner width
 
@@ -35,10 +33,9 @@ class _Line:
         return "".join(self.parts)
 
 
-class StationHub(Widget):
+class StationHub(BoardWidget):
     """Engine in the middle; seats' trains left and right; the Mexican Train below."""
 
-    board: reactive[Board | None] = reactive(None, layout=True)
 
     def _rows(self) -> int:
         if self.board is None:
@@ -138,4 +135,4 @@ class StationHub(Widget):
         lines.append(" " * (slot_w + 3 + half) + "[dim]┃[/]")
         pad = max(0, slot_w + 3 + half - 2)
         lines.append(" " * pad + mslot.markup())
-        return Content.from_markup("\n".join(lines))
+        return domino.lines_content(lines)

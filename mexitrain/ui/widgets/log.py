@@ -27,6 +27,7 @@ class MoveLog(VerticalScroll, can_focus=False):
     """Scrollable with the mouse; follows the newest move."""
 
     board: reactive[Board | None] = reactive(None)
+    _lines: list[str] = []
 
     def compose(self):
         yield Static(id="log-text")
@@ -34,6 +35,9 @@ class MoveLog(VerticalScroll, can_focus=False):
     def watch_board(self, board: Board | None) -> None:
         if board is None:
             return
-        text = self.query_one("#log-text", Static)
-        text.update(Content.from_markup("\n".join(log_lines(board))))
+        lines = log_lines(board)
+        if lines == self._lines:
+            return  # a new selection, not a new move: nothing to redo
+        self._lines = lines
+        self.query_one("#log-text", Static).update(Content.from_markup("\n".join(lines)))
         self.call_after_refresh(self.scroll_end, animate=False)

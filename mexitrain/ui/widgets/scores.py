@@ -83,7 +83,7 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
 class ScoreSheet(Widget):
     """Renders :func:`sheet_markup` for the view it is given."""
 
-    view: reactive[SeatView | None] = reactive(None, layout=True)
+    view: reactive[SeatView | None] = reactive(None)
 
     def __init__(self, view: SeatView | None = None, names: tuple[str, ...] = (), **kwargs) -> None:
         super().__init__(**kwargs)

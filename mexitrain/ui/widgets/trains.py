@@ -5,12 +5,10 @@ from __future__ import annotations
 from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
-from textual.reactive import reactive
-from textual.widget import Widget
 
-from ..board import Board
 from ..palette import seat_colour
 from . import domino
+from .base import BoardWidget
 
 
 def train_key(view_players: int, index: int) -> str:
@@ -38,7 +36,7 @@ def elide(tiles: list[tuple[int, int]], room: int) -> tuple[list[tuple[int, int]
     return tiles[:keep_first] + tail, keep_first
 
 
-class TrainRows(Widget):
+class TrainRows(BoardWidget):
     """One row per train (and per branch); click a row to play the selected tile there."""
 
     class Chosen(Message):
@@ -49,7 +47,6 @@ class TrainRows(Widget):
             self.line = line
             super().__init__()
 
-    board: reactive[Board | None] = reactive(None, layout=True)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -125,4 +122,4 @@ class TrainRows(Widget):
                 style = "on $accent 25%" if selected else ("on $success 12%" if fit else "")
                 rows.append(f"[{style}]{row}[/]" if style else row)
                 self._rows.append((ti, li))
-        return Content.from_markup("\n".join(rows))
+        return domino.lines_content(rows)
