@@ -76,3 +76,20 @@ async def play_until_screen_changes(pilot: Pilot, limit: int = 500) -> list[str]
             return keys
         keys.append(await human_move(pilot))
     raise AssertionError("the round never ended")
+
+
+def prepared(setup: GameSetup, **update):
+    """The setup's first deal with some fields replaced (hands, boneyard, trains, turn...)."""
+    from mexitrain.rules import new_game
+
+    state = new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
+    return state.model_copy(update=update)
+
+
+def empty_trains(state, engine: int):
+    from mexitrain.rules import Train
+
+    n = state.players
+    return tuple(Train(owner=i, lines=((),), starts=(engine,)) for i in range(n)) + (
+        Train(owner=None, lines=((),), starts=(engine,)),
+    )

@@ -5,64 +5,65 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Markdown
+from textual.widgets import Footer, Label, Static
 
 from ...rules import RuleSet
 from .. import words
 
-KEYS = """\
-## Keys
+KEYS: tuple[tuple[str, str], ...] = (
+    ("← → or h l", "select a tile in your hand (or click it)"),
+    ("↑ ↓ or k j", "select a train; the trains the tile fits are marked ◀"),
+    ("1 … 9", "select that seat's train (again: its next branch)"),
+    ("0 or x", "select the Mexican Train"),
+    ("Enter", "play the selected tile there (or click the train)"),
+    ("d", "draw a tile: only when nothing fits"),
+    ("m", "end your turn: marker or pass, when the rules allow"),
+    ("n", "swan drive: skip the Mexican Train"),
+    ("f", "blanks wild: flip which half goes against the end"),
+    ("o", "sort your hand: planned train first, or plain"),
+    ("t", "a tip: the move a good player would make"),
+    ("s", "the score sheet"),
+    ("? or F1", "this help"),
+    ("Ctrl+P", "commands: new game, score sheet, rules, theme"),
+    ("q", "quit (asks first)"),
+)
 
-| key | what it does |
-|---|---|
-| ← → or h l | select a tile in your hand (or click it) |
-| ↑ ↓ or k j | select a train (trains the tile fits are marked ◀) |
-| 1 – 9 | select that seat's train (press again for its next branch) |
-| 0 or x | select the Mexican Train |
-| Enter | play the selected tile on the selected train (or click the train) |
-| d | draw a tile — only when nothing fits |
-| m | end your turn: place your marker, or pass, when the rules allow it |
-| n | swan drive: skip the Mexican Train |
-| f | blanks wild: flip which half goes against the open end |
-| o | sort your hand: planned train first, or a plain sort |
-| t | a tip: the move a good player would make |
-| s | the score sheet |
-| ? or F1 | this help |
-| Ctrl+P | commands: new game, score sheet, rules, theme |
-| q | quit (asks first) |
+KEYS_NOTE = (
+    "Keys that cannot do anything right now are hidden from the bar at the bottom. "
+    "When the rules leave you a single move with no choice (your drawn tile does not fit, "
+    "so your marker goes down), it is made for you and the move log says so."
+)
 
-Keys that cannot do anything right now are hidden from the bar at the bottom.
-When the rules leave you a single move with no choice (after drawing a tile that does not fit,
-your marker goes down), it is made for you and the move log says so.
-"""
-
-RULES = """\
-## The game in a nutshell
-
-- Every train starts at the **station**, from the **engine** double in the middle. Round 1
-  uses the highest double of the set, each later round the next one down.
-- On your turn you **must** play one tile if one fits: on **your own train**, on the
-  **Mexican Train** (anyone may start it and play on it), or on any train with a
-  **marker** ⚑. A tile fits when one of its halves matches the open end ▸.
-- If nothing fits, **draw** one tile. If it fits, play it; if not, your **marker** goes on
-  your train: it is public until you play on it again.
-- After a **double** you play again, a non-double. A double left unsatisfied at the end
-  of a turn is an **open double**: the next players must satisfy it before anything else.
-- When someone is down to **one tile** everyone is told: the **knock**.
-- The round ends when someone plays their last tile (**domino**), or when someone must draw
-  from an empty boneyard. Everyone scores the pips left in their hand.
-- **Lowest total wins.** Ties go to the most rounds scored 0, then the lowest non-zero round.
-"""
+RULES: tuple[str, ...] = (
+    "Every train starts at the [b]station[/], from the [b]engine[/] double. Round 1 uses "
+    "the set's highest double, each later round the next one down.",
+    "On your turn you [b]must[/] play one tile if one fits: on [b]your own train[/], on the "
+    "[b]Mexican Train[/] (anyone may start it and play on it), or on any train with a "
+    "[b]marker[/] ⚑. A tile fits when one half matches the open end ▸.",
+    "If nothing fits, [b]draw[/] one tile. If it fits, play it; if not, your [b]marker[/] "
+    "goes on your train: it is public until you play on it again.",
+    "After a [b]double[/] you play again, a non-double. A double left unsatisfied is an "
+    "[b]open double[/]: the next players must satisfy it before anything else.",
+    "When someone is down to [b]one tile[/], everyone is told: the [b]knock[/].",
+    "The round ends when someone plays their last tile ([b]domino[/]), or must draw from an "
+    "empty boneyard. Everyone scores the pips left in their hand.",
+    "[b]Lowest total wins.[/] Ties go to the most rounds scored 0, then the lowest non-zero round.",
+)
 
 
-def help_markdown(rules: RuleSet | None, players: int | None) -> str:
-    text = KEYS + "\n" + RULES
+def help_markup(rules: RuleSet | None, players: int | None) -> str:
+    width = max(len(k) for k, _ in KEYS)
+    lines = ["[b $text-accent]Keys[/]"]
+    lines += [f"  [b $text-warning]{escape(k):<{width}}[/]  {escape(text)}" for k, text in KEYS]
+    lines += ["", f"[dim]{escape(KEYS_NOTE)}[/]", "", "[b $text-accent]The game in a nutshell[/]"]
+    lines += [f"  • {text}" for text in RULES]
     if rules is not None and players is not None:
-        text += "\n## This game's rules\n\n" + "\n".join(
-            f"- {line}" for line in words.rules_summary(rules, players)
-        )
-    return text + "\n"
+        lines += ["", "[b $text-accent]This game's rules[/]"]
+        lines += [f"  • {escape(line)}" for line in words.rules_summary(rules, players)]
+    return "\n".join(lines)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -77,7 +78,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-box", classes="dialog"):
             yield Label("[b]Mexican Train — help[/]  [dim](Esc closes, ↑↓ scroll)[/]")
             with VerticalScroll(id="help-scroll"):
-                yield Markdown(help_markdown(self.rules, self.players), id="help-text")
+                yield Static(Content.from_markup(help_markup(self.rules, self.players)), id="help-text")
         yield Footer()
 
     def on_mount(self) -> None:

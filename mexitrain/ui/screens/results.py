@@ -96,7 +96,8 @@ class GameOverScreen(Screen[str]):
         decided = decided_by(view)
         top = [st for st in table if st.place == 1]
         winners = " and ".join(words.side_name(self.names, st.seats) for st in top)
-        verb = "win" if len(top) > 1 or len(top[0].seats) > 1 else "wins"
+        plural = len(top) > 1 or len(top[0].seats) > 1 or winners == "You"
+        verb = "win" if plural else "wins"
         lines = []
         for st in table:
             name = words.side_name(self.names, st.seats)

@@ -1,0 +1,262 @@
+"""Every key of the game screen, the mouse, the refused move and the forced move."""
+
+from __future__ import annotations
+
+from mexitrain.rules import RuleSet, Train
+from mexitrain.ui.board import canon
+from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
+from mexitrain.ui.widgets import HandTray, TrainRows
+
+from .helpers import board, game_app, prepared, settle, table
+
+
+async def test_tile_keys_move_the_selection_both_ways():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        b = board(app)
+        assert b.my_turn and b.selected is not None
+        tray = [canon(t) for t in b.tray]
+        i = tray.index(b.selected)
+        for key, step in (("right", 1), ("l", 1), ("left", -1), ("h", -1)):
+            await pilot.press(key)
+            i = (i + step) % len(tray)
+            assert board(app).selected == tray[i], key
+
+
+async def test_train_keys_arrows_vim_numbers_and_mexican():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        targets = board(app).targets()
+        start = targets.index(board(app).target)
+        await pilot.press("down")
+        assert board(app).target == targets[(start + 1) % len(targets)]
+        await pilot.press("j")
+        assert board(app).target == targets[(start + 2) % len(targets)]
+        await pilot.press("k", "up")
+        assert board(app).target == targets[start]
+        await pilot.press("2")
+        assert board(app).target == (1, 0)
+        await pilot.press("0")
+        assert board(app).target == (2, 0)  # 2 players: the Mexican Train is train 2
+        await pilot.press("1", "x")
+        assert board(app).target == (2, 0)
+        before = app.snapshot
+        await pilot.press("9")  # no seat 9: the key is disabled and changes nothing
+        assert board(app).target == (2, 0) and app.snapshot is before
+
+
+async def test_enter_plays_the_selected_tile_on_the_selected_train():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        state = app.snapshot
+        assert (0, 6) in state.hands[0]
+        # select 0-6 and the Mexican Train, then place
+        while board(app).selected != (0, 6):
+            await pilot.press("right")
+        await pilot.press("x", "enter")
+        await settle(pilot)
+        first = app.snapshot.events[0]
+        assert (first.seat, first.type, first.train, first.tile) == (0, "play", "mexican", (6, 0))
+        assert (0, 6) not in app.snapshot.hands[0]
+
+
+async def test_illegal_placement_changes_nothing_and_says_why():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        b = board(app)
+        bad = next(canon(t) for t in b.tray if canon(t) not in b.playable)
+        while board(app).selected != bad:
+            await pilot.press("right")
+        before = app.snapshot
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert app.snapshot is before
+        notes = [n for n in app._notifications if n.severity == "warning"]
+        assert notes, "a warning was shown"
+        assert "does not fit" in notes[-1].message
+        assert f"{bad[0]}-{bad[1]}" in notes[-1].message
+
+
+async def test_draw_then_forced_marker_is_automatic_and_logged():
+    setup = table()
+    # nothing in the hand fits the empty trains (engine 6), and the drawn tile will not fit either
+    state = prepared(setup, hands=(((1, 2), (2, 3)), ((0, 6), (4, 4))), boneyard=((3, 4), (5, 5)))
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        b = board(app)
+        assert b.can("draw") and not b.plays
+        assert app.screen.check_action("place", ()) is False
+        await pilot.press("enter")  # disabled: nothing happens
+        assert app.snapshot is state
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.pause()
+        events = app.snapshot.events
+        assert [e.type for e in events[:2]] == ["draw", "mark"]
+        assert app.snapshot.trains[0].marker
+        assert 1 in app.auto_events
+        from mexitrain.ui.widgets.log import log_lines
+
+        await settle(pilot)
+        lines = "\n".join(log_lines(board(app)))
+        assert "You drew 3-4" in lines
+        assert "automatic" in lines
+
+
+async def test_n_skips_the_mexican_train_in_a_swan_drive():
+    rules = RuleSet(set=6, rounds=1, swan_drive=True)
+    setup = table(rules)
+    mex = Train(owner=None, lines=(((6, 3),),), starts=(6,))
+    base = prepared(setup)
+    trains = base.trains[:-1] + (mex,)
+    state = prepared(
+        setup,
+        hands=(((1, 6), (3, 5), (2, 2)), ((0, 0), (4, 4))),
+        trains=trains,
+        mexican_starter=0,
+        boneyard=((4, 5),),
+    )
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        while board(app).selected != (1, 6):
+            await pilot.press("right")
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert app.snapshot.phase == "swan"
+        b = board(app)
+        assert b.can("skip") and b.can("pass")
+        assert app.screen.check_action("skip", ()) is True
+        await pilot.press("n")
+        await pilot.pause()
+        assert [e.type for e in app.snapshot.events][:2] == ["play", "skip"]
+
+
+async def test_m_passes_in_a_swan_drive():
+    rules = RuleSet(set=6, rounds=1, swan_drive=True)
+    setup = table(rules)
+    mex = Train(owner=None, lines=(((6, 3),),), starts=(6,))
+    base = prepared(setup)
+    state = prepared(
+        setup,
+        hands=(((1, 6), (3, 5), (2, 2)), ((0, 0), (4, 4))),
+        trains=base.trains[:-1] + (mex,),
+        mexican_starter=0,
+        boneyard=((4, 5),),
+    )
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        while board(app).selected != (1, 6):
+            await pilot.press("right")
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        await pilot.press("m")
+        await pilot.pause()
+        types = [e.type for e in app.snapshot.events]
+        assert types[:2] == ["play", "pass"]
+
+
+async def test_f_flips_a_blank_tile_with_blanks_wild():
+    rules = RuleSet(set=6, rounds=1, blanks_wild=True)
+    setup = table(rules)
+    state = prepared(setup, hands=(((0, 6), (1, 2)), ((3, 3), (4, 4))))
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        while board(app).selected != (0, 6):
+            await pilot.press("right")
+        await pilot.press("1")
+        assert len(board(app).options()) == 2
+        first = board(app).play().tile
+        await pilot.press("f")
+        flipped = board(app).play().tile
+        assert flipped == (first[1], first[0])
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.snapshot.trains[0].lines[0][0] == flipped
+
+
+async def test_o_toggles_the_plain_sort():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        planned = board(app).tray
+        await pilot.press("o")
+        assert board(app).plain and board(app).plan_len == 0
+        assert sorted(map(canon, board(app).tray)) == sorted(map(canon, planned))
+        await pilot.press("o")
+        assert not board(app).plain and board(app).tray == planned
+
+
+async def test_score_sheet_help_and_quit_keys():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        assert isinstance(app.screen, ScoreScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("f1")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("q", "y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_mouse_click_selects_a_tile_and_plays_on_a_train():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        tray = app.screen.query_one(HandTray)
+        x0 = next(x for line, x, _x1, t in tray._hits if t == (0, 6))
+        line = next(line for line, x, _x1, t in tray._hits if t == (0, 6))
+        await pilot.click(HandTray, offset=(x0 + 1 + 2, line))  # padding 1
+        assert board(app).selected == (0, 6)
+        rows = app.screen.query_one(TrainRows)
+        mex_row = rows._rows.index((2, 0))
+        await pilot.click(TrainRows, offset=(5, mex_row))
+        await settle(pilot)
+        assert app.snapshot.events[0].train == "mexican"
+
+
+async def test_resizing_down_to_40x12_never_crashes():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for size in ((40, 12), (120, 40), (30, 8), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+        await pilot.press("s")
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        await pilot.press("escape", "question_mark")
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        await pilot.press("escape", "q")
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+
+
+async def test_command_palette_offers_game_commands():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for title in ("New game", "Score sheet", "Rules and keys", "Theme"):
+            assert title in titles
