@@ -369,7 +369,8 @@ def _parse_json(data: bytes) -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
     except json.JSONDecodeError as exc:
-        what = "truncated" if exc.pos >= len(text.rstrip()) else "damaged: not valid JSON"
+        cut = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+        what = "truncated" if cut else "damaged: not valid JSON"
         raise _Bad(f"the file is {what} ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:
         raise _Bad("the file is damaged: its JSON is nested too deeply") from None
@@ -506,12 +507,44 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
     saved_at = _saved_at(app.get("saved_at"), required=kind == "save")
     if not isinstance(record, dict):
         raise _Bad(f"record must be an object, not {_kind(record)}")
+    _precheck_events(record)
     state = replay(record)  # checks the record completely
     if setup is None:
         setup = _setup_of_record(record, state)
     else:
         _check_consistent(setup, record, state)
     return SavedGame(path=path, setup=setup, state=state, speed=speed, name=name, saved_at=saved_at)
+
+
+def _is_tile(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _precheck_events(record: dict) -> None:
+    """Two event checks the record module does not make yet (an event type that is not a
+    string, a draw whose tile is not a tile); it would fail on them with a TypeError."""
+    rounds = record.get("rounds")
+    for k, rd in enumerate(rounds if isinstance(rounds, list) else (), start=1):
+        events = rd.get("events") if isinstance(rd, dict) else None
+        for j, e in enumerate(events if isinstance(events, list) else (), start=1):
+            if not isinstance(e, dict):
+                continue
+            kind = e.get("type")
+            where = f"round {k}, event {j}"
+            if not isinstance(kind, str | None):
+                raise _Bad(
+                    f"{where}: the event type must be one of play, draw, mark, pass, skip, "
+                    f"not {kind!r}"
+                )
+            if kind == "draw" and "tile" in e and not _is_tile(e["tile"]):
+                raise _Bad(
+                    f"{where} (seat {e.get('seat')!r} draw): tile must be a tile [a, b] of two "
+                    f"whole numbers, not {e['tile']!r}"
+                )
 
 
 def _read(path: Path) -> bytes:
