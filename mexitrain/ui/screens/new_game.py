@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ...players import LEVELS
 from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
@@ -141,7 +141,12 @@ class NewGameScreen(Screen):
         with Horizontal(id="form-bottom"):
             yield Static("", id="verdict")
             yield Button("Start ▶", id="start", variant="success", compact=True)
-        yield Footer()
+        # A static key bar: the Footer would rebuild itself on every focus change of this long form.
+        yield Static(
+            "[b $text-warning]Tab[/]/[b $text-warning]⇧Tab[/] move  [b $text-warning]Enter[/]/[b $text-warning]Space[/] open·tick  "
+            "[b $text-warning]^S[/] start  [b $text-warning]^R[/] new seed  [b $text-warning]F1[/] help  [b $text-warning]^Q[/] quit",
+            id="form-keys",
+        )
 
     def on_mount(self) -> None:
         self._sync_seats(len(self.seat_values))

@@ -1,0 +1,100 @@
+"""Hand-off between people, round over, game over (play again / new game / quit), all-computer games."""
+
+from __future__ import annotations
+
+from mexitrain.rules import RuleSet
+from mexitrain.ui.screens import (
+    GameOverScreen,
+    GameScreen,
+    HandoffScreen,
+    NewGameScreen,
+    RoundOverScreen,
+    ScoreScreen,
+)
+from mexitrain.ui.widgets import HandTray, ScoreSheet
+from mexitrain.ui.widgets.scores import sheet_markup
+
+from .helpers import board, game_app, human_move, play_until_screen_changes, settle, table
+
+
+async def test_handoff_hides_the_hand_between_two_people():
+    app = game_app(table(kinds=("human", "human")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HandoffScreen)  # two people: even the first turn is handed over
+        assert not app.screen.query(HandTray)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and board(app).seat == 0
+        await human_move(pilot)
+        if app.snapshot.turn == 1:
+            assert isinstance(app.screen, HandoffScreen)
+            assert "Bea" in str(app.screen.query_one("#handoff-text").render())
+            await pilot.press("enter")
+            await settle(pilot)
+            assert board(app).seat == 1 and board(app).view.hand == app.snapshot.hands[1]
+
+
+async def test_no_handoff_with_open_hands_and_every_hand_shown():
+    rules = RuleSet(set=6, rounds=1, open_hands=True)
+    app = game_app(table(rules, kinds=("human", "human")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.query_one("#open-hands").display
+        await human_move(pilot)
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_round_over_shows_leftovers_and_scores_then_next_round():
+    app = game_app(table(RuleSet(set=6, rounds=2), kinds=("human", "random", "random")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until_screen_changes(pilot)
+        assert isinstance(app.screen, RoundOverScreen)
+        result = app.snapshot.results[0]
+        text = str(app.screen.query_one("#leftovers").render())
+        for name, score in zip(("You", "Bea", "Cal"), result.scores, strict=True):
+            assert name in text and str(sum(a + b for a, b in result.leftovers[("You", "Bea", "Cal").index(name)])) in text
+        assert app.screen.query_one(ScoreSheet)
+        # the score sheet any time, also from here
+        await pilot.press("s")
+        assert isinstance(app.screen, ScoreScreen)
+        await pilot.press("escape", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.snapshot.round == 2
+        sheet = sheet_markup(board(app).view, app.names)
+        assert "★" in sheet or "0" in sheet
+        assert "Total" in sheet and "Rounds at 0" in sheet and "Lowest ≠ 0" in sheet
+
+
+async def test_all_computer_game_runs_to_game_over_and_play_again():
+    app = game_app(table(RuleSet(set=6, rounds=2), kinds=("random", "random")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, RoundOverScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RoundOverScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        assert app.snapshot.over and len(app.snapshot.results) == 2
+        text = str(app.screen.query_one("#winner").render())
+        assert "on the" in text or "shared" in text
+        old_seed = app.snapshot.seed
+        await pilot.press("a")
+        await settle(pilot)
+        assert app.snapshot.round in (1, 2) and app.snapshot.seed != old_seed
+
+
+async def test_game_over_new_game_goes_back_to_the_form():
+    app = game_app(table(RuleSet(set=6, rounds=1), kinds=("random", "random")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
