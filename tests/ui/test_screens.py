@@ -53,8 +53,9 @@ async def test_round_over_shows_leftovers_and_scores_then_next_round():
         assert isinstance(app.screen, RoundOverScreen)
         result = app.snapshot.results[0]
         text = str(app.screen.query_one("#leftovers").render())
-        for name, score in zip(("You", "Bea", "Cal"), result.scores, strict=True):
-            assert name in text and str(sum(a + b for a, b in result.leftovers[("You", "Bea", "Cal").index(name)])) in text
+        for seat, name in enumerate(("You", "Bea", "Cal")):
+            points = sum(a + b for a, b in result.leftovers[seat])
+            assert name in text and f"{points} pts" in text
         assert app.screen.query_one(ScoreSheet)
         # the score sheet any time, also from here
         await pilot.press("s")
