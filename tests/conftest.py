@@ -15,7 +15,7 @@ HEAVY = os.environ.get("MEXITRAIN_HEAVY", "") not in ("", "0")
 
 settings.register_profile(
     "default",
-    max_examples=40,
+    max_examples=100,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],

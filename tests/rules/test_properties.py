@@ -27,6 +27,7 @@ from mexitrain.rules import (
     RuleSet,
     RuleSetError,
     apply,
+    deal,
     full_set,
     legal_actions,
     new_game,
@@ -142,6 +143,13 @@ def _check_round_end(before: GameState, action, after: GameState) -> None:
     assert r.events == before.events + (_expected_event(before, action),)
     if rules.engine == "descending":
         assert r.engine == rules.set - (r.number - 1)
+        assert r.first_seat == (before.starter + r.number - 1) % n
+        assert deal(rules, n, before.seed, r.number) == (r.engine, r.hands, r.boneyard)
+    else:
+        assert r.first_seat == (r.engine_seat + 1) % n
+        held = [t[0] for h in r.hands for t in h if t[0] == t[1]]
+        if held:  # else it was drawn (house default)
+            assert r.engine == max(held) and (r.engine, r.engine) in r.hands[r.engine_seat]
     team = {r.out_seat, final.partner(r.out_seat)} if r.out_seat is not None else set()
     assert r.scores == tuple(0 if s in team else sum(a + b for a, b in h)
                              for s, h in enumerate(r.leftovers))
@@ -163,6 +171,85 @@ def _check_round_end(before: GameState, action, after: GameState) -> None:
         seats = [e.seat for e in ends[-n:]]
         assert sorted(seats) == list(range(n))
         assert all((b - a) % n == 1 for a, b in zip(seats, seats[1:], strict=False))
+
+
+def _lays(t: tuple[int, int], end: int, wild: bool) -> set[tuple[int, int]]:
+    """RULES.md §4, §8 blanks_wild, written afresh: every way to lay ``t`` on ``end``."""
+    a, b = t
+    return {(x, y) for x, y in ((a, b), (b, a)) if x == end or (wild and (x == 0 or end == 0))}
+
+
+def _oracle_plays(state: GameState) -> set[tuple] | None:
+    """The legal plays by RULES.md §4-§6 (None where a variant phase rules instead)."""
+    rules, seat, n, phase = state.rules, state.turn, state.players, state.phase
+    if phase not in ("turn", "drawn", "follow_up", "follow_up_drawn") or state.swan_pos is not None:
+        return None
+    if rules.opening == "first_turn_chain" and state.chain_right[seat]:
+        return None
+    wild = rules.blanks_wild
+    pool = [t for h in state.hands for t in h] + list(state.boneyard)
+    team = {seat, state.partner(seat)}
+    owed = state.double_line
+    lines = [(ti, li) for ti, tr in enumerate(state.trains) for li in range(len(tr.lines))]
+
+    def last(ti, li):
+        line = state.trains[ti].lines[li]
+        return line[-1] if line else None
+
+    blocking = [
+        (ti, li) for ti, li in lines
+        if last(ti, li) and last(ti, li)[0] == last(ti, li)[1] and (ti, li) != owed
+        and any(_lays(t, last(ti, li)[1], wild) for t in pool)
+    ]
+    allowed = [(ti, li) for ti, li in lines
+               if ti == n or state.trains[ti].marker or ti in team]
+    if phase in ("turn", "drawn"):
+        targets = blocking or allowed
+    elif rules.double_follow_up == "must_satisfy":
+        targets = [owed]
+    else:
+        targets = (blocking or allowed) + ([owed] if owed not in (blocking or allowed) else [])
+    if phase in ("drawn", "follow_up_drawn"):
+        tiles = [state.drawn]
+    else:
+        tiles = list(state.hands[seat])
+    if phase.startswith("follow_up"):
+        tiles = [t for t in tiles if t[0] != t[1]]
+    return {
+        (lay, MEXICAN if ti == n else ti, li)
+        for ti, li in targets for t in tiles for lay in _lays(t, state.trains[ti].end(li), wild)
+    }
+
+
+def _check_legal_actions(state: GameState, legal) -> None:
+    """Legal actions agree with RULES.md: forced play, the right targets, no draw beside a play."""
+    kinds = {a.type for a in legal}
+    got = {(a.tile, a.train, a.branch) for a in legal if a.type == "play"}
+    if "play" in kinds:
+        assert not kinds & {"draw", "mark"}, f"draw or mark offered beside a play: {kinds}"
+    expected = _oracle_plays(state)
+    if expected is not None:
+        assert got == expected, (state.phase, got ^ expected)
+    if state.phase in ("turn", "follow_up") and not got:
+        if state.boneyard:
+            assert kinds == {"draw"}
+        else:
+            assert state.rules.round_end == "until_blocked" and len(kinds & {"mark", "pass"}) == 1
+
+
+def _check_markers(before: GameState, action, after: GameState) -> None:
+    """A marker comes only with Mark; it leaves only when its owner's side plays on it (§4, §8)."""
+    if len(after.results) > len(before.results) or after.round != before.round:
+        return
+    seat = before.turn
+    team = {seat, before.partner(seat)}
+    for ti in range(before.players):
+        was, now = before.trains[ti].marker, after.trains[ti].marker
+        if was and not now:
+            assert action.type == "play" and ti in team, (action, ti)
+            assert action.train in team
+        if now and not was:
+            assert action.type == "mark", (action, ti)
 
 
 def _probe(state: GameState, rng: random.Random) -> None:
@@ -200,10 +287,12 @@ def _play_game(rules: RuleSet, players: int, seed: int, choice_seed: int) -> Gam
             break
         actions = legal_actions(state)
         assert actions, "no legal action in a game that is not over"
+        _check_legal_actions(state, actions)
         if rng.random() < 0.2:
             _probe(state, rng)
         action = rng.choice(actions)
         after = apply(state, action)
+        _check_markers(state, action, after)
         if len(after.results) > len(state.results):
             _check_round_end(state, action, after)
         else:
