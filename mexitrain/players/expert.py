@@ -46,8 +46,9 @@ def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
 def rollout(state: GameState, seat: int, max_steps: int = 5000) -> float:
     """Play the round out with the planner for every seat; the seat's score difference."""
     steps = 0
+    done = len(state.results)
     book = PlanBook(state.rules.blanks_wild, ROLLOUT_PLAN_BUDGET)
-    while state.phase != "game_over" and not state.results and steps < max_steps:
+    while state.phase != "game_over" and len(state.results) == done and steps < max_steps:
         legal = legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
@@ -55,10 +56,10 @@ def rollout(state: GameState, seat: int, max_steps: int = 5000) -> float:
             action = planner_decide(state, state.turn, legal, None, ROLLOUT_PLAN_BUDGET, book)[0]
         state = apply(state, action)
         steps += 1
-    if not state.results:
+    if len(state.results) > done:
+        scores = state.results[done].scores
+    else:  # cut short (never in practice): the pips in hand
         scores = tuple(sum(a + b for a, b in h) for h in state.hands)
-    else:
-        scores = state.results[-1].scores
     mine, others = _sides(state, seat)
     own = sum(scores[i] for i in mine)
     return sum(sum(scores[i] for i in side) for side in others) / len(others) - own
@@ -68,6 +69,13 @@ def _one_round(state: GameState) -> GameState:
     """The same snapshot with a one-round game, so a rollout ends with the round."""
     rules = state.rules.model_copy(update={"rounds": 1})
     return state.model_copy(update={"rules": rules})
+
+
+_OTHER_REASONS = {
+    ("swan", "pass"): "ends your drive here",
+    ("swan", "skip"): "skips the Mexican Train to go on to the next public train",
+    ("drawn", "pass"): "keeps the drawn tile and passes without a marker",
+}
 
 
 class ExpertPlayer:
@@ -106,12 +114,15 @@ class ExpertPlayer:
         cands = self._candidates(view, legal, lacking, base)
         if len(cands) == 1:
             return base, reason
-        best, values, used = self._search(view, [c[0] for c in cands])
+        actions = [c[0] for c in cands]
+        best, values, used = self._search(view, actions)
         self.last_stats = {"rollouts": used, "candidates": len(cands), "values": values}
-        why = next(r for a, r in cands if a == best)
-        if best == base:
-            return best, why
-        return best, why + f" (search: {values[cands.index(next(c for c in cands if c[0] == best))]:+.1f} pts)"
+        i = actions.index(best)
+        why = cands[i][1]
+        rest = [v for j, v in enumerate(values) if j != i and v > float("-inf")]
+        if rest:
+            why += f" (looked ahead: {values[i] - max(rest):+.1f} points a round over the next best)"
+        return best, why
 
     def _candidates(self, view, legal, lacking, base) -> list[tuple[Action, str]]:
         """The planner's best plays (and the turn-ending choices), best first."""
@@ -127,7 +138,7 @@ class ExpertPlayer:
         scored.sort(key=lambda x: (-x[0], order[x[2]]))
         out = [(a, r) for _, r, a in scored[: self.max_candidates]]
         for a in others:
-            out.append((a, f"chooses to {a.type}"))
+            out.append((a, _OTHER_REASONS.get((view.phase, a.type), f"chooses to {a.type}")))
         if base not in [a for a, _ in out]:
             out.insert(0, (base, "planner's choice"))
         return out

@@ -153,7 +153,18 @@ class Sampler:
         self.pool = list(v.unseen())
         self.violations = 0  # samples where a constraint had to be dropped
 
-    def hands(self, rng: random.Random) -> dict[int, tuple[Tile, ...]]:
+    def hands(self, rng: random.Random, tries: int = 4) -> dict[int, tuple[Tile, ...]]:
+        """Hidden hands at random; dealt again (up to ``tries`` times) when the greedy deal
+        gets stuck, then as consistent as it could be."""
+        for _ in range(tries - 1):
+            before = self.violations
+            out = self._deal(rng)
+            if self.violations == before:
+                return out
+            self.violations = before
+        return self._deal(rng)
+
+    def _deal(self, rng: random.Random) -> dict[int, tuple[Tile, ...]]:
         pool = self.pool[:]
         rng.shuffle(pool)
         out: dict[int, tuple[Tile, ...]] = {}

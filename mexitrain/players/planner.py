@@ -134,99 +134,142 @@ class Context:
         self.lacking = lacking or {}
 
 
-def score_plays(s, ctx: Context, plays: list) -> list[tuple[float, str, object]]:
-    """(score, reason, action) for each play; higher is better."""
+def _where(train, seat: int, team) -> str:
+    if train.owner is None:
+        return "the Mexican Train"
+    if train.owner == seat:
+        return "your train"
+    if train.owner in team:
+        return "your partner's train"
+    return f"seat {train.owner + 1}'s train"
+
+
+def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tuple[float, str, object]]:
+    """(score, reason, action) for each play; higher is better. Reasons only when ``verbose``."""
     out = []
     n, seat, rules, hand = ctx.n, ctx.seat, ctx.rules, ctx.hand
-    plan, plan_index = ctx.plan, ctx.plan_index
+    plan, plan_index, plan_line = ctx.plan, ctx.plan_index, ctx.plan_line
     wild = ctx.wild
+    trains = s.trains
     must_satisfy = rules.double_follow_up == "must_satisfy"
-    own_marked = any(s.trains[i].marker for i in ctx.team)
+    own_marked = any(trains[i].marker for i in ctx.team)
     pip_weight = 2.0 if ctx.danger else 0.3
+    phase = s.phase
     chain_start = (
-        s.phase in ("turn", "drawn")
+        phase in ("turn", "drawn")
         and rules.opening in ("first_turn_chain", "delayed_first_turn")
         and s.chain_right[seat]
     )
+    after_double = phase in ("follow_up", "follow_up_drawn", "chain")
+    reason = ""
     for a in plays:
         lay = a.tile
-        t = _canon(lay)
-        p = t[0] + t[1]
+        x, y = lay
+        t = lay if x <= y else (y, x)
+        p = x + y
         ti = n if a.train == MEXICAN else a.train
         li = a.branch
-        train = s.trains[ti]
+        train = trains[ti]
         idx = plan_index.get(t)
-        double = lay[0] == lay[1]
         score = p * pip_weight
+        text = f"{x}-{y}" if verbose else ""
         if ti == seat:
-            if li == ctx.plan_line and plan and lay == plan[0]:
+            if li == plan_line and plan and lay == plan[0]:
                 score += 20
-                reason = "follows your planned train"
+                if verbose:
+                    reason = f"plays {text} on your train, following your plan"
                 if chain_start:
                     score += 4 * len(plan)
-                    reason = "starts your train with the planned chain"
-            elif idx is None and li != ctx.plan_line:
+                    if verbose:
+                        reason = f"starts your train with {text} and lays your planned chain"
+            elif idx is None and li != plan_line:
                 score += 16
-                reason = "sheds an extra on a branch of your own train"
+                if verbose:
+                    reason = f"sheds {text} on a branch of your own train, keeping your plan"
             else:
                 if ctx.quick:  # rollouts: no replanning, a rough count of what follows
-                    table = placement_table(lay[1], wild)
-                    after = min(sum(1 for x in hand if x != t and x in table), 1)
+                    table = placement_table(y, wild)
+                    after = 1 if any(u != t and u in table for u in hand) else 0
                 else:
-                    rest = tuple(x for x in hand if x != t)
-                    after = len(cached_plan(rest, lay[1], wild, ctx.budget))
+                    rest = tuple(u for u in hand if u != t)
+                    after = len(cached_plan(rest, y, wild, ctx.budget))
                 loss = len(plan) - 1 - after
                 score += 20 - 5 * max(loss, 0) + min(after, 3)
-                reason = "replans your own train"
+                if verbose:
+                    reason = f"plays {text} on your train and plans a chain of {after} from {y}"
             if own_marked:
                 score += 8
-                reason += " and makes it private again"
+                if verbose:
+                    reason += ", making your train private again"
         elif ti in ctx.team:
             if own_marked:
                 score += 12
-                reason = "makes your team's trains private again"
+                if verbose:
+                    reason = f"plays {text} on your partner's train, making your trains private again"
             else:
                 score += 4
-                reason = "plays on your partner's train"
+                if verbose:
+                    reason = f"plays {text} on your partner's train"
         else:
-            where = "the Mexican Train" if train.owner is None else f"seat {train.owner + 1}'s train"
             if idx is None:
-                score += 24
-                reason = f"sheds an extra on {where}"
+                score += 28
+                if verbose:
+                    reason = f"keeps your train private; sheds {text} on {_where(train, seat, ctx.team)}"
             elif idx == len(plan) - 1:
                 score += 18
-                reason = f"sheds the last tile of your plan on {where}"
+                if verbose:
+                    reason = f"sheds {text}, the last tile of your plan, on {_where(train, seat, ctx.team)}"
             else:
                 stranded = len(plan) - idx - 1
                 score += 22 - 5 * stranded
-                reason = f"plays a planned tile on {where}"
+                if verbose:
+                    reason = f"plays {text} from your plan on {_where(train, seat, ctx.team)}"
             # an end we can go on shedding on, or one a near-out opponent lacks
-            new_end = lay[1]
-            follow = placement_table(new_end, wild)
-            mine = sum(1 for x in hand if x != t and x not in plan_index and x in follow)
-            score += min(mine, 2)
+            follow = placement_table(y, wild)
+            mine = 0
+            for u in hand:
+                if u != t and u in follow and u not in plan_index:
+                    mine += 1
+                    if mine == 2:
+                        break
+            score += mine
             owner = train.owner
-            if owner is not None and owner in ctx.near_out:
-                if new_end in ctx.lacking.get(owner, ()):
-                    score += 12
-                    reason += f", ending on a {new_end} seat {owner + 1} lacks"
-        if double and s.phase not in ("follow_up", "follow_up_drawn", "chain"):
-            table = placement_table(lay[1], wild)
-            satisfy = any(x != t and x[0] != x[1] and x in table for x in hand)
+            if owner is not None and owner in ctx.near_out and y in ctx.lacking.get(owner, ()):
+                score += 12
+                if verbose:
+                    reason += f", leaving a {y} that seat {owner + 1} lacks"
+        if x == y and not after_double:
+            table = placement_table(y, wild)
+            satisfy = False
+            for u in hand:
+                if u != t and u[0] != u[1] and u in table:
+                    satisfy = True
+                    break
             elsewhere = (
-                not must_satisfy and plan and not (ti == seat and li == ctx.plan_line) and plan[0][0] != plan[0][1]
+                not must_satisfy
+                and plan
+                and not (ti == seat and li == plan_line)
+                and plan[0][0] != plan[0][1]
             )
             if satisfy or elsewhere:
                 score += 10
-                reason += " (a double you can follow)"
+                if verbose:
+                    reason += " (a double you can follow up)"
             elif must_satisfy and train.public and ti not in ctx.team:
                 score += 3
-                reason += " (a double others must satisfy)"
+                if verbose:
+                    reason += " (a double the others must satisfy)"
             else:
                 score -= 14
-                reason += " (a double you cannot follow)"
-        if ctx.danger:
-            reason = f"dumps {t[0]}-{t[1]} ({p} pips) as an opponent is nearly out; " + reason
+                if verbose:
+                    reason += " (a double you cannot follow up)"
+        if ctx.danger and verbose:
+            who = min(ctx.near_out, key=lambda i: (s.hand_sizes[i], i))
+            k = s.hand_sizes[who]
+            reason = (
+                f"seat {who + 1} is down to {k} tile{'s' if k > 1 else ''}, so heavy tiles go "
+                f"first ({p} pips); " + reason
+            )
         out.append((score, reason, a))
     return out
 
@@ -245,7 +288,7 @@ def planner_decide(
         return pick, _forced_reason(pick), 0.0
     hand = _hand_of(s, seat)
     ctx = Context(s, seat, hand, lacking, budget, book)
-    scored = score_plays(s, ctx, plays)
+    scored = score_plays(s, ctx, plays, verbose=book is None)
     best = scored[0]
     for item in scored[1:]:
         if item[0] > best[0]:

@@ -1,0 +1,162 @@
+"""The computer levels: registration, what greedy and the planner choose, determinism."""
+
+from __future__ import annotations
+
+import pytest
+
+from mexitrain.players import LEVELS, make_player
+from mexitrain.players.expert import ExpertPlayer
+from mexitrain.rules import MEXICAN, Draw, Play, RuleSet, apply, new_game, view
+from mexitrain.setup import AI_LEVELS, DEFAULT_AI
+from tests.positions import position
+
+
+def _choose(level: str, state, seat: int | None = None, **kw):
+    seat = state.turn if seat is None else seat
+    player = ExpertPlayer(0, **kw) if level == "expert" else make_player(level, 0)
+    return player.choose(view(state, seat))
+
+
+def test_every_setup_level_is_registered():
+    assert set(AI_LEVELS) <= set(LEVELS)
+    assert DEFAULT_AI in LEVELS
+    for level in LEVELS:
+        assert make_player(level, 3).name == level
+    with pytest.raises(ValueError, match="unknown computer level"):
+        make_player("grandmaster")
+
+
+# -- greedy ---------------------------------------------------------------------------------
+def test_greedy_plays_the_heaviest_tile():
+    s = position(hands=[[(12, 3), (12, 11), (5, 6)], [(1, 2)]], boneyard=[(0, 0)])
+    a = _choose("greedy", s)
+    assert isinstance(a, Play) and sorted(a.tile) == [11, 12]
+
+
+def test_greedy_draws_when_forced():
+    s = position(hands=[[(1, 3)], [(1, 2)]], boneyard=[(0, 0)])
+    assert _choose("greedy", s) == Draw()
+
+
+# -- planner --------------------------------------------------------------------------------
+def test_planner_sheds_an_extra_on_the_mexican_train_and_keeps_its_plan():
+    # plan from 12: 12-5, 5-3; the extra 11-10 fits the Mexican Train's 11
+    s = position(
+        hands=[[(12, 5), (5, 3), (10, 11)], [(1, 2)]],
+        trains={MEXICAN: [(12, 11)]},
+        boneyard=[(0, 0)],
+    )
+    a = _choose("planner", s)
+    assert a == Play(tile=(11, 10), train=MEXICAN)
+
+
+def test_planner_follows_its_plan_when_no_extra_fits():
+    s = position(hands=[[(12, 5), (5, 3), (1, 10)], [(1, 2)]], boneyard=[(0, 0)])
+    a = _choose("planner", s)
+    assert a == Play(tile=(12, 5), train=0)
+
+
+def test_planner_does_not_break_its_plan_on_a_public_train():
+    # 5-3 also fits the Mexican Train's 5, but it is the middle of the plan 12-5, 5-3, 3-9
+    s = position(
+        hands=[[(12, 5), (5, 3), (3, 9)], [(1, 2)]],
+        trains={MEXICAN: [(12, 4), (4, 5)]},
+        boneyard=[(0, 0)],
+    )
+    assert _choose("planner", s) == Play(tile=(12, 5), train=0)
+
+
+def test_planner_dumps_heavy_tiles_when_an_opponent_is_nearly_out():
+    hands = [[(12, 10), (10, 9), (1, 6)], [(1, 2)]]
+    mex = {MEXICAN: [(12, 6)]}
+    calm = position(hands=[hands[0], [(1, 2), (2, 2), (3, 4)]], trains=mex, boneyard=[(0, 0)])
+    assert _choose("planner", calm) == Play(tile=(6, 1), train=MEXICAN)  # the extra
+    danger = position(hands=hands, trains=mex, boneyard=[(0, 0)])
+    assert _choose("planner", danger) == Play(tile=(12, 10), train=0)  # the heaviest
+
+
+def test_planner_makes_its_marked_train_private_again():
+    s = position(
+        hands=[[(12, 5), (5, 3), (1, 10)], [(1, 2)]],
+        trains={MEXICAN: [(12, 1)]},
+        markers=[0],
+        boneyard=[(0, 0)],
+    )
+    # 1-10 fits the Mexican Train, but the marker on its own train goes first
+    assert _choose("planner", s) == Play(tile=(12, 5), train=0)
+
+
+def test_planner_under_must_satisfy_puts_an_unfollowable_double_on_a_public_train():
+    rules = RuleSet(double_follow_up="must_satisfy")
+    s = position(
+        rules,
+        hands=[[(6, 6), (1, 2)], [(3, 4)]],
+        trains={0: [(12, 6)], MEXICAN: [(12, 7), (7, 6)]},
+        boneyard=[(0, 0)],
+    )
+    assert _choose("planner", s) == Play(tile=(6, 6), train=MEXICAN)
+
+
+def test_planner_leaves_its_partners_train_alone():
+    rules = RuleSet(teams=True)
+    # seat 0's partner is seat 2; 3-8 fits both the partner's train (3) and the Mexican (3)
+    s = position(
+        rules,
+        hands=[[(3, 8), (12, 1), (1, 4)], [(0, 1)], [(0, 2)], [(0, 3)]],
+        trains={2: [(12, 3)], MEXICAN: [(12, 9), (9, 3)]},
+        boneyard=[(0, 0)],
+    )
+    a = _choose("planner", s)
+    assert a == Play(tile=(3, 8), train=MEXICAN)
+
+
+def test_planner_lays_its_longest_chain_in_a_chain_opening():
+    rules = RuleSet(opening="first_turn_chain")
+    s = position(
+        rules,
+        hands=[[(12, 1), (12, 2), (2, 3), (3, 4), (9, 9)], [(0, 5)]],
+        boneyard=[(0, 0)],
+        chain_right=[True, True],
+    )
+    assert _choose("planner", s) == Play(tile=(12, 2), train=0)
+
+
+# -- every level ----------------------------------------------------------------------------
+def _game_actions(level: str, seed: int, rules: RuleSet, players: int = 2) -> list:
+    seats = [
+        (ExpertPlayer(seed + i, rollouts=6) if level == "expert" else make_player(level, seed + i))
+        for i in range(players)
+    ]
+    state = new_game(rules, players, seed)
+    actions = []
+    while not state.over:
+        a = seats[state.turn].choose(view(state, state.turn))
+        actions.append(a)
+        state = apply(state, a)
+    return actions
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_each_level_is_deterministic_for_its_seed(level):
+    rules = RuleSet(set=6, rounds=1)
+    first = _game_actions(level, 5, rules)
+    assert first == _game_actions(level, 5, rules)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"double_follow_up": "must_satisfy", "blanks_wild": True, "trains_start_public": True},
+        {"branching_doubles": True, "swan_drive": True},
+        {"opening": "delayed_first_turn", "round_end": "until_blocked"},
+        {"opening": "simultaneous", "engine": "highest_double"},
+        {"teams": True, "team_marker": "both_stuck"},
+    ],
+)
+@pytest.mark.parametrize("level", ["greedy", "planner"])
+def test_levels_finish_games_in_every_variant(level, options):
+    rules = RuleSet(set=9, rounds=2, **options)
+    players = 4
+    actions = _game_actions(level, 1, rules, players)
+    assert actions

@@ -1,0 +1,107 @@
+"""``mexitrain tournament`` and ``hint``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mexitrain.cli import main
+from mexitrain.players.hint import hint
+from mexitrain.players.tournament import GameResult, jobs, seat_levels, summarize, wilson
+from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == 1.0
+
+
+def test_seats_and_rotations():
+    assert seat_levels(("expert", "planner"), 4) == ("expert", "planner", "planner", "planner")
+    with pytest.raises(ValueError):
+        seat_levels(("a", "b", "c"), 2)
+    work = jobs(RuleSet(), ("a", "b", "b"), games=2, seed=10, budget=None)
+    assert [w[1] for w in work[:3]] == [("a", "b", "b"), ("b", "a", "b"), ("b", "b", "a")]
+    assert [w[2] for w in work] == [10, 10, 10, 11, 11, 11]
+
+
+def test_summary_counts_shared_wins_and_differences():
+    results = [
+        GameResult(("x", "y"), (1.0, 0.0), ((0, 10), (4, 2)), (5, 5), (0.1, 0.1)),
+        GameResult(("y", "x"), (0.5, 0.5), ((3, 3),), (2, 2), (0.1, 0.1)),
+    ]
+    st = summarize(results)
+    assert st["x"].wins == 1.5 and st["x"].games == 2
+    assert st["x"].points == 0 + 4 + 3
+    assert st["x"].diff == (0 - 10) + (4 - 2) + 0
+
+
+def _rows(out: str) -> dict[str, list[str]]:
+    return {line.split()[0]: line.split() for line in out.splitlines()[2:]}
+
+
+def test_tournament_command(capsys):
+    code = main(
+        ["tournament", "--players", "2", "--games", "2", "--seed", "3", "--ai", "greedy,random",
+         "--option", "set=6", "--processes", "1"]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("4 games (2 deals x 2 seat rotations), 2 players, preset standard set=6")
+    rows = _rows(out)
+    assert set(rows) == {"greedy", "random"}
+    shares = [float(rows[k][2].rstrip("%")) for k in rows]
+    assert sum(shares) == pytest.approx(100, abs=0.2)
+    assert re.search(r"\[\d+\.\d, \d+\.\d\]", out)
+
+
+def test_tournament_in_two_processes_gives_the_same_numbers(capsys):
+    args = ["tournament", "--players", "3", "--games", "1", "--ai", "planner,greedy,random",
+            "--option", "set=6", "--option", "rounds=2"]
+    assert main([*args, "--processes", "1"]) == 0
+    one = capsys.readouterr().out
+    assert main([*args, "--processes", "2"]) == 0
+    two = capsys.readouterr().out
+
+    def strip(out):  # timings differ; everything else must not
+        return [line.split()[:6] for line in out.splitlines()[1:]]
+
+    assert strip(one) == strip(two)
+
+
+def test_tournament_refuses_bad_tables(capsys):
+    assert main(["tournament", "--players", "2", "--ai", "planner,planner"]) == 2
+    assert "two different levels" in capsys.readouterr().err
+    assert main(["tournament", "--players", "2", "--ai", "a,b"]) == 2
+    assert main(["tournament", "--players", "2", "--ai", "planner,greedy,random"]) == 2
+
+
+def test_hint_gives_a_legal_move_and_one_line_of_why():
+    state = new_game(RuleSet(set=9), 4, 2)
+    for _ in range(12):
+        v = view(state, state.turn)
+        action, why = hint(v, time_limit=0.2)
+        assert action in legal_actions(state)
+        assert why and "\n" not in why
+        state = apply(state, action)
+    with pytest.raises(ValueError):
+        hint(view(state, (state.turn + 1) % 4))
+
+
+def test_hint_explains_shedding():
+    from mexitrain.rules import MEXICAN
+    from tests.positions import position
+
+    s = position(
+        hands=[[(12, 5), (5, 3), (10, 11)], [(1, 2), (2, 2), (0, 1)]],
+        trains={MEXICAN: [(12, 11)]},
+        boneyard=[(0, 0)],
+    )
+    action, why = hint(view(s, 0), time_limit=0)
+    assert why == "Keeps your train private; sheds 11-10 on the Mexican Train"
+    s = s.model_copy(update={"hands": (s.hands[0], ((1, 2),))})
+    action, why = hint(view(s, 0), time_limit=0)
+    assert why.startswith("Seat 2 is down to 1 tile, so heavy tiles go first")
