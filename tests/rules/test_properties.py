@@ -28,9 +28,11 @@ from mexitrain.rules import (
     RuleSetError,
     apply,
     deal,
+    determinize,
     full_set,
     legal_actions,
     new_game,
+    view,
     winners,
 )
 from mexitrain.rules.tiles import tile
@@ -278,6 +280,19 @@ def _probe(state: GameState, rng: random.Random) -> None:
     assert state.model_dump() == snapshot
 
 
+def _check_view(state: GameState, legal, rng: random.Random) -> None:
+    """The mover's view hides what it must, and any determinization of it allows the same actions."""
+    seat = state.turn
+    v = view(state, seat)
+    assert v.hand == state.hands[seat] and v.hand_sizes == state.hand_sizes
+    if not state.rules.open_hands:
+        assert all(h is None for i, h in enumerate(v.hands) if i != seat)
+        assert all(e.tile is None for e in v.events if e.type == "draw" and e.seat != seat)
+    d = determinize(v, random.Random(rng.random()))
+    assert _canon_tiles(d) == _canon_tiles(state)
+    assert legal_actions(d) == legal, "legality depends on hidden tiles"
+
+
 def _play_game(rules: RuleSet, players: int, seed: int, choice_seed: int) -> GameState:
     rng = random.Random(choice_seed)
     state = new_game(rules, players=players, seed=seed)
@@ -290,6 +305,7 @@ def _play_game(rules: RuleSet, players: int, seed: int, choice_seed: int) -> Gam
         _check_legal_actions(state, actions)
         if rng.random() < 0.2:
             _probe(state, rng)
+            _check_view(state, actions, rng)
         action = rng.choice(actions)
         after = apply(state, action)
         _check_markers(state, action, after)
