@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..rules import MEXICAN, Action, SeatView, view_legal_actions
 from ..rules.tiles import placement_table
+from .knowledge import lacking_values
 from .planning import plan_train
 
 Tile = tuple[int, int]
@@ -32,7 +33,9 @@ _PLAN_CACHE: dict[tuple, tuple[Tile, ...]] = {}
 _PLAN_CACHE_MAX = 200_000
 
 #: Search budget of plan_train inside the planner (a few ms at worst).
-PLAN_BUDGET = 200
+PLAN_BUDGET = 120
+#: Budget of the plans tried for other plays on the own train.
+REPLAN_BUDGET = 40
 
 
 def cached_plan(hand: tuple[Tile, ...], end: int, wild: bool, budget: int = PLAN_BUDGET):
@@ -192,7 +195,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                     after = 1 if any(u != t and u in table for u in hand) else 0
                 else:
                     rest = tuple(u for u in hand if u != t)
-                    after = len(cached_plan(rest, y, wild, ctx.budget))
+                    after = len(cached_plan(rest, y, wild, min(ctx.budget, REPLAN_BUDGET)))
                 loss = len(plan) - 1 - after
                 score += 20 - 5 * max(loss, 0) + min(after, 3)
                 if verbose:
@@ -327,8 +330,6 @@ class PlannerPlayer:
         return self.decide(view)[0]
 
     def decide(self, view: SeatView) -> tuple[Action, str]:
-        from .knowledge import lacking_values
-
         legal = view_legal_actions(view)
         action, reason, _ = planner_decide(view, view.seat, legal, lacking_values(view))
         return action, reason
