@@ -697,3 +697,68 @@ class TestPresets:
         assert rules.swan_drive and rules.set == 9 and rules.round_count == 3
         assert rules.blanks_wild
         assert pips((4, 5)) == 9
+
+
+class TestCombinations:
+    """RULES.md §6-§8: options that meet."""
+
+    def test_must_satisfy_double_on_partners_train_marks_the_team(self) -> None:
+        """RULES.md §6 must_satisfy + §8 teams: a failed double on the partner's train makes both public."""
+        rules = RuleSet(teams=True, double_follow_up="must_satisfy")
+        s = position(rules, hands=[[(4, 4), (9, 10), (1, 2)], [(6, 6)], [(3, 3)], [(7, 7)]],
+                     trains={2: [(12, 4)]}, boneyard=[(8, 11), (0, 0)])
+        s = run(s, Play(tile=(4, 4), train=2), Draw())
+        assert kinds(s) == {"mark"}
+        s = run(s, Mark())
+        assert [t.marker for t in s.trains] == [True, False, True, False, False]
+
+    def test_swan_after_satisfying_own_double(self) -> None:
+        """RULES.md §8 swan_drive + §6: a double on your own train, satisfied there, then the drive."""
+        rules = RuleSet(swan_drive=True, double_follow_up="must_satisfy")
+        s = position(rules, hands=[[(1, 1), (1, 7), (2, 8), (9, 10)], [(9, 9)], [(10, 10)]],
+                     trains={0: [(12, 1)], 1: [(12, 2)]}, markers={1}, boneyard=[(0, 0)])
+        s = run(s, Play(tile=(1, 1), train=0))
+        assert plays(s) == {((1, 7), 0)}
+        s = run(s, Play(tile=(1, 7), train=0))
+        assert s.phase == "swan" and plays(s) == {((2, 8), 1)}
+
+    def test_first_turn_chain_blocked_by_an_open_double(self) -> None:
+        """RULES.md §6 + §8 first_turn_chain: an open double left by a chain must be satisfied first."""
+        rules = RuleSet(opening="first_turn_chain")
+        s = position(rules, hands=[[(9, 9), (1, 2)], [(12, 3), (5, 6), (3, 11)]],
+                     trains={0: [(12, 5), (5, 5)]}, chain_right=[False, True], turn=1,
+                     boneyard=[(0, 0)])
+        assert plays(s) == {((5, 6), 0)}
+        s = run(s, Play(tile=(5, 6), train=0))
+        assert s.chain_right == (False, False)
+
+    def test_until_blocked_with_an_open_double(self) -> None:
+        """RULES.md §6 + §7 until_blocked: a blocked player with nothing to draw marks and passes."""
+        rules = RuleSet(round_end="until_blocked", rounds=1)
+        s = position(rules, hands=[[(5, 8), (1, 2)], [(3, 4), (12, 6)]],
+                     trains={0: [(12, 5), (5, 5)]}, turn=1)
+        assert kinds(s) == {"mark"}  # 12-6 would start its own train, but 5-5 blocks
+        s = run(s, Mark())
+        assert s.trains[1].marker and s.idle_turns == 1
+        assert plays(s) == {((5, 8), 0)}
+        s = run(s, Play(tile=(5, 8), train=0))
+        assert plays(s) == {((12, 6), 1), ((12, 6), MEXICAN)} and s.idle_turns == 0
+
+    def test_blanks_wild_follow_up_with_a_blank_on_must_satisfy(self) -> None:
+        """RULES.md §8 blanks_wild + must_satisfy: a blank satisfies the player's own double."""
+        rules = RuleSet(blanks_wild=True, double_follow_up="must_satisfy")
+        s = position(rules, hands=[[(5, 5), (0, 9), (3, 4)], [(6, 6)]], trains={0: [(12, 5)]},
+                     boneyard=[(1, 1)])
+        s = run(s, Play(tile=(5, 5), train=0))
+        assert plays(s) == {((0, 9), 0)}
+
+    def test_branching_after_a_satisfied_open_double(self) -> None:
+        """RULES.md §8 branching + §6: whoever satisfies an open double grows the branches."""
+        rules = RuleSet(branching_doubles=True)
+        s = position(rules, hands=[[(3, 7), (1, 2)], [(5, 3), (5, 9)]],
+                     trains={0: [(12, 5), (5, 5)]}, turn=1, boneyard=[(0, 0), (11, 11)])
+        s = run(s, Play(tile=(5, 3), train=0))
+        assert s.trains[0].ends == (3, 5, 5)
+        s = run(s, Play(tile=(3, 7), train=0))
+        # the branches are seat 1's train: private to seat 2, whose 5-9 cannot go there
+        assert kinds(s) == {"draw"}
