@@ -371,7 +371,7 @@ def _parse_json(data: bytes) -> Any:
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
         what = "truncated" if cut else "damaged: not valid JSON"
-        raise _Bad(f"the file is {what} ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+        raise _Bad(f"the file is {what} ({exc.msg}: line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:
         raise _Bad("the file is damaged: its JSON is nested too deeply") from None
     except ValueError as exc:  # e.g. an integer with thousands of digits
