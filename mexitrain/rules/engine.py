@@ -16,7 +16,7 @@ from .actions import DRAW, MARK, MEXICAN, PASS, SKIP, Action, Draw, Mark, Pass, 
 from .errors import IllegalAction
 from .ruleset import RuleSet
 from .state import Event, GameState, RoundResult, Train, construct, evolve
-from .tiles import fmt, full_set, is_double, pips, placement_table
+from .tiles import full_set, is_double, pips, placement_table
 
 # A candidate play inside the engine: (laid tile, train index, line).
 _Cand = tuple[tuple[int, int], int, int]
@@ -365,8 +365,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 # ---------------------------------------------------------------------------------------
 # The reducer
 # ---------------------------------------------------------------------------------------
-def _train_name(state: GameState, ti: int) -> str:
-    return "the Mexican Train" if ti == state.players else f"seat {ti + 1}'s train"
+def _ref(state: GameState, ti: int):
+    """A train index as actions and reasons name it: the owner's seat or ``"mexican"``."""
+    return MEXICAN if ti == state.players else ti
 
 
 def _resolve_train(state: GameState, ref) -> int:
@@ -374,7 +375,7 @@ def _resolve_train(state: GameState, ref) -> int:
         return state.players
     if isinstance(ref, int) and 0 <= ref < state.players:
         return ref
-    raise IllegalAction("no_branch", train=f"train {ref!r}", branch=0)
+    raise IllegalAction("no_train", ref=ref)
 
 
 def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
@@ -383,14 +384,14 @@ def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
     a, b = action.tile
     t = (a, b) if a <= b else (b, a)
     if phase in ("drawn", "follow_up_drawn") and t != state.drawn:
-        return IllegalAction("must_play_drawn", drawn=fmt(state.drawn))
+        return IllegalAction("must_play_drawn", drawn=state.drawn)
     if t not in state.hands[seat]:
-        return IllegalAction("not_in_hand", tile=fmt(t))
+        return IllegalAction("not_in_hand", tile=t)
     if phase in ("follow_up", "follow_up_drawn") and a == b:
-        return IllegalAction("double_follow_up", tile=fmt(t))
+        return IllegalAction("double_follow_up", tile=t)
     ti = _resolve_train(state, action.train)
     train = state.trains[ti]
-    name = _train_name(state, ti)
+    name = action.train
     if action.branch >= len(train.lines):
         return IllegalAction("no_branch", train=name, branch=action.branch)
     lines, why = _targets(state)
@@ -398,26 +399,24 @@ def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
         if why in ("blocked_by_double", "must_satisfy") and lines:
             dti, dli = lines[0] if why == "blocked_by_double" else state.double_line
             dbl = state.trains[dti].lines[dli][-1]
-            return IllegalAction(why, double=fmt(dbl), train=_train_name(state, dti))
+            return IllegalAction(why, double=dbl, train=_ref(state, dti))
         if why == "swan_next":
             nxt = _swan_next(state)
-            nxt_name = (
-                "the end" if nxt is None else _train_name(state, swan_order(state, seat)[nxt])
-            )
-            return IllegalAction(why, next=nxt_name)
+            nxt_ref = None if nxt is None else _ref(state, swan_order(state, seat)[nxt])
+            return IllegalAction(why, next=nxt_ref)
         return IllegalAction(why, train=name)
     end = train.end(action.branch)
     options = placement_table(end, state.rules.blanks_wild).get(t, ())
     if not options:
-        return IllegalAction("does_not_fit", tile=f"{a}-{b}", train=name, end=end)
+        return IllegalAction("does_not_fit", tile=(a, b), train=name, end=end)
     if (a, b) not in options:
-        return IllegalAction("wrong_half", tile=f"{a}-{b}", train=name, end=end)
+        return IllegalAction("wrong_half", tile=(a, b), train=name, end=end)
     return IllegalAction("first_turn_own_train")
 
 
-def _some_play(state: GameState, plays: list[_Cand]) -> str:
+def _some_play(state: GameState, plays: list[_Cand]) -> tuple:
     lay, ti, _ = plays[0]
-    return f"{fmt(lay)} on {_train_name(state, ti)}"
+    return (lay, _ref(state, ti))
 
 
 def _diagnose_other(state: GameState, action: Action, plays: list[_Cand]) -> IllegalAction:
@@ -429,20 +428,21 @@ def _diagnose_other(state: GameState, action: Action, plays: list[_Cand]) -> Ill
         if phase in ("drawn", "follow_up_drawn"):
             return IllegalAction("already_drawn")
         if phase in ("swan", "chain"):
-            return IllegalAction("draw_not_allowed", why=f"you are in the middle of a {phase}")
+            return IllegalAction("draw_not_allowed", why=f"in_{phase}")
         return IllegalAction("boneyard_empty")
     if kind == "skip":
         return IllegalAction("cannot_skip_now")
     if phase == "chain":
-        why = "your opening chain goes on while a tile fits your train"
+        why = "chain_goes_on"
     elif phase in ("turn", "follow_up") and state.boneyard:
-        why = "draw a tile first"
+        why = "draw_first"
     elif kind == "mark":
-        why = "no marker is placed here; pass instead"
+        why = "pass_instead"
     elif phase in ("drawn", "follow_up_drawn") and plays:
-        why = f"the tile you drew can be played: {_some_play(state, plays)}"
+        code = "cannot_mark_now" if kind == "mark" else "cannot_pass_now"
+        return IllegalAction(code, why="drawn_playable", example=_some_play(state, plays))
     else:
-        why = "the rules place your marker here"
+        why = "marker_here"
     code = "cannot_mark_now" if kind == "mark" else "cannot_pass_now"
     return IllegalAction(code, why=why)
 

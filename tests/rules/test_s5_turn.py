@@ -149,7 +149,9 @@ def test_illegal_action_messages() -> None:
         assert str(err.value) == message
     with pytest.raises(IllegalAction) as err:
         apply(s, Play(tile=(12, 3), train=5))
-    assert err.value.code == "no_branch"
+    assert err.value.code == "no_train"
+    assert err.value.values == {"ref": 5}
+    assert str(err.value) == "there is no train 5"
 
 
 def test_game_over_refuses_everything() -> None:
