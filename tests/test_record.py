@@ -591,3 +591,36 @@ def test_simulated_records_replay(tmp_path: Path, preset: str, capsys) -> None:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_simulated_records_replay_heavy(tmp_path: Path, preset: str, capsys) -> None:
     _simulate_and_replay(tmp_path, preset, 200, capsys)
+
+
+# -- malformed shapes found by the save-file fuzzer ------------------------------------------
+def _small_record() -> dict:
+    state = new_game(RuleSet(rounds=1), 2, 1)
+    rng = random.Random(1)
+    for _ in range(30):
+        state = apply(state, rng.choice(legal_actions(state)))
+    return to_record(state, [("A", "human"), ("B", "random")])
+
+
+@pytest.mark.parametrize("bad", [[1], {"x": 1}, None])
+def test_event_type_of_the_wrong_kind_is_refused(bad) -> None:
+    record = _small_record()
+    record["rounds"][0]["events"][0]["type"] = bad
+    with pytest.raises(RecordError, match=r"round 1, event 1 .*the event type must be one of"):
+        replay(record)
+
+
+@pytest.mark.parametrize("bad", [None, "x", [1], [1, 2, 3], {"a": 1}])
+def test_draw_event_tile_of_the_wrong_shape_is_refused(bad) -> None:
+    record = _small_record()
+    draw = next(e for e in record["rounds"][0]["events"] if e["type"] == "draw")
+    draw["tile"] = bad
+    with pytest.raises(RecordError, match=r"tile must be a tile \[a, b\]"):
+        replay(record)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "1" * 5000])
+def test_pathological_json_is_refused_in_one_line(text) -> None:
+    with pytest.raises(RecordError) as err:
+        load_record(text)
+    assert "\n" not in str(err.value)

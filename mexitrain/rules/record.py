@@ -248,12 +248,14 @@ def _check_event(e: Any, where: str, players: int, top: int) -> Action:
         raise RecordError(f"{where}: an event must be an object, not {_type_name(e)}")
     where = f"{where} ({_describe(e)})"
     kind = e.get("type")
-    if kind not in _EVENT_KEYS:
+    if not isinstance(kind, str) or kind not in _EVENT_KEYS:
         choices = ", ".join(_EVENT_KEYS)
         raise RecordError(f"{where}: the event type must be one of {choices}, not {kind!r}")
     required, optional = _EVENT_KEYS[kind]
     _want_keys(e, where, required, optional)
     _want_int(e["seat"], f"{where}: seat", 0, players - 1)
+    if kind == "draw":
+        _want_tile(e["tile"], f"{where}: tile", top)
     if kind in _ACTIONS:
         return _ACTIONS[kind]
     tile = _want_tile(e["tile"], f"{where}: tile", top)
@@ -507,6 +509,10 @@ def load_record(text: str | bytes) -> dict:
         raise RecordError(
             f"the record is {what}: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise RecordError("the record is not a game record: its JSON is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        raise RecordError(f"the record is not valid JSON: {exc}") from None
     _check_header(record)
     return record
 
