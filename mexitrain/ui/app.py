@@ -141,7 +141,10 @@ class MexitrainApp(App[None]):
         if old is not None and old.round == new.round and not new.over:
             for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=True)):
                 if b == 1 and a > 1:
-                    name = "You have" if seat == self.shown_seat and self.kinds[seat] == "human" else f"{self.names[seat]} has"
+                    name = self.names[seat]
+                    if seat == self.shown_seat and self.kinds[seat] == "human":
+                        name = "You"
+                    name += " have" if name == "You" else " has"
                     self.notify(f"Knock! {name} one tile left", title="Knock", severity="warning", timeout=4)
         self._show()
         self._advance()

@@ -32,7 +32,7 @@ async def test_defaults_you_and_three_computers_then_start():
         kinds = {screen.query_one(f"#kind-{i}", Select).value for i in (1, 2, 3)}
         assert len(kinds) == 1 and "human" not in kinds
         assert "Ready" in verdict(app)
-        await pilot.press("ctrl+s")
+        await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
         state = app.snapshot
@@ -43,6 +43,8 @@ async def test_keyboard_only_changes_the_number_of_players():
     app = form_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        assert app.focused.id == "start"  # Enter alone starts the default table
+        await pilot.press("tab")
         assert app.focused.id == "preset"
         await pilot.press("tab", "tab")
         assert app.focused.id == "players"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Label, Static
@@ -57,7 +57,7 @@ class HandoffScreen(Screen[None]):
         self.round_text = round_text
 
     def compose(self) -> ComposeResult:
-        with Center(id="handoff-box"):
+        with Vertical(id="handoff-box"):
             yield Static(
                 f"[b]Pass the keyboard to [{seat_colour(self.seat)}]{escape(self.person)}[/][/]\n\n"
                 f"{escape(self.round_text)}\n\n"

@@ -68,6 +68,10 @@ def default_ai() -> str:
     return DEFAULT_AI if DEFAULT_AI in LEVELS else next(iter(LEVELS))
 
 
+class FormScroll(VerticalScroll, can_focus=False):
+    """Scrolls to the focused field; Tab never stops on the scroll area itself."""
+
+
 def _row(key: str, widget, note: str | None = None) -> Horizontal:
     children = [Label(LABELS.get(key, key), classes="field-label"), widget]
     if note is not None:
@@ -78,7 +82,7 @@ def _row(key: str, widget, note: str | None = None) -> Horizontal:
 class NewGameScreen(Screen):
     """Set up a table. Tab / Shift+Tab move, Enter or Space open a list or tick a box."""
 
-    AUTO_FOCUS = "#preset"
+    AUTO_FOCUS = "#start"  # Enter starts the default table at once; Tab walks the form
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", tooltip="Start the game with these settings", id="setup-start"),
@@ -111,7 +115,7 @@ class NewGameScreen(Screen):
     def compose(self) -> ComposeResult:
         r = self.initial_rules
         n = len(self.seat_values)
-        with VerticalScroll(id="form"):
+        with FormScroll(id="form"):
             yield Label("[b]New game[/] · Mexican Train · [dim]Tab moves, Enter/Space opens or ticks[/]", id="form-title")
             yield _row(
                 "preset",

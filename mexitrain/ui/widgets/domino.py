@@ -58,3 +58,29 @@ def _line(markup: str) -> Content:
 def lines_content(lines: list[str]) -> Content:
     """Markup lines as one Content; each distinct line is parsed once (renders repeat them)."""
     return Content("\n").join(_line(line) for line in lines)
+
+
+def _rim(width: int, dim: bool, top: bool) -> str:
+    bg = DIM_BG if dim else FACE_BG
+    return f"[{bg}]{('▄' if top else '▀') * width}[/]"
+
+
+def big_face(a: int, b: int, *, dim: bool = False) -> tuple[str, str, str]:
+    """A hand tile three rows high: half-block rims above and below the face."""
+    return _rim(FACE_WIDTH, dim, True), face(a, b, dim=dim), _rim(FACE_WIDTH, dim, False)
+
+
+def big_laid(a: int, b: int) -> tuple[str, str, str]:
+    """A tile on a train, three rows high: `` 12│7 `` with rims."""
+    w = laid_width(a, b) + 2
+    mid = f"[on {FACE_BG}] [/]{laid(a, b)}[on {FACE_BG}] [/]"
+    return _rim(w, False, True), mid, _rim(w, False, False)
+
+
+def tall(screen_height: int) -> bool:
+    """Is there room for three-row tiles?"""
+    return screen_height >= 34
+
+
+def cell_width(markup: str) -> int:
+    return _line(markup).cell_length

@@ -58,7 +58,7 @@ class HandTray(BoardWidget):
         if offset is None:
             return
         for line, x0, x1, tile in self._hits:
-            if line <= offset.y <= line + 1 and x0 <= offset.x < x1:
+            if line <= offset.y < line + self.row_height() and x0 <= offset.x < x1:
                 self.post_message(self.Selected(tile))
                 return
 
@@ -69,7 +69,10 @@ class HandTray(BoardWidget):
         if self.board is None:
             return 2
         rows = layout(tray_items(self.board), max(CELL, width))
-        return 1 + 2 * max(1, len(rows))
+        return 1 + self.row_height() * max(1, len(rows))
+
+    def row_height(self) -> int:
+        return 4 if domino.tall(self.app.size.height) else 2
 
     def header(self) -> str:
         board = self.board
@@ -102,13 +105,18 @@ class HandTray(BoardWidget):
             lines.append("[dim](empty)[/]")
             return domino.lines_content(lines)
         self._hits = []
+        big = self.row_height() == 4
         for row in layout(tray_items(board), width):
             top = len(lines)
             faces = []
+            rims_top: list[str] = []
+            rims_bottom: list[str] = []
             marks = []
             for x, item in row:
                 if item is None:
                     faces.append("[dim]┊[/] ")
+                    rims_top.append("[dim]┊[/] ")
+                    rims_bottom.append("[dim]┊[/] ")
                     marks.append("  ")
                     continue
                 t = canon(item)  # type: ignore[arg-type]
@@ -116,6 +124,10 @@ class HandTray(BoardWidget):
                 dim = my_turn and bool(board.legal) and t not in playable
                 a, b = shown  # type: ignore[misc]
                 faces.append(f"{domino.face(a, b, dim=dim)} ")
+                if big:
+                    up, _mid, down = domino.big_face(a, b, dim=dim)
+                    rims_top.append(up + " ")
+                    rims_bottom.append(down + " ")
                 self._hits.append((top, x, x + domino.FACE_WIDTH, t))
                 sel = t == board.selected
                 fit = t in playable
@@ -129,7 +141,11 @@ class HandTray(BoardWidget):
                     marks.append("[dim] drawn [/] ")
                 else:
                     marks.append(" " * CELL)
+            if big:
+                lines.append("".join(rims_top).rstrip())
             lines.append("".join(faces).rstrip())
+            if big:
+                lines.append("".join(rims_bottom).rstrip())
             lines.append("".join(marks).rstrip())
         return domino.lines_content(lines)
 

@@ -111,8 +111,7 @@ class StationHub(BoardWidget):
         slot_w = name_w + 10 + (3 if sizes else 0)
         engine_row = (rows - 1) // 2
         lines: list[str] = []
-        top = " " * (slot_w + 2) + "┏" + "━" * inner + "┓"
-        lines.append(f"[dim]{top}[/]")
+        lines.append(" " * (slot_w + 1) + "[dim]┏" + "━" * inner + "┓[/]")
         for r in range(rows):
             lslot = self._slot(left[r], name_w, sizes, False) if r < len(left) else None
             rslot = self._slot(right[r], name_w, sizes, True) if r < len(right) else None
@@ -121,7 +120,9 @@ class StationHub(BoardWidget):
             lconn = "━┫" if lslot else " ┃"
             rconn = "┣━" if rslot else "┃"
             if r == engine_row:
-                mid = " " + domino.engine_face(v.engine) + " " * (inner - 8)
+                face_w = 3 + 2 * len(str(v.engine))
+                left_pad = (inner - face_w) // 2
+                mid = " " * left_pad + domino.engine_face(v.engine) + " " * (inner - face_w - left_pad)
             elif r == engine_row + 1:
                 mid = "[dim] station [/]"
             else:
@@ -130,9 +131,9 @@ class StationHub(BoardWidget):
                 f"{lpad}{lmark}[dim]{lconn}[/]{mid}[dim]{rconn}[/]{rslot.markup() if rslot else ''}"
             )
         half = inner // 2
-        lines.append(" " * (slot_w + 2) + "[dim]┗" + "━" * half + "┳" + "━" * (inner - half - 1) + "┛[/]")
+        lines.append(" " * (slot_w + 1) + "[dim]┗" + "━" * half + "┳" + "━" * (inner - half - 1) + "┛[/]")
         mslot = self._slot(n, 7, False, False)
-        lines.append(" " * (slot_w + 3 + half) + "[dim]┃[/]")
-        pad = max(0, slot_w + 3 + half - 2)
+        lines.append(" " * (slot_w + 2 + half) + "[dim]┃[/]")
+        pad = max(0, slot_w + 2 + half - 2)
         lines.append(" " * pad + mslot.markup())
         return domino.lines_content(lines)

@@ -18,11 +18,12 @@ def train_key(view_players: int, index: int) -> str:
     return str(index + 1) if index < 9 else " "
 
 
-def elide(tiles: list[tuple[int, int]], room: int) -> tuple[list[tuple[int, int]], int]:
+def elide(tiles: list[tuple[int, int]], room: int, big: bool = False) -> tuple[list[tuple[int, int]], int]:
     """Which tiles to show in ``room`` cells: all, or the first one, "…" and the newest ones.
 
     Returns (tiles shown, index in that list where "…" goes, or -1)."""
-    widths = [domino.laid_width(*t) + 1 for t in tiles]
+    pad = 3 if big else 1
+    widths = [domino.laid_width(*t) + pad for t in tiles]
     if sum(widths) <= room:
         return tiles, -1
     keep_first = 1 if widths and widths[0] + 2 + widths[-1] <= room else 0
@@ -58,16 +59,26 @@ class TrainRows(BoardWidget):
             train, line = self._rows[offset.y]
             self.post_message(self.Chosen(train, line))
 
+    def big(self) -> bool:
+        """Three-row tiles when the screen is tall enough for every train line."""
+        if self.board is None:
+            return False
+        height = self.app.size.height
+        lines = sum(len(t.lines) for t in self.board.view.trains)
+        return domino.tall(height) and 3 * lines <= int(height * 0.45) - 1
+
     def get_content_height(self, container, viewport, width: int) -> int:
         if self.board is None:
             return 1
-        return sum(len(t.lines) for t in self.board.view.trains)
+        lines = sum(len(t.lines) for t in self.board.view.trains)
+        return 3 * lines if self.big() else lines
 
     def render(self) -> Content:
         board = self.board
         if board is None:
             return Content("")
         v = board.view
+        big = self.big()
         width = max(20, self.size.width or 80)
         fits = board.fits(board.selected) if board.my_turn else frozenset()
         name_w = max(4, min(12, width // 8))
@@ -86,40 +97,51 @@ class TrainRows(BoardWidget):
                 if li == 0:
                     key = train_key(v.players, ti)
                     label = escape(name[:name_w].ljust(name_w))
-                    head = f"{cursor}[dim]{key}[/] [b {colour}]{label}[/]"
-                    if mex:
-                        flag = " "
-                    elif train.marker:
-                        flag = "[b $warning]⚑[/]"
-                    else:
-                        flag = " "
-                    head += f" {flag} "
+                    flag = "[b $warning]⚑[/]" if train.marker and not mex else " "
+                    head = f"{cursor}[dim]{key}[/] [b {colour}]{label}[/] {flag} "
                 else:
                     head = f"{cursor}  [dim]{'└ branch ' + str(li):<{name_w}}[/]   "
                 prefix_w = 1 + 1 + 1 + name_w + 3
                 tiles = list(line)
                 end = train.end(li)
-                end_text = f"▸{end}"
                 is_open = (ti, li) in doubles
-                tail_w = len(end_text) + (8 if is_open else 0) + 2
+                tail_w = 2 + len(str(end)) + (8 if is_open else 0) + 8
                 room = max(6, width - prefix_w - tail_w)
-                shown, gap = elide(tiles, room)
-                parts: list[str] = []
+                shown, gap = elide(tiles, room, big)
+                tops, mids, bots = [], [], []
+
+                def text(markup: str, w: int, tops=tops, mids=mids, bots=bots) -> None:
+                    tops.append(" " * w)
+                    mids.append(markup)
+                    bots.append(" " * w)
+
                 if li == 0 and not tiles:
-                    parts.append("[dim]not started[/]")
+                    text("[dim]not started[/]", 11)
                 for i, t in enumerate(shown):
                     if i == gap:
-                        parts.append("[dim]…[/]")
-                    parts.append(domino.laid(*t))
-                body = " ".join(parts)
+                        text("[dim]…[/]", 1)
+                    if big:
+                        top, mid, bot = domino.big_laid(*t)
+                        tops.append(top)
+                        mids.append(mid)
+                        bots.append(bot)
+                    else:
+                        text(domino.laid(*t), domino.laid_width(*t))
                 end_style = "b $success" if fit else "b"
                 tail = f" [{end_style}]▸[/]{domino.value(end)}"
                 if is_open:
                     tail += " [b $error]open![/]" if owed != (ti, li) else " [b $warning]double[/]"
                 if fit:
                     tail += " [b $success]◀ fits[/]" if selected else " [$success]◀[/]"
-                row = f"{head}{body}{tail}"
                 style = "on $accent 25%" if selected else ("on $success 12%" if fit else "")
-                rows.append(f"[{style}]{row}[/]" if style else row)
-                self._rows.append((ti, li))
+                blank_head = " " * prefix_w
+                out = [blank_head + " ".join(tops), head + " ".join(mids) + tail, blank_head + " ".join(bots)]
+                if not big:
+                    out = [out[1]]
+                for row in out:
+                    if style:  # the highlight runs the full width of the row
+                        row += " " * max(0, width - domino.cell_width(row))
+                        row = f"[{style}]{row}[/]"
+                    rows.append(row)
+                    self._rows.append((ti, li))
         return domino.lines_content(rows)

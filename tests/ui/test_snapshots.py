@@ -1,0 +1,129 @@
+"""Snapshot tests of every screen at 80x24 and 120x40 (pytest-textual-snapshot).
+
+Deterministic: fixed seeds, seeded random computer players moving at speed 0, no clock on
+screen, and no text cursor in view. Update with ``pytest tests/ui --snapshot-update`` after
+looking at every changed picture.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.worker import WorkerCancelled
+
+from mexitrain.rules import RuleSet
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.screens import GameOverScreen, HelpScreen, RoundOverScreen, ScoreScreen
+
+from .helpers import table
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+async def _settle(pilot) -> None:
+    app = pilot.app
+    for _ in range(2000):
+        try:
+            await app.workers.wait_for_complete()
+        except WorkerCancelled:
+            pass
+        await pilot.pause()
+        if not app.ai_pending:
+            await pilot.pause()
+            if not app.ai_pending:
+                break
+    quiet(pilot)
+
+
+async def _until(pilot, screen_type) -> None:
+    """Wait (without sleeping) until ``screen_type`` is on top and painted."""
+    for _ in range(200):
+        await pilot.pause()
+        if isinstance(pilot.app.screen, screen_type):
+            break
+    await _settle(pilot)
+    await pilot.pause()
+    quiet(pilot)
+
+
+def quiet(pilot) -> None:
+    """Toasts (the knock) time out on a clock: keep them out of the pictures."""
+    pilot.app.clear_notifications()
+
+
+def game_app() -> MexitrainApp:
+    """A human and three computer players, double-9, mid-round once the computers moved."""
+    setup = table(RuleSet(set=9, rounds=3), seed=11, kinds=("human", "random", "random", "random"))
+    return MexitrainApp(setup, speed=0)
+
+
+def computers_app(rounds: int = 1) -> MexitrainApp:
+    setup = table(
+        RuleSet(set=6, rounds=rounds), seed=5, kinds=("random", "random", "random"), names=("Ann", "Bea", "Cal")
+    )
+    return MexitrainApp(setup, speed=0)
+
+
+async def _play_a_few(pilot) -> None:
+    await _settle(pilot)
+    for _ in range(3):
+        board = pilot.app.game_screen.board
+        key = "enter" if board.plays else ("d" if board.can("draw") else "m")
+        await pilot.press(key)
+        await _settle(pilot)
+    await pilot.press("right")
+    await pilot.pause()
+    quiet(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_new_game_screen(snap_compare, size):
+    assert snap_compare(MexitrainApp(None, speed=0, seed=12345), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_screen(snap_compare, size):
+    assert snap_compare(game_app(), terminal_size=size, run_before=_play_a_few)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help_screen(snap_compare, size):
+    async def run_before(pilot):
+        await _settle(pilot)
+        await pilot.press("question_mark")
+        await _until(pilot, HelpScreen)
+
+    assert snap_compare(game_app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_handoff_screen(snap_compare, size):
+    setup = table(RuleSet(set=6, rounds=1), seed=3, kinds=("human", "human"), names=("Ann", "Bob"))
+    assert snap_compare(MexitrainApp(setup, speed=0), terminal_size=size, run_before=_settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_round_over_screen(snap_compare, size):
+    assert snap_compare(computers_app(rounds=2), terminal_size=size, run_before=_settle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_score_sheet_screen(snap_compare, size):
+    async def run_before(pilot):
+        await _until(pilot, RoundOverScreen)
+        await pilot.press("s")
+        await _until(pilot, ScoreScreen)
+
+    assert snap_compare(computers_app(rounds=2), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_over_screen(snap_compare, size):
+    async def run_before(pilot):
+        await _settle(pilot)
+        await pilot.press("enter")
+        await _settle(pilot)
+        await _until(pilot, RoundOverScreen)
+        await pilot.press("enter")
+        await _until(pilot, GameOverScreen)
+
+    assert snap_compare(computers_app(rounds=2), terminal_size=size, run_before=run_before)
