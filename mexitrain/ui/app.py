@@ -57,7 +57,7 @@ class MexitrainApp(App[None]):
         Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app-quit"),
     ]
 
-    snapshot: reactive[GameState | None] = reactive(None, init=False)
+    snapshot: reactive[GameState | None] = reactive(None, init=False, repaint=False)
 
     def __init__(
         self,
@@ -85,6 +85,8 @@ class MexitrainApp(App[None]):
         self._game_over_shown = False
         self._ai_state: GameState | None = None
         self._wake = threading.Event()
+        #: Seconds the coach (t) may think; None = its default. Tests set 0.
+        self.hint_time: float | None = None
 
     # -- start ----------------------------------------------------------------------------------
     def on_mount(self) -> None:

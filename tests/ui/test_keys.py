@@ -260,3 +260,18 @@ async def test_command_palette_offers_game_commands():
         titles = [c.title for c in app.get_system_commands(app.screen)]
         for title in ("New game", "Score sheet", "Rules and keys", "Theme"):
             assert title in titles
+
+
+async def test_t_gives_a_tip_and_selects_that_move():
+    app = game_app()
+    app.hint_time = 0  # the planner's instant advice
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.check_action("hint", ()) is True
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        tips = [n for n in app._notifications if n.title == "Tip" and "Enter" in n.message]
+        assert tips, "the tip was shown"
+        b = board(app)
+        assert b.play() in b.plays  # the suggested move is selected, ready for Enter

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -52,8 +53,10 @@ class GameScreen(Screen):
         Binding("0,x", "train(-1)", "Mexican Train", show=False, id="train-mexican"),
     ]
 
-    board: reactive[Board | None] = reactive(None)
-    plain: reactive[bool] = reactive(False)
+    # repaint=False: a screen-level repaint would redraw every widget; the bound widgets
+    # repaint themselves, and only when their part changed
+    board: reactive[Board | None] = reactive(None, repaint=False)
+    plain: reactive[bool] = reactive(False, repaint=False)
     _keys_state: tuple = ()
 
     class Act(Message):
@@ -210,18 +213,36 @@ class GameScreen(Screen):
         board = self.board
         if board is None or _hint is None:
             return
+        self.notify("Thinking about a tip…", title="Tip", timeout=2)
+        self._think(board.view)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _think(self, view: SeatView) -> None:
+        """The coach may search for a second: never on the UI thread."""
+        limit = getattr(self.app, "hint_time", None)
         try:
-            action, reason = _hint(board.view)
-        except Exception as exc:  # pragma: no cover - the coach must never break the game
-            self.notify(f"No tip available: {exc}", severity="warning")
+            action, reason = _hint(view) if limit is None else _hint(view, time_limit=limit)
+        except Exception as exc:  # the coach must never break the game
+            self.app.call_from_thread(self.notify, f"No tip available: {exc}", severity="warning")
             return
+        self.app.call_from_thread(self._show_hint, view, action, reason)
+
+    def _show_hint(self, view: SeatView, action: Action, reason: str) -> None:
+        board = self.board
+        if board is None or board.view != view:
+            return  # the game moved on meanwhile
         if action.type == "play":
             tile = B.canon(action.tile)
-            target = (B.train_index(board.view, action.train), action.branch)
-            opts = [p for p in board.plays if B.canon(p.tile) == tile and p.train == action.train and p.branch == action.branch]
+            target = (B.train_index(view, action.train), action.branch)
+            opts = [
+                p
+                for p in board.plays
+                if B.canon(p.tile) == tile and p.train == action.train and p.branch == action.branch
+            ]
             flip = opts.index(action) if action in opts else 0
             self.board = replace(board, selected=tile, target=target, flip=flip)
-        self.notify(reason, title="Tip", timeout=6)
+            reason += " — press Enter to play it"
+        self.notify(reason, title="Tip", timeout=8)
 
     # -- mouse intents ----------------------------------------------------------------------------
     def on_hand_tray_selected(self, message: HandTray.Selected) -> None:

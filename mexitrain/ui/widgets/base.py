@@ -12,8 +12,17 @@ class BoardWidget(Widget):
     board: reactive[Board | None] = reactive(None)
 
     _measured: tuple[int, int] | None = None
+    _key: object = None
+
+    def render_key(self, board: Board) -> object:
+        """What this widget's picture depends on; unchanged key, no repaint."""
+        return board
 
     def watch_board(self, board: Board | None) -> None:
+        key = self.render_key(board) if board is not None else None
+        if key == self._key and self._measured is not None:
+            return
+        self._key = key
         # A full layout pass is costly: ask for one only when this widget's height would change.
         width = self.size.width or 80
         height = self.get_content_height(self.size, self.size, width) if board is not None else 0

@@ -62,6 +62,11 @@ class HandTray(BoardWidget):
                 self.post_message(self.Selected(tile))
                 return
 
+    def render_key(self, board: Board) -> object:
+        flip_view = board.laid_view(board.selected) if board.selected else None
+        return (board.view.hand, board.view.drawn, board.tray, board.plan_len, board.plain,
+                board.selected, board.legal, board.my_turn, flip_view, len(board.options()))
+
     def _width(self) -> int:
         return max(CELL, self.size.width or 78)
 
@@ -152,6 +157,9 @@ class HandTray(BoardWidget):
 
 class OpenHands(BoardWidget):
     """With open hands (§8) every other hand, face up."""
+
+    def render_key(self, board: Board) -> object:
+        return board.view.hands
 
 
     def get_content_height(self, container, viewport, width: int) -> int:

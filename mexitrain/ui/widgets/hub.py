@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.markup import escape
 
+from ..board import Board
 from ..palette import seat_colour
 from . import domino
 from .base import BoardWidget
@@ -36,6 +37,9 @@ class _Line:
 class StationHub(BoardWidget):
     """Engine in the middle; seats' trains left and right; the Mexican Train below."""
 
+
+    def render_key(self, board: Board) -> object:
+        return (board.view, board.names)
 
     def _rows(self) -> int:
         if self.board is None:

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from textual.content import Content
 from textual.markup import escape
-from textual.reactive import reactive
-from textual.widget import Widget
 
 from .. import words
 from ..board import Board
 from ..palette import seat_colour
+from .base import BoardWidget
 
 
-class StatusLine(Widget):
-    board: reactive[Board | None] = reactive(None)
+class StatusLine(BoardWidget):
+    def render_key(self, board: Board) -> object:
+        return (board.view, board.names, board.legal)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return 2
 
     def render(self) -> Content:
         board = self.board

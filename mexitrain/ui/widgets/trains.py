@@ -6,6 +6,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
 
+from ..board import Board
 from ..palette import seat_colour
 from . import domino
 from .base import BoardWidget
@@ -58,6 +59,10 @@ class TrainRows(BoardWidget):
         if offset is not None and 0 <= offset.y < len(self._rows):
             train, line = self._rows[offset.y]
             self.post_message(self.Chosen(train, line))
+
+    def render_key(self, board: Board) -> object:
+        fits = board.fits(board.selected) if board.my_turn else frozenset()
+        return (board.view, board.names, board.target if board.my_turn else None, fits, board.my_turn)
 
     def big(self) -> bool:
         """Three-row tiles when the screen is tall enough for every train line."""
