@@ -29,7 +29,7 @@ DEFAULT_ROLLOUTS = 96
 #: At most this many candidate actions (the planner's best ones) are searched.
 MAX_CANDIDATES = 6
 #: Plan budget of the planner inside rollouts (cheaper than the planner level's own).
-ROLLOUT_PLAN_BUDGET = 60
+ROLLOUT_PLAN_BUDGET = 30
 
 
 def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:

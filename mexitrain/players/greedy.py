@@ -2,19 +2,40 @@
 
 from __future__ import annotations
 
-from ..rules import Action, SeatView, view_legal_actions
+from ..rules import MEXICAN, Action, SeatView, view_legal_actions
+from ..rules.tiles import placement_table
 
 
-def greedy_action(legal) -> Action:
-    """The heaviest play (ties: the first in the engine's stable order, a double first);
-    with no play, the forced draw, marker or pass."""
+def greedy_action(legal, view: SeatView | None = None) -> Action:
+    """The heaviest play. Ties (the same tile on several trains, or tiles of equal pips) go,
+    in order, to a double the seat can follow up, to a play on the seat's own train when it
+    carries a marker (which that play removes), to the play after which most tiles left in
+    the hand fit an end the seat may play on, then to the first in the engine's stable order. With no play: the
+    forced draw, marker or pass."""
     best = None
     best_key = None
-    for a in legal:
-        if a.type != "play":
-            continue
+    plays = [a for a in legal if a.type == "play"]
+    ends: dict = {}
+    if view is not None and len(plays) > 1:
+        n, seat = view.players, view.seat
+        team = {seat, (seat + n // 2) % n} if view.rules.teams else {seat}
+        for ti, train in enumerate(view.trains):
+            if train.owner is None or train.marker or train.owner in team:
+                for li in range(len(train.lines)):
+                    ends[(ti, li)] = train.end(li)
+    for a in plays:
         x, y = a.tile
-        key = (x + y, x == y)
+        key: tuple = (x + y, x == y)
+        if ends:
+            t = (x, y) if x <= y else (y, x)
+            ti = view.players if a.train == MEXICAN else a.train
+            unmark = ti == view.seat and view.trains[ti].marker
+            after = dict(ends)
+            after[(ti, a.branch)] = y
+            tables = [placement_table(e, view.rules.blanks_wild) for e in set(after.values())]
+            fits = [u for u in view.hand if u != t and any(u in tb for tb in tables)]
+            followable = x != y or any(u[0] != u[1] for u in fits)
+            key = (x + y, x == y and followable, unmark, len(fits))
         if best_key is None or key > best_key:
             best, best_key = a, key
     if best is not None:
@@ -35,4 +56,5 @@ class GreedyPlayer:
         self.seed = seed  # deterministic: the seed is unused
 
     def choose(self, view: SeatView) -> Action:
-        return greedy_action(view_legal_actions(view))
+        return greedy_action(view_legal_actions(view), view)
+

@@ -38,13 +38,15 @@ PLAN_BUDGET = 120
 REPLAN_BUDGET = 40
 
 
-def cached_plan(hand: tuple[Tile, ...], end: int, wild: bool, budget: int = PLAN_BUDGET):
-    key = (tuple(sorted(hand)), end, wild, budget)
+def cached_plan(
+    hand: tuple[Tile, ...], end: int, wild: bool, budget: int = PLAN_BUDGET, exact: bool = True
+):
+    key = (tuple(sorted(hand)), end, wild, budget, exact)
     got = _PLAN_CACHE.get(key)
     if got is None:
         if len(_PLAN_CACHE) >= _PLAN_CACHE_MAX:
             _PLAN_CACHE.clear()
-        got = plan_train(key[0], end, wild, budget)
+        got = plan_train(key[0], end, wild, budget, exact)
         _PLAN_CACHE[key] = got
     return got
 
@@ -57,14 +59,16 @@ def _hand_of(s, seat: int) -> tuple[Tile, ...]:
     return s.hand if isinstance(s, SeatView) else s.hands[seat]
 
 
-def best_own_plan(s, seat: int, hand, wild: bool, budget: int) -> tuple[tuple[Tile, ...], int]:
+def best_own_plan(
+    s, seat: int, hand, wild: bool, budget: int, exact: bool = True
+) -> tuple[tuple[Tile, ...], int]:
     """(plan, line): the best plan over the lines of the seat's own train."""
     own = s.trains[seat]
     best: tuple = ()
     best_line = 0
     best_key = (0, 0)
     for li in range(len(own.lines)):
-        p = cached_plan(hand, own.end(li), wild, budget)
+        p = cached_plan(hand, own.end(li), wild, budget, exact)
         key = (len(p), sum(a + b for a, b in p))
         if key > best_key:
             best, best_line, best_key = p, li, key
@@ -79,12 +83,13 @@ class PlanBook:
     rollout replans only when a plan is broken, or empty after a draw.
     """
 
-    __slots__ = ("entries", "wild", "budget")
+    __slots__ = ("entries", "wild", "budget", "exact")
 
-    def __init__(self, wild: bool, budget: int) -> None:
+    def __init__(self, wild: bool, budget: int, exact: bool = False) -> None:
         self.entries: dict[int, tuple[int, int, tuple[Tile, ...], int]] = {}
         self.wild = wild
         self.budget = budget
+        self.exact = exact
 
     def get(self, s, seat: int, hand) -> tuple[tuple[Tile, ...], int]:
         own = s.trains[seat]
@@ -100,7 +105,7 @@ class PlanBook:
                 if all((a, b) in held or (b, a) in held for a, b in plan):
                     self.entries[seat] = (line, len(laid), plan, len(hand))
                     return plan, line
-        plan, line = best_own_plan(s, seat, hand, self.wild, self.budget)
+        plan, line = best_own_plan(s, seat, hand, self.wild, self.budget, self.exact)
         self.entries[seat] = (line, len(own.lines[line]), plan, len(hand))
         return plan, line
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..rules.tiles import placements
+from ..rules.tiles import placement_table
 
 Tile = tuple[int, int]
 Laid = tuple[int, int]
@@ -32,6 +32,7 @@ def plan_train(
     open_end: int,
     wild: bool = False,
     budget: int = DEFAULT_BUDGET,
+    exact: bool = True,
 ) -> tuple[Laid, ...]:
     """The longest, then heaviest, chain laid from ``open_end`` through ``hand``.
 
@@ -47,13 +48,14 @@ def plan_train(
     T-join, found by matching odd values through shortest paths): when what is left stays
     connected that trail is provably best and is returned at once. Otherwise, and with wild
     blanks, a branch-and-bound search runs, stopping early when it reaches the bound.
+    ``exact=False`` skips the graph step (cheaper, for rollouts: the search alone).
     """
     tiles = sorted({_canon(t) for t in hand}, key=lambda t: (-(t[0] + t[1]), t))
     if not tiles:
         return ()
     start_path: tuple[Laid, ...] = ()
     target: tuple[int, int] | None = None
-    if not wild:
+    if exact and not wild:
         target, found = _graph_plan(tiles, open_end)
         if found is not None:
             if _key(found) == target:
@@ -259,8 +261,9 @@ def _search(
         """(bit, tile index, laid, new end) for every tile that fits ``end``."""
         got = moves_cache.get(end)
         if got is None:
+            table = placement_table(end, wild)
             got = [
-                (1 << i, i, lay, lay[1]) for i, t in enumerate(tiles) for lay in placements(t, end, wild)
+                (1 << i, i, lay, lay[1]) for i, t in enumerate(tiles) for lay in table.get(t, ())
             ]
             # doubles of this end first (they keep the end), then heavier tiles
             got.sort(key=lambda m: (m[3] != end, -weights[m[1]], m[2]))
