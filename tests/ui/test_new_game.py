@@ -125,8 +125,7 @@ async def test_form_scrolls_and_survives_small_terminals():
     app = form_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for _ in range(25):
-            await pilot.press("tab")
+        await pilot.press(*["tab"] * 14)
         assert app.focused is not None
         await pilot.resize_terminal(40, 12)
         await pilot.pause()
