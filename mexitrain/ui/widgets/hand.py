@@ -93,7 +93,7 @@ class HandTray(BoardWidget):
             if board.plan_len:
                 text += f" · [b]plan[/] from ▸{own.end(0)}: {board.plan_len}, then extras [dim](o: sort)[/]"
             else:
-                text += f" · nothing fits ▸{own.end(0)} yet: all extras [dim](o: sort)[/]"
+                text += f" · no plan from ▸{own.end(0)} yet: all extras [dim](o: sort)[/]"
         if board.my_turn and v.rules.blanks_wild and len(board.options()) > 1:
             text += " · [b $warning]f[/] flips it"
         return text

@@ -29,15 +29,21 @@ class StatusLine(BoardWidget):
         mine = board.my_turn
         turn_style = "b $text-accent" if mine else ""
         first = head + (f"[{turn_style}]{escape(turn)}[/]" if turn_style else escape(turn))
-        parts = [f"boneyard [b]{v.boneyard_size}[/]"]
-        for s, k in enumerate(v.hand_sizes):
-            name = "you" if s == v.seat else board.names[s]
-            style = f"b {seat_colour(s)}"
-            if k == 1:
-                style = "b $error reverse"
-            parts.append(f"[{style}]{escape(name[:8])}[/] {k}")
-        second = " · ".join(parts)
         knock = words.knock_line(v, board.names)
+        width = (self.size.width or 80) - (len(knock) + 3 if knock else 0)
+        for name_w, sep in ((8, " · "), (3, " "), (1, " ")):  # shorter names when many players
+            parts = [f"boneyard [b]{v.boneyard_size}[/]" if name_w > 1 else f"bone [b]{v.boneyard_size}[/]"]
+            plain = len(parts[0]) - 7
+            for s, k in enumerate(v.hand_sizes):
+                name = ("you" if s == v.seat else board.names[s])[:name_w]
+                style = f"b {seat_colour(s)}"
+                if k == 1:
+                    style = "b $error reverse"
+                parts.append(f"[{style}]{escape(name)}[/] {k}" if name_w > 1 else f"[{style}]{escape(name)}{k}[/]")
+                plain += len(sep) + len(name) + len(str(k)) + (1 if name_w > 1 else 0)
+            if plain <= width:
+                break
+        second = sep.join(parts)
         if knock:
             second = f"[b $error reverse] {escape(knock)} [/] " + second
         return Content.from_markup(first + "\n" + second)
