@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -10,7 +10,18 @@ from .tiles import full_set
 
 
 class RuleSetError(ValueError):
-    """A rule set, or a rule set with a number of players, that cannot be played."""
+    """A rule set, or a rule set with a number of players, that cannot be played.
+
+    Like :class:`~mexitrain.rules.errors.IllegalAction`, it carries data for interfaces:
+    ``code`` names the problem and ``values`` its particulars (numbers, option names, the
+    value given); ``mexitrain.messages.ruleset_error_text`` turns them into a sentence in the
+    player's language. ``str(error)`` stays a plain English sentence for developers and logs.
+    """
+
+    def __init__(self, message: str, code: str = "invalid", **values: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 #: RULES.md §2: (largest player count of the row, tiles each), by (set, table).
@@ -66,11 +77,17 @@ class RuleSet(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
         if self.hand_table == "fast" and self.set != 9:
-            raise ValueError("the fast hand-size table is for the double-9 set only")
+            raise RuleSetError(
+                "the fast hand-size table is for the double-9 set only", "fast_table", set=self.set
+            )
         if self.engine == "descending" and self.rounds is not None and self.rounds > self.set + 1:
-            raise ValueError(
+            raise RuleSetError(
                 f"a double-{self.set} game with descending engines has at most "
-                f"{self.set + 1} rounds, not {self.rounds}"
+                f"{self.set + 1} rounds, not {self.rounds}",
+                "too_many_rounds",
+                set=self.set,
+                max=self.set + 1,
+                rounds=self.rounds,
             )
         return self
 
@@ -94,27 +111,54 @@ class RuleSet(BaseModel):
         for upto, size in HAND_TABLES[(self.set, self.hand_table)]:
             if players <= upto:
                 return size
-        raise RuleSetError(f"the double-{self.set} set takes at most {self.max_players} players")
+        raise RuleSetError(
+            f"the double-{self.set} set takes at most {self.max_players} players",
+            "too_many_players",
+            set=self.set,
+            fast=self.hand_table == "fast",
+            max=self.max_players,
+            players=players,
+        )
 
     def check_players(self, players: int) -> None:
         """Raise :class:`RuleSetError`, with a clear reason, if this table cannot be dealt."""
         if players < 2:
-            raise RuleSetError("Mexican Train needs at least 2 players")
+            raise RuleSetError(
+                "Mexican Train needs at least 2 players", "too_few_players", min=2, players=players
+            )
         if players > self.max_players:
             table = " fast" if self.hand_table == "fast" else ""
             raise RuleSetError(
-                f"the{table} double-{self.set} set takes at most {self.max_players} players, not {players}"
+                f"the{table} double-{self.set} set takes at most {self.max_players} players, not {players}",
+                "too_many_players",
+                set=self.set,
+                fast=self.hand_table == "fast",
+                max=self.max_players,
+                players=players,
             )
         if self.teams and players not in (4, 6, 8):
-            raise RuleSetError(f"teams need 4, 6 or 8 players, not {players}")
+            raise RuleSetError(
+                f"teams need 4, 6 or 8 players, not {players}", "teams_players", players=players
+            )
         if self.first_player == "chosen" and self.first_seat >= players:
-            raise RuleSetError(f"first seat {self.first_seat + 1} does not exist with {players} players")
+            raise RuleSetError(
+                f"first seat {self.first_seat + 1} does not exist with {players} players",
+                "no_first_seat",
+                seat=self.first_seat + 1,
+                players=players,
+            )
         each = self.hand_size if self.hand_size is not None else self._table_size(players)
         available = len(full_set(self.set)) - (1 if self.engine == "descending" else 0)
         if each * players > available:
             raise RuleSetError(
                 f"{players} hands of {each} tiles need {each * players} tiles, "
-                f"but the double-{self.set} set has only {available} to deal"
+                f"but the double-{self.set} set has only {available} to deal",
+                "not_enough_tiles",
+                players=players,
+                each=each,
+                need=each * players,
+                set=self.set,
+                available=available,
             )
 
     def changed(self) -> dict[str, object]:
@@ -149,7 +193,9 @@ def _parse_value(field: str, text: str) -> object:
             return True
         if lowered in ("0", "false", "no", "off"):
             return False
-        raise RuleSetError(f"option {field} takes on or off, not {text!r}")
+        raise RuleSetError(
+            f"option {field} takes on or off, not {text!r}", "not_on_off", option=field, value=text
+        )
     if lowered in ("none", "default", ""):
         return None
     if lowered.lstrip("-").isdigit():
@@ -166,12 +212,22 @@ def make_rules(preset: str = "standard", options: dict[str, str] | None = None) 
     key = preset.strip().lower().replace("_", "-")
     key = {"fast-double-9": "fast", "double-9": "fast"}.get(key, key)
     if key not in PRESETS:
-        raise RuleSetError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+        raise RuleSetError(
+            f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}",
+            "unknown_preset",
+            preset=preset,
+            choices=tuple(PRESETS),
+        )
     values = PRESETS[key].model_dump()
     for name, text in (options or {}).items():
         field = name.strip().replace("-", "_")
         if field not in RuleSet.model_fields:
-            raise RuleSetError(f"unknown option {name!r}; options are {', '.join(RuleSet.model_fields)}")
+            raise RuleSetError(
+                f"unknown option {name!r}; options are {', '.join(RuleSet.model_fields)}",
+                "unknown_option",
+                option=name,
+                choices=tuple(RuleSet.model_fields),
+            )
         values[field] = _parse_value(field, text)
         if field == "first_seat" and isinstance(values[field], int):
             values[field] -= 1  # people count seats from 1
@@ -182,4 +238,29 @@ def make_rules(preset: str = "standard", options: dict[str, str] | None = None) 
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "rules"
         msg = err["msg"].removeprefix("Value error, ")
-        raise RuleSetError(f"{where}: {msg}" if err["loc"] else msg) from None
+        code, values = _error_data(err, values)
+        raise RuleSetError(f"{where}: {msg}" if err["loc"] else msg, code, **values) from None
+
+
+def _error_data(err: Any, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The code and values of one pydantic error of :func:`make_rules` (see RuleSetError)."""
+    inner = (err.get("ctx") or {}).get("error")
+    if isinstance(inner, RuleSetError):
+        return inner.code, inner.values
+    loc = err.get("loc") or ()
+    field = str(loc[0]) if loc else "rules"
+    value = err.get("input")
+    kind = err.get("type", "")
+    if field == "first_seat" and isinstance(value, int):
+        value += 1  # people count seats from 1
+    if kind == "literal_error" and field in RuleSet.model_fields:
+        choices = get_args(RuleSet.model_fields[field].annotation)
+        return "bad_choice", {"option": field, "choices": choices, "value": value}
+    if kind == "greater_than_equal":
+        least = (err.get("ctx") or {}).get("ge")
+        if field == "first_seat" and isinstance(least, int):
+            least += 1
+        return "too_small", {"option": field, "min": least, "value": value}
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return "not_whole_number", {"option": field, "value": value}
+    return "invalid", {"option": field, "message": err.get("msg", "")}
