@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..rules import GameState
+from ..rules import GameState, IllegalAction
 from ..rules.record import FORMAT as RECORD_FORMAT
 from ..rules.record import RecordError, dump_record, replay, to_record
 from ..setup import GameSetup
@@ -51,6 +52,11 @@ class SaveError(Exception):
 
     ``path`` is the file concerned (or None); ``problem`` the message without the file part.
     ``moved_to`` is where a bad autosave (or stats file) was moved aside, if it was.
+
+    For interfaces, as data: ``action`` is what failed (``"load"``, ``"save"``, ``"remove"``
+    or None), ``code`` names the problem (None when it has no code: the English message is
+    then all there is) and ``values`` its particulars; ``mexitrain.messages.save_error_text``
+    turns them into a sentence in the player's language.
     """
 
     def __init__(
@@ -59,16 +65,41 @@ class SaveError(Exception):
         path: Path | None = None,
         problem: str = "",
         moved_to: Path | None = None,
+        *,
+        action: str | None = None,
+        code: str | None = None,
+        values: dict[str, Any] | None = None,
     ) -> None:
         message = " ".join(message.split())
         super().__init__(message)
         self.path = path
         self.problem = problem or message
         self.moved_to = moved_to
+        self.action = action
+        self.code = code
+        self.values = dict(values or {})
 
 
 class _Bad(Exception):
-    """Internal: what is wrong with a file's contents (becomes a SaveError with its path)."""
+    """Internal: what is wrong with a file's contents (becomes a SaveError with its path).
+    ``code`` and ``values`` are passed on to the SaveError."""
+
+    def __init__(self, message: str, code: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
+
+
+def _os_error(action: str, path: Path, exc: OSError) -> SaveError:
+    verb = {"load": "cannot load", "save": "cannot save", "remove": "cannot remove"}[action]
+    error = exc.strerror or str(exc)
+    return SaveError(
+        f"{verb} {path}: {error}",
+        path,
+        action=action,
+        code="os_error",
+        values={"errno": exc.errno, "error": error},
+    )
 
 
 @dataclass(frozen=True)
@@ -177,7 +208,7 @@ def save_game(
     try:
         return atomic.write_text(path, text)
     except OSError as exc:
-        raise SaveError(f"cannot save {path}: {exc.strerror or exc}", path) from None
+        raise _os_error("save", path, exc) from None
 
 
 def save_named(
@@ -197,10 +228,18 @@ def save_named(
     try:
         path = save_path(root, name)
     except ValueError as exc:
-        raise SaveError(f"cannot save: {exc}") from None
+        raise SaveError(
+            f"cannot save: {exc}", action="save", code="bad_name", values={"name": name}
+        ) from None
     if path.exists():
         if not overwrite:
-            raise SaveError(f"cannot save {path}: a saved game with that name exists", path)
+            raise SaveError(
+                f"cannot save {path}: a saved game with that name exists",
+                path,
+                action="save",
+                code="name_taken",
+                values={"name": name},
+            )
         try:
             load_save(path)
         except SaveError:
@@ -268,7 +307,7 @@ def autosave(
     try:
         atomic.write_text(path, text)
     except OSError as exc:
-        raise SaveError(f"cannot save {path}: {exc.strerror or exc}", path) from None
+        raise _os_error("save", path, exc) from None
     _remember(path)
     return notice
 
@@ -284,7 +323,7 @@ def clear_autosave(root: str | os.PathLike[str]) -> str | None:
         except FileNotFoundError:
             pass
         except OSError as exc:
-            raise SaveError(f"cannot remove {path}: {exc.strerror or exc}", path) from None
+            raise _os_error("remove", path, exc) from None
         atomic.fsync_dir(path.parent)
     _KNOWN_GOOD.pop(path.absolute(), None)
     return notice
@@ -306,7 +345,15 @@ def find_autosave(root: str | os.PathLike[str]) -> SavedGame | None:
     except SaveError as exc:
         if exc.moved_to is None and _readable(path):
             dest = atomic.move_aside(path)
-            raise SaveError(f"{exc}; it was moved to {dest}", path, exc.problem, dest) from None
+            raise SaveError(
+                f"{exc}; it was moved to {dest}",
+                path,
+                exc.problem,
+                dest,
+                action=exc.action,
+                code=exc.code,
+                values=exc.values,
+            ) from None
         raise
     if game.state.over:
         _remember(path)
@@ -356,14 +403,16 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _parse_json(data: bytes) -> Any:
     if len(data) > MAX_BYTES:
-        raise _Bad(f"the file is too large to be a saved game ({len(data)} bytes)")
+        raise _Bad(f"the file is too large to be a saved game ({len(data)} bytes)", "too_large", size=len(data))
     if not data.strip():
-        raise _Bad("the file is empty")
+        raise _Bad("the file is empty", "empty")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise _Bad(
-            f"the file is damaged: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+            f"the file is damaged: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            "not_utf8",
+            offset=exc.start,
         ) from None
     text = text.removeprefix("\ufeff")
     try:
@@ -371,9 +420,14 @@ def _parse_json(data: bytes) -> Any:
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
         what = "truncated" if cut else "damaged: not valid JSON"
-        raise _Bad(f"the file is {what} ({exc.msg}: line {exc.lineno}, column {exc.colno})") from None
+        raise _Bad(
+            f"the file is {what} ({exc.msg}: line {exc.lineno}, column {exc.colno})",
+            "truncated" if cut else "not_json",
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
     except RecursionError:
-        raise _Bad("the file is damaged: its JSON is nested too deeply") from None
+        raise _Bad("the file is damaged: its JSON is nested too deeply", "too_deep") from None
     except ValueError as exc:  # e.g. an integer with thousands of digits
         raise _Bad(f"the file is damaged: {exc}") from None
 
@@ -381,17 +435,20 @@ def _parse_json(data: bytes) -> Any:
 def _check_header_named(data: Any, fmt: str, version_read: int, what: str) -> None:
     """Refuse what is not a JSON object of format ``fmt`` with a version this code reads."""
     if not isinstance(data, dict):
-        raise _Bad(f"not a {what}: the file holds {_kind(data)}, not a JSON object")
+        raise _Bad(f"not a {what}: the file holds {_kind(data)}, not a JSON object", "wrong_format", format=fmt)
     found = data.get("format")
     if found != fmt:
         found_text = "no \"format\"" if "format" not in data else f"format {found!r}"
-        raise _Bad(f"not a {what} ({found_text}, expected {fmt!r})")
+        raise _Bad(f"not a {what} ({found_text}, expected {fmt!r})", "wrong_format", format=fmt)
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise _Bad(f"the version must be a whole number, not {version!r}")
     if version > version_read:
         raise _Bad(
-            f"it was written by a newer mexitrain (version {version}; this one reads {version_read})"
+            f"it was written by a newer mexitrain (version {version}; this one reads {version_read})",
+            "newer_version",
+            version=version,
+            reads=version_read,
         )
     if version < 1:
         raise _Bad(f"unknown version {version} (this mexitrain reads {version_read})")
@@ -479,12 +536,15 @@ def parse_save(data: bytes, path: Path | None = None) -> SavedGame:
     try:
         return _parse(data, path)
     except _Bad as exc:
-        problem = str(exc)
+        problem, code, values = str(exc), exc.code, exc.values
     except RecordError as exc:
-        problem = str(exc)
+        problem, code, values = str(exc), "bad_record", {}
     except Exception as exc:  # a bug, not the file's fault: still one clear line, no crash
         problem = f"internal error while reading it ({type(exc).__name__}: {exc})"
-    raise SaveError(f"cannot load {where}: {problem}", path, problem)
+        code, values = None, {}
+    raise SaveError(
+        f"cannot load {where}: {problem}", path, problem, action="load", code=code, values=values
+    )
 
 
 def _parse(data: bytes, path: Path | None) -> SavedGame:
@@ -508,12 +568,31 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
     if not isinstance(record, dict):
         raise _Bad(f"record must be an object, not {_kind(record)}")
     _precheck_events(record)
-    state = replay(record)  # checks the record completely
+    try:
+        state = replay(record)  # checks the record completely
+    except RecordError as exc:
+        raise _record_problem(exc, record) from None
     if setup is None:
         setup = _setup_of_record(record, state)
     else:
         _check_consistent(setup, record, state)
     return SavedGame(path=path, setup=setup, state=state, speed=speed, name=name, saved_at=saved_at)
+
+
+_WHERE = re.compile(r"round (\d+), event (\d+) \(seat (\d+) ")
+
+
+def _record_problem(exc: RecordError, record: dict) -> _Bad:
+    """A RecordError as a _Bad with the same message; an illegal move keeps its data."""
+    illegal = exc.__context__
+    where = _WHERE.match(str(exc))
+    if isinstance(illegal, IllegalAction) and where:
+        names = tuple(str(p.get("name")) for p in record["players"])
+        round_, event, seat = (int(g) for g in where.groups())
+        return _Bad(
+            str(exc), "illegal_move", round=round_, event=event, seat=seat, names=names, reason=illegal
+        )
+    return _Bad(str(exc), "bad_record")
 
 
 def _is_tile(value: Any) -> bool:
@@ -552,11 +631,15 @@ def _read(path: Path) -> bytes:
         size = path.stat().st_size
         if size > MAX_BYTES:
             raise SaveError(
-                f"cannot load {path}: the file is too large to be a saved game ({size} bytes)", path
+                f"cannot load {path}: the file is too large to be a saved game ({size} bytes)",
+                path,
+                action="load",
+                code="too_large",
+                values={"size": size},
             )
         return path.read_bytes()
     except OSError as exc:
-        raise SaveError(f"cannot load {path}: {exc.strerror or exc}", path) from None
+        raise _os_error("load", path, exc) from None
 
 
 def load_save(path: str | os.PathLike[str]) -> SavedGame:
