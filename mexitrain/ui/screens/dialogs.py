@@ -29,7 +29,7 @@ class QuitScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="quit-box", classes="dialog"):
             yield Label(self.question, id="quit-question")
-            yield Label("[dim]The game in progress will be lost.[/]")
+            yield Label("[dim]y quits now, n (or Esc) goes back to the game.[/]")
             with Horizontal(classes="buttons"):
                 yield Button("Quit (y)", id="quit-yes", variant="error", compact=True)
                 yield Button("Keep playing (n)", id="quit-no", variant="primary", compact=True)

@@ -32,6 +32,8 @@ class GameScreen(Screen):
     """Keys act on the selection held here; moves go up to the app as :class:`Act`."""
 
     AUTO_FOCUS = None
+    #: Below 20 rows the hub and the log give way to the trains and the hand (screens.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-normal")]
 
     BINDINGS = [
         Binding("left,h", "tile(-1)", "Tile", key_display="←→", tooltip="Select the previous tile (h)", id="tile-prev"),

@@ -74,7 +74,8 @@ class HandTray(BoardWidget):
         if self.board is None:
             return 2
         rows = layout(tray_items(self.board), max(CELL, width))
-        return 1 + self.row_height() * max(1, len(rows))
+        header = -(-domino.cell_width(self.header()) // max(1, width))  # it wraps when narrow
+        return header + self.row_height() * max(1, len(rows))
 
     def row_height(self) -> int:
         return 4 if domino.tall(self.app.size.height) else 2
