@@ -85,7 +85,7 @@ class ScoreScreen(ModalScreen[None]):
             yield Label(f"[b]Score sheet[/] · round {self.view.round} of {self.view.rules.round_count} · lowest total wins")
             with VerticalScroll(id="scores-scroll"):
                 yield ScoreSheet(self.view, self.names, id="score-sheet")
-            yield Label("[dim]★ a round at 0 · ties: most rounds at 0,\nthen the lowest non-zero round · Esc closes[/]", id="scores-note")
+            yield Label("[dim]★ a round at 0 · (n) running total · ties: most rounds\nat 0, then the lowest non-zero round · Esc closes[/]", id="scores-note")
         yield Footer()
 
     def action_close(self) -> None:

@@ -15,11 +15,23 @@ from ..board import Board
 def log_lines(board: Board) -> list[str]:
     v = board.view
     lines = [f"[b]{escape(words.round_header(v, board.names))}[/]"]
-    for i, e in enumerate(v.events):
-        text = escape(words.event_line(v, board.names, i, auto=i in board.auto_events))
+    i = 0
+    while i < len(v.events):
+        e = v.events[i]
+        text = words.event_line(v, board.names, i, auto=i in board.auto_events)
+        nxt = v.events[i + 1] if i + 1 < len(v.events) else None
+        if e.type == "draw" and nxt is not None and nxt.seat == e.seat and nxt.type in ("mark", "play"):
+            # "Cal drew a tile and placed a marker on their train": one line per turn
+            rest = words.event_line(v, board.names, i + 1, auto=i + 1 in board.auto_events)
+            subject = words.who(board.names, v.seat, nxt.seat) + " "
+            rest = rest.removeprefix(subject)  # drop the repeated subject
+            text = f"{text} and {rest}"
+            i += 1
+        text = escape(text)
         if e.seat == v.seat:
             text = f"[b]{text}[/]"
         lines.append(text)
+        i += 1
     return lines
 
 

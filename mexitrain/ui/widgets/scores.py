@@ -20,7 +20,9 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
     played = len(view.results)
     leaders = {st.seats for st in table if st.place == 1} if played else set()
     cols = [words.side_name(names, side) for side in groups]
-    widths = [max(5, min(14, len(c))) for c in cols]
+    running = len(groups) <= 6  # room for each round's running total beside its score
+    widths = [max(11 if running else 5, min(14, len(c))) for c in cols]
+    totals = [0] * len(groups)
     head = f"{'Round':<6}{'Engine':<7}" + "".join(f" {c[:w]:>{w}}" for c, w in zip(cols, widths, strict=True))
     lines = []
     header_parts = [f"[b]{'Round':<6}{'Engine':<7}[/]"]
@@ -28,7 +30,8 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
         style = f"b {seat_colour(side[0])}"
         if side in leaders:
             style += " underline"
-        header_parts.append(f" [{style}]{escape(c[:w]):>{w}}[/]")
+        label = c[:w]
+        header_parts.append(" " + " " * (w - len(label)) + f"[{style}]{escape(label)}[/]")
     lines.append("".join(header_parts))
     lines.append("[dim]" + "─" * len(head) + "[/]")
     total_rounds = view.rules.round_count
@@ -37,12 +40,14 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
             res = view.results[r]
             row = f"{res.number:<6}{f'{res.engine}-{res.engine}':<7}"
             cells = []
-            for side, w in zip(groups, widths, strict=True):
+            for i, (side, w) in enumerate(zip(groups, widths, strict=True)):
                 score = sum(res.scores[s] for s in side)
-                if score == 0:
-                    cells.append(f" [b $success]{'0 ★':>{w}}[/]")
-                else:
-                    cells.append(f" {score:>{w}}")
+                totals[i] += score
+                sw = w - 6 if running else w
+                cell = f"[b $success]{'0 ★':>{sw}}[/]" if score == 0 else f"{score:>{sw}}"
+                if running:
+                    cell += f" [dim]{'(' + str(totals[i]) + ')':>5}[/]"
+                cells.append(" " + cell)
             lines.append(row + "".join(cells))
         else:
             now = r == played and view.phase != "game_over"
@@ -61,7 +66,8 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
         for side, val, w in zip(groups, values, widths, strict=True):
             text = f"{val:>{w}}"
             if bold and side in leaders:
-                cells.append(f" [b reverse $accent]{text}[/]")
+                pad = len(text) - len(text.lstrip())
+                cells.append(" " + " " * pad + f"[b underline $text-success]{text.lstrip()}[/]")
             elif bold:
                 cells.append(f" [b]{text}[/]")
             else:
@@ -93,7 +99,7 @@ class ScoreSheet(Widget):
     def render(self) -> Content:
         if self.view is None:
             return Content("")
-        return Content.from_markup(sheet_markup(self.view, self.names))
+        return Content.from_markup(self.render_markup())
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if self.view is None:
@@ -103,6 +109,8 @@ class ScoreSheet(Widget):
     def get_content_width(self, container, viewport) -> int:
         if self.view is None:
             return 10
-        groups = sides(self.view)
-        cols = [words.side_name(self.names, side) for side in groups]
-        return 13 + sum(max(5, min(14, len(c))) + 1 for c in cols) + 8
+        return max(len(line) for line in Content.from_markup(self.render_markup()).plain.split("\n"))
+
+    def render_markup(self) -> str:
+        assert self.view is not None
+        return sheet_markup(self.view, self.names)
