@@ -22,6 +22,14 @@ never ``textual`` outside ``play``) are paid only by that command. Inside ``run`
 :class:`UsageError` for a bad value, or wrap the code that turns arguments into objects in
 ``with bad_values():``, which turns ``RuleSetError``/``ValueError`` into that one-line
 exit-2 error. :class:`CommandError` is a one-line failure with exit status 1.
+
+Language
+--------
+Every text is in the player's language (:mod:`mexitrain.i18n`): ``--lang en|fr`` (a global
+option, before or after the command), else the preference saved in ``settings.json``, else
+the locale (``LANG=fr_FR.UTF-8``). Mark a command's ``help`` and ``description`` with
+:func:`~mexitrain.i18n.N_` (they are translated when the parser is built) and wrap help
+texts and messages in ``_()``; argparse's own words are translated here (:class:`Parser`).
 """
 
 from __future__ import annotations
@@ -29,11 +37,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NoReturn
+
+from . import i18n
+from .i18n import N_, _, ngettext, pgettext
 
 PROG = "mexitrain"
 DEFAULT_COMMAND = "play"
@@ -50,7 +63,35 @@ class CommandError(Exception):
     """The command could not do its work: one line on stderr, exit status 1."""
 
 
+def _q(text: object) -> str:
+    """A value the user typed, quoted: 'ten' (« ten »); the same message as messages.quote."""
+    return pgettext("quoted value", "'{text}'").format(text=text)
+
+
+def _ours(exc: BaseException) -> BaseException | None:
+    """The game's own error (RuleSetError, SaveError...) in ``exc``, also inside pydantic's
+    ValidationError (a GameSetup that check_players refused); None for anything else."""
+    if isinstance(exc, UsageError | CommandError):
+        return None
+    if type(exc).__module__.startswith("mexitrain."):
+        return exc
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            inner = (errors()[0].get("ctx") or {}).get("error")
+        except (TypeError, IndexError, AttributeError):
+            return None
+        if isinstance(inner, BaseException) and type(inner).__module__.startswith("mexitrain."):
+            return inner
+    return None
+
+
 def _one_line(exc: BaseException) -> str:
+    ours = _ours(exc)
+    if ours is not None:
+        from .messages import error_text  # in the player's language
+
+        return " ".join(error_text(ours).split())
     errors = getattr(exc, "errors", None)
     if callable(errors):  # a pydantic ValidationError: its first error, on one line
         try:
@@ -77,11 +118,96 @@ def bad_values() -> Iterator[None]:
         raise UsageError(_one_line(exc)) from None
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter with "usage: " in the player's language."""
+
+    def add_usage(self, usage, actions, groups, prefix=None) -> None:
+        if prefix is None:
+            prefix = _("usage: ")
+        super().add_usage(usage, actions, groups, prefix)
+
+
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are a :class:`UsageError` instead of usage + exit."""
+    """An ArgumentParser in the player's language, whose errors are a :class:`UsageError`
+    (one line, exit status 2) instead of usage + exit. Every parser, subcommands' included,
+    has ``-h/--help`` and ``--lang``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["add_help"] = False
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        self.add_argument(
+            "-h", "--help", action="help", default=argparse.SUPPRESS,
+            help=_("show this help message and exit"),
+        )
+        self.add_argument(
+            "--lang",
+            metavar="{" + ",".join(i18n.available_languages()) + "}",
+            default=argparse.SUPPRESS,
+            help=_("language of the game (default: the saved choice, else the system's)"),
+        )
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+        raise UsageError(translate_argparse(message))
+
+
+def _patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
+    """argparse's English error messages and their translations (argparse 3.11-3.13)."""
+
+    def arguments(m: re.Match[str]) -> str:
+        n = int(m["n"])
+        return ngettext("expected {n} argument", "expected {n} arguments", n).format(n=n)
+
+    def choice(m: re.Match[str]) -> str:
+        return _("invalid choice: {value} (choose from {choices})").format(
+            value=m["value"], choices=m["choices"]
+        )
+
+    table: list[tuple[str, Callable[[re.Match[str]], str]]] = [
+        (r"unrecognized arguments: (?P<args>.*)",
+         lambda m: _("unrecognized arguments: {args}").format(args=m["args"])),
+        (r"the following arguments are required: (?P<args>.*)",
+         lambda m: _("the following arguments are required: {args}").format(args=m["args"])),
+        (r"invalid choice: (?P<value>.*?) \(choose from (?P<choices>.*)\)", choice),
+        (r"expected one argument", lambda m: _("expected one argument")),
+        (r"expected at most one argument", lambda m: _("expected at most one argument")),
+        (r"expected at least one argument", lambda m: _("expected at least one argument")),
+        (r"expected (?P<n>\d+) arguments?", arguments),
+        (r"invalid (?P<type>\S+) value: (?P<value>.*)",
+         lambda m: _("invalid {type} value: {value}").format(type=m["type"], value=m["value"])),
+        (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)",
+         lambda m: _("ambiguous option: {option} could match {matches}").format(
+             option=m["option"], matches=m["matches"])),
+        (r"not allowed with argument (?P<other>.*)",
+         lambda m: _("not allowed with argument {other}").format(other=m["other"])),
+        (r"one of the arguments (?P<args>.*) is required",
+         lambda m: _("one of the arguments {args} is required").format(args=m["args"])),
+        (r"ignored explicit argument (?P<value>.*)",
+         lambda m: _("ignored explicit argument {value}").format(value=m["value"])),
+        (r"unexpected option string: (?P<option>.*)",
+         lambda m: _("unexpected option string: {option}").format(option=m["option"])),
+    ]
+    return [(re.compile(pattern + r"\Z", re.S), fn) for pattern, fn in table]
+
+
+_ARGUMENT = re.compile(r"argument (?P<name>\S+): (?P<message>.*)\Z", re.S)
+
+
+def translate_argparse(message: str) -> str:
+    """One of argparse's English error messages in the player's language (unchanged when it
+    is not one of argparse's, e.g. a message of our own argument types, already translated)."""
+    m = _ARGUMENT.match(message)
+    if m:
+        return _("argument {argument}: {message}").format(
+            argument=m["name"], message=translate_argparse(m["message"])
+        )
+    for pattern, fn in _patterns():
+        found = pattern.match(message)
+        if found:
+            return fn(found)
+    return message
 
 
 # ---------------------------------------------------------------------------------------
@@ -91,20 +217,22 @@ def _int(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number, not {value}").format(value=_q(text))
+        ) from None
 
 
 def positive_int(text: str) -> int:
     value = _int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+        raise argparse.ArgumentTypeError(_("must be at least 1, not {value}").format(value=value))
     return value
 
 
 def non_negative_int(text: str) -> int:
     value = _int(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+        raise argparse.ArgumentTypeError(_("must be 0 or more, not {value}").format(value=value))
     return value
 
 
@@ -115,7 +243,9 @@ def seed_value(text: str) -> int:
 def player_count(text: str) -> int:
     value = _int(text)
     if value < 2:
-        raise argparse.ArgumentTypeError(f"Mexican Train needs at least 2 players, not {value}")
+        raise argparse.ArgumentTypeError(
+            _("Mexican Train needs at least 2 players, not {value}").format(value=value)
+        )
     return value
 
 
@@ -123,16 +253,22 @@ def speed_value(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected a number of seconds, not {value}").format(value=_q(text))
+        ) from None
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 seconds or more, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("must be 0 seconds or more, not {value}").format(value=_q(text))
+        )
     return value
 
 
 def option_value(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("expected {form}, not {value}").format(form=_("KEY=VALUE"), value=_q(text))
+        )
     return key.strip(), value.strip()
 
 
@@ -144,7 +280,9 @@ def levels_value(text: str) -> tuple[str, ...]:
     for level in levels:
         if level not in LEVELS:
             raise argparse.ArgumentTypeError(
-                f"unknown computer level {level!r}; choose from {', '.join(LEVELS)}"
+                _("unknown computer level {level}; choose from {levels}").format(
+                    level=_q(level), levels=", ".join(LEVELS)
+                )
             )
     return levels
 
@@ -153,9 +291,11 @@ def names_value(text: str) -> tuple[str, ...]:
     names = tuple(part.strip() for part in text.split(","))
     for name in names:
         if not name:
-            raise argparse.ArgumentTypeError(f"empty name in {text!r}")
+            raise argparse.ArgumentTypeError(_("empty name in {names}").format(names=_q(text)))
         if len(name) > 20:
-            raise argparse.ArgumentTypeError(f"name {name!r} is longer than 20 characters")
+            raise argparse.ArgumentTypeError(
+                _("name {name} is longer than 20 characters").format(name=_q(name))
+            )
     return names
 
 
@@ -163,15 +303,15 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """``--preset NAME`` and repeatable ``--option KEY=VALUE`` (see :func:`rules_from_args`)."""
     parser.add_argument(
         "--preset",
-        metavar="NAME",
-        help="rule preset: standard (default), fast (double-9) or common",
+        metavar=_("NAME"),
+        help=_("rule preset: standard (default), fast (double-9) or common"),
     )
     parser.add_argument(
         "--option",
-        metavar="KEY=VALUE",
+        metavar=_("KEY=VALUE"),
         type=option_value,
         action="append",
-        help="a rule option over the preset, e.g. blanks_wild=on, rounds=3, set=9 (repeatable)",
+        help=_("a rule option over the preset, e.g. blanks_wild=on, rounds=3, set=9 (repeatable)"),
     )
 
 
@@ -200,31 +340,37 @@ class Command:
 def _resolve(run: Runner | str) -> Runner:
     if callable(run):
         return run
-    module, _, name = run.partition(":")
+    module, _sep, name = run.partition(":")
     return getattr(importlib.import_module(module), name)
 
 
 # -- play --------------------------------------------------------------------------------
 def _play_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=player_count, metavar="N", help="players at the table (default 4)")
-    add_rules_arguments(p)
-    p.add_argument("--seed", type=seed_value, metavar="S", help="seed of the deals (default: a fresh one)")
-    p.add_argument("--names", type=names_value, metavar="A,B,...", help="seat names, one per player")
     p.add_argument(
-        "--humans", type=non_negative_int, metavar="K", help="people at this terminal (default 1)"
+        "--players", type=player_count, metavar="N", help=_("players at the table (default 4)")
+    )
+    add_rules_arguments(p)
+    p.add_argument(
+        "--seed", type=seed_value, metavar="S", help=_("seed of the deals (default: a fresh one)")
+    )
+    p.add_argument(
+        "--names", type=names_value, metavar="A,B,...", help=_("seat names, one per player")
+    )
+    p.add_argument(
+        "--humans", type=non_negative_int, metavar="K", help=_("people at this terminal (default 1)")
     )
     p.add_argument(
         "--ai",
         type=levels_value,
-        metavar="LEVEL[,LEVEL...]",
-        help="computer levels, cycling over the computer seats (default planner)",
+        metavar=_("LEVEL[,LEVEL...]"),
+        help=_("computer levels, cycling over the computer seats (default planner)"),
     )
     p.add_argument(
         "--speed",
         type=speed_value,
         default=0.6,
-        metavar="SECONDS",
-        help="delay between computer moves (default 0.6)",
+        metavar=_("SECONDS"),
+        help=_("delay between computer moves (default 0.6)"),
     )
     add_data_dir_argument(p)
 
@@ -233,9 +379,11 @@ def add_data_dir_argument(p: argparse.ArgumentParser) -> None:
     """``--data-dir DIR``: saves, autosave and statistics (mexitrain.storage.paths.data_dir)."""
     p.add_argument(
         "--data-dir",
-        metavar="DIR",
-        help="folder of saved games, the autosave and statistics "
-        "(default: $MEXITRAIN_DATA_DIR, else the user data folder)",
+        metavar=_("DIR"),
+        help=_(
+            "folder of saved games, the autosave, statistics and settings "
+            "(default: $MEXITRAIN_DATA_DIR, else the user data folder)"
+        ),
     )
 
 
@@ -253,9 +401,17 @@ def setup_from_args(args: argparse.Namespace):
     players = args.players or (len(names) if names else 4)
     humans = 1 if args.humans is None else args.humans
     if names is not None and len(names) != players:
-        raise UsageError(f"--names gives {len(names)} names for {players} players")
+        raise UsageError(
+            _("--names gives {names} names for {players} players").format(
+                names=len(names), players=players
+            )
+        )
     if humans > players:
-        raise UsageError(f"--humans {humans} is more than the {players} players")
+        raise UsageError(
+            _("--humans {humans} is more than the {players} players").format(
+                humans=humans, players=players
+            )
+        )
     with bad_values():
         rules.check_players(players)
         seats = default_seats(players, humans, args.ai or (DEFAULT_AI,))
@@ -270,28 +426,38 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         from .ui.app import run
     except ImportError as exc:
-        raise CommandError(f"the game screens are not available: {exc}") from None
+        raise CommandError(_("the game screens are not available: {error}").format(error=exc)) from None
     run(setup, args.speed)
     return 0
 
 
 # -- simulate ----------------------------------------------------------------------------
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=positive_int, default=100, metavar="N", help="games to play (default 100)")
-    p.add_argument("--players", type=player_count, default=4, metavar="P", help="players (default 4)")
     p.add_argument(
-        "--seed", type=seed_value, default=0, metavar="S", help="game i (from 0) uses seed S+i (default 0)"
+        "--games", type=positive_int, default=100, metavar="N", help=_("games to play (default 100)")
+    )
+    p.add_argument(
+        "--players", type=player_count, default=4, metavar="P", help=_("players (default 4)")
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_value,
+        default=0,
+        metavar="S",
+        help=_("game i (from 0) uses seed S+i (default 0)"),
     )
     add_rules_arguments(p)
     p.add_argument(
-        "--records", metavar="DIR", help="write one record per game (DIR/game-0001.json, ...)"
+        "--records",
+        metavar=_("DIR"),
+        help=_("write one record per game ({dir}/game-0001.json, ...)").format(dir=_("DIR")),
     )
     p.add_argument(
         "--ai",
         type=levels_value,
         default=("random",),
-        metavar="LEVEL[,LEVEL...]",
-        help="computer levels, cycling over the seats (default random)",
+        metavar=_("LEVEL[,LEVEL...]"),
+        help=_("computer levels, cycling over the seats (default random)"),
     )
 
 
@@ -300,7 +466,7 @@ def _records_dir(text: str):
 
     path = Path(text)
     if path.exists() and not path.is_dir():
-        raise UsageError(f"--records {text}: not a directory")
+        raise UsageError(_("--records {path}: not a directory").format(path=text))
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -323,6 +489,8 @@ def play_game(rules, levels: Sequence[str], seed: int):
 
 def run_simulate(args: argparse.Namespace) -> int:
     import time
+
+    from .messages import level_name
 
     rules = rules_from_args(args)
     n = args.players
@@ -356,7 +524,9 @@ def run_simulate(args: argparse.Namespace) -> int:
             try:
                 write_record(path, to_record(state, players))
             except OSError as exc:
-                raise CommandError(f"cannot write {path}: {exc.strerror or exc}") from None
+                raise CommandError(
+                    _("cannot write {path}: {error}").format(path=path, error=exc.strerror or exc)
+                ) from None
     elapsed = max(time.perf_counter() - start, 1e-9)
 
     games = args.games
@@ -364,41 +534,59 @@ def run_simulate(args: argparse.Namespace) -> int:
     preset = args.preset or "standard"
     options = " ".join(f"{k}={v}" for k, v in (args.option or ()))
     print(
-        f"{games} games, {n} players, preset {preset}{' ' + options if options else ''}, "
-        f"seeds {args.seed}..{last}"
+        _("{games}, {players}, preset {preset}, seeds {first}..{last}").format(
+            games=ngettext("{n} game", "{n} games", games).format(n=games),
+            players=ngettext("{n} player", "{n} players", n).format(n=n),
+            preset=f"{preset} {options}" if options else preset,
+            first=args.seed,
+            last=last,
+        )
     )
-    print(f"speed: {games / elapsed:.2f} games/s ({elapsed:.2f} s)")
-    print("wins by seat (a shared win counts for each winner; seats from 1):")
+    print(_("speed: {rate} games/s ({seconds} s)").format(
+        rate=f"{games / elapsed:.2f}", seconds=f"{elapsed:.2f}"
+    ))
+    print(_("wins by seat (a shared win counts for each winner; seats from 1):"))
     for s in range(n):
-        print(f"  seat {s + 1} ({levels[s]}): {wins[s]} ({100 * wins[s] / games:.1f}%)")
+        print("  " + _("seat {seat} ({level}): {wins} ({percent}%)").format(
+            seat=s + 1, level=level_name(levels[s]), wins=wins[s], percent=f"{100 * wins[s] / games:.1f}"
+        ))
     if shared:
-        print(f"  shared wins: {shared} games")
-    print("mean total per seat:")
+        print("  " + ngettext("shared wins: {n} game", "shared wins: {n} games", shared).format(n=shared))
+    print(_("mean total per seat:"))
     for s in range(n):
-        print(f"  seat {s + 1}: {totals[s] / games:.1f}")
-    parts = ", ".join(f"{k} {v}" for k, v in ends.items())
-    print(f"round ends: {parts} ({rounds} rounds)")
+        print("  " + _("seat {seat}: {mean}").format(seat=s + 1, mean=f"{totals[s] / games:.1f}"))
+    end_words = {
+        "domino": pgettext("round end", "domino"),
+        "stuck": pgettext("round end", "stuck"),
+        "blocked": pgettext("round end", "blocked"),
+    }
+    parts = ", ".join(f"{end_words[k]} {v}" for k, v in ends.items())
+    print(_("round ends: {ends} ({rounds})").format(
+        ends=parts, rounds=ngettext("{n} round", "{n} rounds", rounds).format(n=rounds)
+    ))
     if folder is not None:
-        print(f"records: {games} files in {folder}")
+        print(ngettext("records: {n} file in {folder}", "records: {n} files in {folder}", games).format(
+            n=games, folder=folder
+        ))
     return 0
 
 
 COMMANDS: dict[str, Command] = {
     "play": Command(
-        help="play at this terminal (the default command)",
+        help=N_("play at this terminal (the default command)"),
         add_arguments=_play_arguments,
         run=run_play,
-        description=(
+        description=N_(
             "Play Mexican Train at this terminal. With any of --players, --preset, --option, "
             "--seed, --names, --humans or --ai the game starts at once; without them the "
             "new-game screen opens."
         ),
     ),
     "simulate": Command(
-        help="play many games between computer players and print statistics",
+        help=N_("play many games between computer players and print statistics"),
         add_arguments=_simulate_arguments,
         run=run_simulate,
-        description=(
+        description=N_(
             "Play N games between computer players (game i uses seed S+i) and print games "
             "per second, wins by seat, mean totals and how rounds ended."
         ),
@@ -414,11 +602,13 @@ def register(name: str, command: Command) -> None:
 register(
     "stats",
     Command(
-        help="show the statistics of finished games",
+        help=N_("show the statistics of finished games"),
         add_arguments=add_data_dir_argument,
         run="mexitrain.storage.stats:run_command",
-        description="Print, for each person, games played and won, average and best totals "
-        "and rounds gone out, overall, per computer level and per rule preset.",
+        description=N_(
+            "Print, for each person, games played and won, average and best totals "
+            "and rounds gone out, overall, per computer level and per rule preset."
+        ),
     ),
 )
 
@@ -432,12 +622,14 @@ def _tournament_arguments(p: argparse.ArgumentParser) -> None:
 register(
     "tournament",
     Command(
-        help="measure the computer levels against each other",
+        help=N_("measure the computer levels against each other"),
         add_arguments=_tournament_arguments,
         run="mexitrain.players.tournament:run",
-        description="Play N deals, each under every rotation of the seats, and print for each "
-        "level its win share (95%% Wilson interval), points and difference per round and "
-        "decisions per second.",
+        description=N_(
+            "Play N deals, each under every rotation of the seats, and print for each "
+            "level its win share (95%% Wilson interval), points and difference per round and "
+            "decisions per second."
+        ),
     ),
 )
 
@@ -448,15 +640,25 @@ register(
 def build_parser() -> Parser:
     from . import __version__
 
+    command_word = _("COMMAND")
     parser = Parser(
         prog=PROG,
-        description="Mexican Train dominoes in the terminal. Without a command, play.",
-        epilog=f"'{PROG} COMMAND --help' describes a command's options.",
+        description=_("Mexican Train dominoes in the terminal. Without a command, play."),
+        epilog=_("'{prog} {command} --help' describes a command's options.").format(
+            prog=PROG, command=command_word
+        ),
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{PROG} {__version__}",
+        help=_("show the version number and exit"),
+    )
+    sub = parser.add_subparsers(dest="command", metavar=command_word, parser_class=Parser)
     for name, command in COMMANDS.items():
-        p = sub.add_parser(name, help=command.help, description=command.description or command.help)
+        help_text = _(command.help)
+        description = _(command.description) if command.description else help_text
+        p = sub.add_parser(name, help=help_text, description=description)
         command.add_arguments(p)
     return parser
 
@@ -472,26 +674,85 @@ def _with_default_command(argv: list[str]) -> list[str]:
     return argv
 
 
+def _option_values(argv: list[str], option: str) -> tuple[list[str], list[str], bool]:
+    """``argv`` without ``option VALUE``/``option=VALUE`` (up to ``--``), the values found,
+    and whether the option came last without its value."""
+    rest: list[str] = []
+    values: list[str] = []
+    missing = False
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest.extend(argv[i:])
+            break
+        if arg == option:
+            if i + 1 < len(argv):
+                values.append(argv[i + 1])
+                i += 2
+                continue
+            missing = True
+        elif arg.startswith(option + "="):
+            values.append(arg.partition("=")[2])
+        else:
+            rest.append(arg)
+        i += 1
+    return rest, values, missing
+
+
+def choose_language(argv: list[str], environ=None) -> list[str]:
+    """Set the language before the parser is built: ``--lang`` (taken out of ``argv``, which
+    is returned without it), else the saved preference (in ``--data-dir`` if given), else the
+    locale. A missing or unknown ``--lang`` is a :class:`UsageError` (in the fallback language)."""
+    from . import settings
+
+    environ = os.environ if environ is None else environ
+    rest, langs, missing = _option_values(argv, "--lang")
+    _rest, dirs, _missing = _option_values(argv, "--data-dir")
+    root = dirs[-1] if dirs else None
+    i18n.set_language(settings.choose_language(None, root, environ))
+    if missing:
+        raise UsageError(translate_argparse("argument --lang: expected one argument"))
+    if langs:
+        try:
+            i18n.set_language(settings.choose_language(langs[-1], root, environ))
+        except ValueError:
+            raise UsageError(
+                _("argument {argument}: {message}").format(
+                    argument="--lang",
+                    message=_("unknown language {lang}; choose one of {choices}").format(
+                        lang=_q(langs[-1]), choices=", ".join(i18n.available_languages())
+                    ),
+                )
+            ) from None
+    return rest
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status. The language is set for the run and
+    restored afterwards."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    before = i18n.language()
     try:
+        args_list = choose_language(args_list)
         parser = build_parser()
         args = parser.parse_args(_with_default_command(args_list))
         command = COMMANDS[args.command]
         return int(_resolve(command.run)(args) or 0)
     except UsageError as exc:
-        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        print(_("{prog}: error: {message}").format(prog=PROG, message=_one_line(exc)), file=sys.stderr)
         return 2
     except CommandError as exc:
-        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        print(_("{prog}: error: {message}").format(prog=PROG, message=_one_line(exc)), file=sys.stderr)
         return 1
     except SystemExit as exc:  # --help and --version
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(_("{prog}: interrupted").format(prog=PROG), file=sys.stderr)
         return 130
+    finally:
+        i18n.set_language(before)
 
 
 __all__ = [
@@ -503,6 +764,7 @@ __all__ = [
     "add_rules_arguments",
     "bad_values",
     "build_parser",
+    "choose_language",
     "levels_value",
     "main",
     "names_value",
@@ -516,4 +778,5 @@ __all__ = [
     "seed_value",
     "setup_from_args",
     "speed_value",
+    "translate_argparse",
 ]
