@@ -1,0 +1,90 @@
+"""The game in words (no Textual): log lines, knock, what the turn owes; hidden information."""
+
+from __future__ import annotations
+
+from mexitrain.rules import DRAW, MARK, Event, Play, RuleSet, SeatView, apply, new_game, view
+from mexitrain.ui import words
+from mexitrain.ui.board import build
+from mexitrain.ui.widgets.log import log_lines
+
+NAMES = ("You", "Bea", "Cal")
+KINDS = ("human", "random", "random")
+
+
+def with_events(state, *events):
+    return state.model_copy(update={"events": tuple(events)})
+
+
+def test_play_lines_name_the_train_from_the_viewers_side():
+    state = new_game(RuleSet(set=6), players=3, seed=1)
+    s = with_events(
+        state,
+        Event(seat=1, type="play", tile=(6, 2), train="mexican"),
+        Event(seat=2, type="play", tile=(6, 4), train=2),
+        Event(seat=1, type="play", tile=(6, 6), train=0),
+    )
+    v = view(s, 0)
+    assert words.event_line(v, NAMES, 0) == "Bea played 6-2 on the Mexican Train"
+    assert words.event_line(v, NAMES, 1) == "Cal played 6-4 on their train"
+    assert words.event_line(v, NAMES, 2) == "Bea played 6-6 on your train (a double)"
+    assert words.event_line(view(s, 2), NAMES, 1) == "You played 6-4 on your train"
+
+
+def test_draws_of_others_stay_hidden_and_marks_are_neutral():
+    state = new_game(RuleSet(set=6), players=3, seed=1)
+    s = with_events(state, Event(seat=1, type="draw", tile=(3, 4)), Event(seat=1, type="mark"))
+    v = view(s, 0)
+    assert words.event_line(v, NAMES, 0) == "Bea drew a tile"
+    assert words.event_line(v, NAMES, 1) == "Bea placed a marker on their train"
+    assert words.event_line(view(s, 1), NAMES, 0) == "You drew 3-4"
+    board = build(v, NAMES, KINDS)
+    assert log_lines(board)[-1] == "Bea drew a tile and placed a marker on their train"
+
+
+def test_your_double_says_what_you_owe():
+    state = new_game(RuleSet(set=6), players=3, seed=1)
+    hand = ((6, 6), (2, 6), (1, 1))
+    s = state.model_copy(update={"turn": 0, "hands": (hand,) + state.hands[1:]})
+    s = apply(s, Play(tile=(6, 6), train=0))
+    v = view(s, 0)
+    assert v.phase == "follow_up"
+    assert words.event_line(v, NAMES, 0) == "You played 6-6 on your train: you must follow with a non-double"
+    line = words.turn_line(v, NAMES, KINDS, frozenset({"play"}), True)
+    assert "non-double" in line and "6-6" in line
+
+
+def test_knock_is_announced():
+    state = new_game(RuleSet(set=6), players=3, seed=1)
+    s = state.model_copy(update={"hands": (((1, 2),), state.hands[1], ((0, 0),))})
+    assert words.knock_line(view(s, 0), NAMES) == "KNOCK! You and Cal have one tile left"
+    assert words.knock_line(view(s, 1), NAMES) == "KNOCK! You and Cal have one tile left"
+    s2 = state.model_copy(update={"hands": (state.hands[0], ((1, 2),), state.hands[2])})
+    assert words.knock_line(view(s2, 0), NAMES) == "KNOCK! Bea has one tile left"
+
+
+def test_turn_line_for_draw_and_forced_marker():
+    state = new_game(RuleSet(set=6), players=3, seed=1)
+    s = state.model_copy(update={"turn": 0, "hands": (((1, 2),), *state.hands[1:]), "boneyard": ((3, 4),)})
+    v = view(s, 0)
+    assert "press d to draw" in words.turn_line(v, NAMES, KINDS, frozenset({"draw"}), False)
+    s = apply(s, DRAW)
+    v = view(s, 0)
+    assert "cannot be played" in words.turn_line(v, NAMES, KINDS, frozenset({"mark"}), False)
+    s = apply(s, MARK)
+    assert words.event_line(view(s, 0), NAMES, 1, auto=True).endswith("(automatic: no tile could be played)")
+
+
+def test_the_screen_model_holds_only_what_the_seat_may_see():
+    state = new_game(RuleSet(), players=4, seed=3)
+    board = build(view(state, 0), ("You", "Bea", "Cal", "Dot"), ("human",) + ("random",) * 3)
+    assert isinstance(board.view, SeatView)
+    assert board.view.hands[1:] == (None, None, None)
+    assert not hasattr(board.view, "boneyard")
+    assert board.view.boneyard_size == len(state.boneyard)
+
+
+def test_rules_summary_lists_the_options_in_force():
+    lines = words.rules_summary(RuleSet(blanks_wild=True, swan_drive=True, rounds=3), 4)
+    assert lines[0].startswith("double-12 set, 15 tiles each, 3 rounds")
+    assert any("blanks are wild" in line for line in lines)
+    assert any("swan" in line or "go on along the public trains" in line for line in lines)
