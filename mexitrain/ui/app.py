@@ -207,6 +207,12 @@ class MexitrainApp(App[None]):
             return False
         if auto:
             self.auto_events.add(len(state.events))
+            what = "your marker goes on your train" if action.type == "mark" else "you pass"
+            if state.drawn:
+                why = f"You drew {state.drawn[0]}-{state.drawn[1]}, which cannot be played"
+            else:
+                why = "Nothing can be played and the boneyard is empty"
+            self.notify(f"{why}: {what}.", title="No move left", timeout=5)
         self.snapshot = new
         return True
 
