@@ -207,7 +207,7 @@ class MexitrainApp(App[None]):
             return False
         if auto:
             self.auto_events.add(len(state.events))
-            what = "your marker goes on your train" if action.type == "mark" else "you pass"
+            what = "your turn ends with a marker" if action.type == "mark" else "your turn ends (pass)"
             if state.drawn:
                 why = f"You drew {state.drawn[0]}-{state.drawn[1]}, which cannot be played"
             else:
