@@ -490,7 +490,7 @@ def play_game(rules, levels: Sequence[str], seed: int):
 def run_simulate(args: argparse.Namespace) -> int:
     import time
 
-    from .messages import level_name
+    from .messages import decimal, level_name
 
     rules = rules_from_args(args)
     n = args.players
@@ -543,18 +543,18 @@ def run_simulate(args: argparse.Namespace) -> int:
         )
     )
     print(_("speed: {rate} games/s ({seconds} s)").format(
-        rate=f"{games / elapsed:.2f}", seconds=f"{elapsed:.2f}"
+        rate=decimal(games / elapsed, 2), seconds=decimal(elapsed, 2)
     ))
     print(_("wins by seat (a shared win counts for each winner; seats from 1):"))
     for s in range(n):
         print("  " + _("seat {seat} ({level}): {wins} ({percent}%)").format(
-            seat=s + 1, level=level_name(levels[s]), wins=wins[s], percent=f"{100 * wins[s] / games:.1f}"
+            seat=s + 1, level=level_name(levels[s]), wins=wins[s], percent=decimal(100 * wins[s] / games)
         ))
     if shared:
         print("  " + ngettext("shared wins: {n} game", "shared wins: {n} games", shared).format(n=shared))
     print(_("mean total per seat:"))
     for s in range(n):
-        print("  " + _("seat {seat}: {mean}").format(seat=s + 1, mean=f"{totals[s] / games:.1f}"))
+        print("  " + _("seat {seat}: {mean}").format(seat=s + 1, mean=decimal(totals[s] / games)))
     end_words = {
         "domino": pgettext("round end", "domino"),
         "stuck": pgettext("round end", "stuck"),

@@ -6,7 +6,7 @@ No Textual, no markup: plain strings.
 
 What the interfaces use:
 
-- numbers and things: :func:`tile_text`, :func:`tile_count`, :func:`point_count`,
+- numbers and things: :func:`tile_text`, :func:`tile_count`, :func:`point_count`, :func:`decimal`,
   :func:`round_count`, :func:`player_count`, :func:`ordinal`, :func:`quote`,
   :func:`join_and`, :func:`join_or`, :func:`level_name`, :func:`seat_label`,
   :func:`preset_title`, :func:`option_help`;
@@ -65,6 +65,11 @@ def round_count(n: int) -> str:
 def player_count(n: int) -> str:
     """"1 player", "4 players"."""
     return ngettext("{n} player", "{n} players", n).format(n=n)
+
+
+def decimal(x: float, digits: int = 1) -> str:
+    """``x`` with ``digits`` decimals and the language's decimal mark: "2.5" (« 2,5 »)."""
+    return f"{x:.{digits}f}".replace(".", pgettext("decimal mark", "."))
 
 
 def ordinal(n: int) -> str:
@@ -848,6 +853,7 @@ def rules_summary(rules: RuleSet, players: int) -> list[str]:
 __all__ = [
     "DECIDED",
     "decided_text",
+    "decimal",
     "end_name",
     "end_words",
     "engine_phrase",
