@@ -106,6 +106,7 @@ class NewGameScreen(Screen):
             self.seat_values = [("You", "human")] + [(DEFAULT_NAMES[i], default_ai()) for i in range(1, 4)]
         self.can_go_back = can_go_back
         self.setup: GameSetup | None = None
+        self.verdict_text = ""
         self._built_seats = 0
         self._seat_rows: list[Horizontal] = []
         self._players_max = self.initial_rules.max_players
@@ -265,6 +266,7 @@ class NewGameScreen(Screen):
     def validate(self) -> None:
         setup, text = self.collect()
         self.setup = setup
+        self.verdict_text = text
         verdict = self.query_one("#verdict", Static)
         if setup is None:
             verdict.update(f"[b $error]Cannot start:[/] {escape(text)}")
@@ -362,7 +364,7 @@ class NewGameScreen(Screen):
     def action_start(self) -> None:
         self.validate()
         if self.setup is None:
-            self.notify(self.query_one("#verdict", Static).content.plain if hasattr(self.query_one("#verdict", Static), "content") else "cannot start", severity="warning")
+            self.notify(f"Cannot start: {self.verdict_text}", severity="warning")
             return
         self.post_message(self.Start(self.setup))
 
