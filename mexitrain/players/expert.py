@@ -21,13 +21,23 @@ import random
 import time
 
 from ..rules import Action, GameState, SeatView, apply, legal_actions, view_legal_actions
+from ..rules.state import evolve
 from .knowledge import Sampler, lacking_values
 from .planner import PlanBook, PlannerPlayer, planner_decide, score_plays
 
+Tile = tuple[int, int]
+
 #: Rollouts per decision at the default strength.
 DEFAULT_ROLLOUTS = 96
+#: Actions a rollout from the start of a round plays, about (4 players, double-12): the
+#: budget of a decision is ``rollouts * STEPS_PER_ROLLOUT`` actions.
+STEPS_PER_ROLLOUT = 70
+#: ...but never more than this many times ``rollouts`` rollouts.
+MAX_ROLLOUT_FACTOR = 6
 #: At most this many candidate actions (the planner's best ones) are searched.
-MAX_CANDIDATES = 6
+MAX_CANDIDATES = 4
+#: Standard errors by which a candidate must beat the planner's choice to replace it.
+CONFIDENCE = 1.0
 #: Plan budget of the planner inside rollouts (cheaper than the planner level's own).
 ROLLOUT_PLAN_BUDGET = 30
 
@@ -43,17 +53,30 @@ def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
     return mine, others
 
 
-def rollout(state: GameState, seat: int, max_steps: int = 5000) -> float:
-    """Play the round out with the planner for every seat; the seat's score difference."""
+def rollout(
+    state: GameState, seat: int, queues: list[list[Tile]] | None = None, max_steps: int = 5000
+) -> tuple[float, int]:
+    """Play the round out with the planner for every seat: (the seat's score difference,
+    the actions played).
+
+    With ``queues`` (one order of the boneyard per seat), a seat that draws takes the first
+    tile of its own queue still in the boneyard. Each draw is still a uniformly random tile
+    of the boneyard, but a seat draws the same tiles whether the others drew more or less
+    before it: the rollouts of different candidates on one deal stay alike, so comparing
+    them needs far fewer deals.
+    """
     steps = 0
     done = len(state.results)
     book = PlanBook(state.rules.blanks_wild, ROLLOUT_PLAN_BUDGET)
+    pointers = [0] * state.players
     while state.phase != "game_over" and len(state.results) == done and steps < max_steps:
         legal = legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
         else:
             action = planner_decide(state, state.turn, legal, None, ROLLOUT_PLAN_BUDGET, book)[0]
+        if queues is not None and action.type == "draw":
+            state = _draw_from_queue(state, queues[state.turn], pointers)
         state = apply(state, action)
         steps += 1
     if len(state.results) > done:
@@ -62,7 +85,22 @@ def rollout(state: GameState, seat: int, max_steps: int = 5000) -> float:
         scores = tuple(sum(a + b for a, b in h) for h in state.hands)
     mine, others = _sides(state, seat)
     own = sum(scores[i] for i in mine)
-    return sum(sum(scores[i] for i in side) for side in others) / len(others) - own
+    return sum(sum(scores[i] for i in side) for side in others) / len(others) - own, steps
+
+
+def _draw_from_queue(state: GameState, queue: list[Tile], pointers: list[int]) -> GameState:
+    """The state with the seat's next queued tile on top of the boneyard."""
+    seat = state.turn
+    left = set(state.boneyard)
+    i = pointers[seat]
+    while queue[i] not in left:
+        i += 1
+    pointers[seat] = i + 1
+    t = queue[i]
+    if state.boneyard[0] == t:
+        return state
+    rest = tuple(x for x in state.boneyard if x != t)
+    return evolve(state, {"boneyard": (t, *rest)})
 
 
 def _one_round(state: GameState) -> GameState:
@@ -111,20 +149,19 @@ class ExpertPlayer:
         self.last_stats = {"rollouts": 0, "candidates": 1}
         if len(legal) == 1 or view.phase == "chain" or self.rollouts <= 0:
             return base, reason
-        cands = self._candidates(view, legal, lacking, base)
+        cands = self._candidates(view, legal, lacking, base, reason)
         if len(cands) == 1:
             return base, reason
         actions = [c[0] for c in cands]
-        best, values, used = self._search(view, actions)
+        base_i = actions.index(base)
+        i, values, used = self._search(view, actions, base_i)
         self.last_stats = {"rollouts": used, "candidates": len(cands), "values": values}
-        i = actions.index(best)
         why = cands[i][1]
-        rest = [v for j, v in enumerate(values) if j != i and v > float("-inf")]
-        if rest:
-            why += f" (looked ahead: {values[i] - max(rest):+.1f} points a round over the next best)"
-        return best, why
+        if i != base_i:
+            why += f" (looking ahead it gains {values[i] - values[base_i]:+.1f} points a round)"
+        return actions[i], why
 
-    def _candidates(self, view, legal, lacking, base) -> list[tuple[Action, str]]:
+    def _candidates(self, view, legal, lacking, base, reason: str) -> list[tuple[Action, str]]:
         """The planner's best plays (and the turn-ending choices), best first."""
         from .planner import Context
 
@@ -140,40 +177,68 @@ class ExpertPlayer:
         for a in others:
             out.append((a, _OTHER_REASONS.get((view.phase, a.type), f"chooses to {a.type}")))
         if base not in [a for a, _ in out]:
-            out.insert(0, (base, "planner's choice"))
+            out.insert(0, (base, reason))
         return out
 
-    def _search(self, view: SeatView, cands: list) -> tuple[Action, list[float], int]:
+    def _search(self, view: SeatView, cands: list, base: int) -> tuple[int, list[float], int]:
+        """(index of the chosen candidate, mean values, rollouts used).
+
+        Every live candidate is played on the same deals (common random numbers). Halving
+        rounds drop the weaker half, never the planner's choice ``base``; at the end another
+        candidate replaces it only when its mean gain over ``base`` on the same deals clears
+        ``CONFIDENCE`` standard errors: round outcomes swing by dozens of points, and a
+        noisy search must not undo a sound heuristic.
+        """
         rng = self._rng(view)
         sampler = Sampler(view)
         k = len(cands)
         phases = max(1, math.ceil(math.log2(k)))
         alive = list(range(k))
-        totals = [0.0] * k
-        counts = [0] * k
-        used = 0
-        start = time.perf_counter()
-        deadline = None if self.time_limit is None else start + self.time_limit
+        values: list[list[float]] = [[] for _ in range(k)]
+        used = steps = 0
+        # The budget is counted in actions played, ``rollouts`` full rounds' worth: late in a
+        # round, when rollouts are short, the same thinking buys more of them.
+        budget = self.rollouts * STEPS_PER_ROLLOUT
+        cap = self.rollouts * MAX_ROLLOUT_FACTOR
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         for phase in range(phases):
-            per = max(1, self.rollouts // (phases * len(alive)))
-            if phase == phases - 1:  # the last phase spends what is left
-                per = max(per, (self.rollouts - used) // len(alive))
-            for _ in range(per):
+            target = steps + (budget - steps) / (phases - phase)
+            samples = 0
+            while samples < 2 or (steps < target and used + len(alive) <= cap):
                 det = _one_round(sampler.state(rng))
+                queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
                 for c in alive:
-                    totals[c] += rollout(apply(det, cands[c]), view.seat)
-                    counts[c] += 1
+                    value, n = rollout(apply(det, cands[c]), view.seat, queues)
+                    values[c].append(value)
+                    steps += n
                     used += 1
+                samples += 1
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             if deadline is not None and time.perf_counter() > deadline:
                 break
             if len(alive) > 2 and phase < phases - 1:
-                alive.sort(key=lambda c: (-totals[c] / counts[c], c))
-                alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
-        means = [totals[c] / counts[c] if counts[c] else -math.inf for c in range(k)]
-        best = max(range(k), key=lambda c: (means[c], -c))
-        return cands[best], means, used
+                def mean_of(c: int) -> float:
+                    return sum(values[c]) / len(values[c])
+
+                ranked = sorted(alive, key=lambda c: (-mean_of(c), c))
+                keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {base}
+                alive = sorted(keep)
+        means = [sum(v) / len(v) if v else -math.inf for v in values]
+        chosen, best_lcb = base, 0.0
+        for c in alive:
+            if c == base:
+                continue
+            m = len(values[c])  # its deals are the base's latest ones
+            diffs = [a - b for a, b in zip(values[c], values[base][-m:], strict=True)]
+            if m < 2:
+                continue
+            mean = sum(diffs) / m
+            var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
+            lcb = mean - CONFIDENCE * math.sqrt(var / m)
+            if lcb > best_lcb:
+                chosen, best_lcb = c, lcb
+        return chosen, means, used
 
 
 __all__ = ["DEFAULT_ROLLOUTS", "ExpertPlayer", "PlannerPlayer", "rollout"]
