@@ -1,7 +1,8 @@
 """Catalog upkeep: find every message the code uses, and check or update the catalogs.
 
     python -m mexitrain.i18n_tools check      # exit 1 and list problems
-    python -m mexitrain.i18n_tools update     # add new ids (empty) to every catalog
+    python -m mexitrain.i18n_tools update     # add new ids (empty) to every catalog and
+                                              # mark the ids the code no longer uses obsolete
 
 Messages are found by reading the source (``ast``), never by running it: calls of ``_``,
 ``N_``, ``ngettext`` and ``pgettext`` whose text arguments are string literals.
@@ -111,9 +112,17 @@ def check(path: Path, messages: dict | None = None) -> list[str]:
 
 
 def update(path: Path, messages: dict | None = None) -> int:
-    """Add every new message to the catalog with an empty translation; return how many."""
+    """Add every new message to the catalog with an empty translation; return how many.
+
+    Entries the code no longer uses become obsolete (``#~`` lines, as msgmerge does): the
+    check ignores them and a translator can still reuse their text. An obsolete entry whose
+    id comes back is revived."""
     messages = extract() if messages is None else messages
     po = polib.pofile(str(path))
+    for entry in po:
+        key = (entry.msgctxt, entry.msgid)
+        if entry.msgid:
+            entry.obsolete = key not in messages
     have = {(e.msgctxt, e.msgid) for e in po}
     added = 0
     for (ctx, msgid), msg in sorted(messages.items(), key=lambda kv: kv[1].where):

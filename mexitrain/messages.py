@@ -401,7 +401,7 @@ def _ruleset_error_text(code: str | None, v: dict) -> str | None:
         )
     if code == "bad_choice":
         return _("option {option} takes {choices}, not {value}").format(
-            option=v["option"], choices=join_or([str(c) for c in v["choices"]]), value=_shown(v["value"])
+            option=v["option"], choices=join_or([_shown(c) for c in v["choices"]]), value=_shown(v["value"])
         )
     if code == "too_small":
         return _("option {option} must be at least {min}, not {value}").format(
@@ -667,8 +667,10 @@ def turn_line(
     kinds: Sequence[str],
     legal_types: frozenset[str],
     has_play: bool,
+    next_train: Any = None,
 ) -> str:
-    """What is happening now and what the turn still owes."""
+    """What is happening now and what the turn still owes. ``next_train``: where the
+    legal plays go when they all go to one train (the swan drive's next train)."""
     if view.phase == "game_over":
         return _("The game is over.")
     turn = view.turn
@@ -683,9 +685,13 @@ def turn_line(
     if phase == "chain":
         return _("Your opening chain: lay every tile you can on your own train (Enter)")
     if phase == "swan":
+        if next_train is None:
+            where = _("the next public train")
+        else:
+            where = train_name(names, view.seat, n, next_train)
         if "skip" in legal_types:
-            return _("Swan drive: play on the next public train, or m to stop · n skips the Mexican Train")
-        return _("Swan drive: play on the next public train, or m to stop")
+            return _("Swan drive: play on {train} next, or m to stop · n skips it").format(train=where)
+        return _("Swan drive: play on {train} next, or m to stop").format(train=where)
     if phase in ("drawn", "follow_up_drawn"):
         drawn = tile_text(view.drawn) if view.drawn else _("a tile")
         if has_play:
