@@ -139,8 +139,10 @@ def turn_line(
     kinds: tuple[str, ...],
     legal_types: frozenset[str],
     has_play: bool,
+    next_train: int | str | None = None,
 ) -> str:
-    """What is happening now and what the turn still owes."""
+    """What is happening now and what the turn still owes. ``next_train``: where the
+    legal plays go when they all go to one train (the swan drive's next train)."""
     if view.phase == "game_over":
         return "The game is over."
     turn = view.turn
@@ -155,8 +157,11 @@ def turn_line(
     if phase == "chain":
         return "Your opening chain: lay every tile you can on your own train (Enter)"
     if phase == "swan":
-        extra = " · n skips the Mexican Train" if "skip" in legal_types else ""
-        return f"Swan drive: play on the next public train, or m to stop{extra}"
+        extra = " · n skips it" if "skip" in legal_types else ""
+        where = "the next public train"
+        if next_train is not None:
+            where = train_name(names, view.seat, n, next_train)
+        return f"Swan drive: play on {where} next, or m to stop{extra}"
     if phase in ("drawn", "follow_up_drawn"):
         drawn = fmt(view.drawn) if view.drawn else "a tile"
         if has_play:

@@ -43,7 +43,7 @@ class GameScreen(Screen):
         Binding("enter", "place", "Place", key_display="⏎", tooltip="Play the selected tile on the selected train", id="place"),
         Binding("d", "draw", "Draw", tooltip="Draw a tile (only when no tile fits)", id="draw"),
         Binding("m", "end_turn", "End turn", tooltip="Place your marker / pass: only when the rules allow it", id="end-turn"),
-        Binding("n", "skip", "Skip Mexican", tooltip="Swan drive: go past the Mexican Train", id="skip"),
+        Binding("n", "skip", "Skip Mex.", tooltip="Swan drive: go past the Mexican Train", id="skip"),
         Binding("f", "flip", "Flip", tooltip="Blanks wild: choose which half goes against the end", id="flip"),
         Binding("o", "sort", "Sort", tooltip="Planned train first, or a plain sort", id="sort"),
         Binding("t", "hint", "Tip", tooltip="Suggest a move", id="hint"),
@@ -83,7 +83,7 @@ class GameScreen(Screen):
             yield TrainRows(id="trains").data_bind(GameScreen.board)
         yield OpenHands(id="open-hands").data_bind(GameScreen.board)
         yield HandTray(id="tray").data_bind(GameScreen.board)
-        yield Footer(id="footer")
+        yield Footer(id="footer", compact=True)
 
     # -- fed by the app ---------------------------------------------------------------------
     def show(

@@ -128,8 +128,8 @@ class NewGameScreen(Screen):
             yield Vertical(id="seats")
             yield Label("[b]Rules[/] [dim](choosing a preset resets these)[/]", classes="section")
             yield _row("hand_table", Select(CHOICES["hand_table"], value=r.hand_table, allow_blank=False, compact=True, id="hand_table"))
-            yield _row("hand_size", Input(value="" if r.hand_size is None else str(r.hand_size), type="integer", compact=True, id="hand_size"), "")
-            yield _row("rounds", Input(value="" if r.rounds is None else str(r.rounds), type="integer", compact=True, id="rounds"), "")
+            yield _row("hand_size", Input(value="" if r.hand_size is None else str(r.hand_size), type="integer", valid_empty=True, compact=True, id="hand_size"), "")
+            yield _row("rounds", Input(value="" if r.rounds is None else str(r.rounds), type="integer", valid_empty=True, compact=True, id="rounds"), "")
             for key in ("engine", "first_player"):
                 yield _row(key, Select(CHOICES[key], value=getattr(r, key), allow_blank=False, compact=True, id=key))
             yield _row("first_seat", Select(self._seat_options(n), value=min(r.first_seat, n - 1), allow_blank=False, compact=True, id="first_seat"))

@@ -24,7 +24,9 @@ class StatusLine(BoardWidget):
             return Content("")
         v = board.view
         types = frozenset(a.type for a in board.legal)
-        turn = words.turn_line(v, board.names, board.kinds, types, bool(board.plays))
+        trains = {p.train for p in board.plays}
+        nxt = next(iter(trains)) if len(trains) == 1 else None
+        turn = words.turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt)
         head = f"[b]R{v.round}/{v.rules.round_count}[/] "
         mine = board.my_turn
         turn_style = "b $text-accent" if mine else ""
