@@ -627,7 +627,7 @@ register(
         run="mexitrain.players.tournament:run",
         description=N_(
             "Play N deals, each under every rotation of the seats, and print for each "
-            "level its win share (95%% Wilson interval), points and difference per round and "
+            "level its win share (95% Wilson interval), points and difference per round and "
             "decisions per second."
         ),
     ),
