@@ -44,3 +44,21 @@ def _private_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     path = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("MEXITRAIN_DATA_DIR", str(path))
     return path
+
+
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch):
+    """Tests run in English whatever the machine's locale; a test that wants French sets it.
+
+    Subprocesses inherit the cleared locale too, and the language is English again after
+    every test.
+    """
+    from mexitrain import i18n
+
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    previous = i18n.language()
+    i18n.set_language("en")
+    yield
+    i18n.set_language(previous if previous in i18n.available_languages() else "en")
