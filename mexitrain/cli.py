@@ -373,6 +373,10 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
         help=_("delay between computer moves (default 0.6)"),
     )
     add_data_dir_argument(p)
+    p.add_argument("--load", metavar=_("FILE"), help=_("continue a saved game (or a game record)"))
+    p.add_argument(
+        "--replay", metavar=_("FILE"), help=_("step through a saved game or game record move by move")
+    )
 
 
 def add_data_dir_argument(p: argparse.ArgumentParser) -> None:
@@ -421,13 +425,34 @@ def setup_from_args(args: argparse.Namespace):
         return GameSetup(rules=rules, seed=seed, seats=seats)
 
 
+def _load_file(path: str):
+    """A saved game for ``--load``/``--replay``; a bad file is one line (exit 2), untouched."""
+    from .storage import SaveError, load_save
+
+    try:
+        return load_save(path)
+    except SaveError as exc:
+        raise UsageError(_one_line(exc)) from None
+
+
 def run_play(args: argparse.Namespace) -> int:
-    setup = setup_from_args(args)
+    load = replay = None
+    if getattr(args, "load", None) is not None and getattr(args, "replay", None) is not None:
+        raise UsageError(_("--load and --replay cannot be used together"))
+    if getattr(args, "load", None) is not None:
+        load = _load_file(args.load)
+        setup = None
+    elif getattr(args, "replay", None) is not None:
+        replay = _load_file(args.replay)
+        setup = None
+    else:
+        setup = setup_from_args(args)
     try:
         from .ui.app import run
     except ImportError as exc:
         raise CommandError(_("the game screens are not available: {error}").format(error=exc)) from None
-    run(setup, args.speed)
+    extra = {"data_dir": getattr(args, "data_dir", None), "load": load, "replay": replay}
+    run(setup, args.speed, **{k: v for k, v in extra.items() if v is not None})
     return 0
 
 

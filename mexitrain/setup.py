@@ -37,6 +37,8 @@ class GameSetup(BaseModel):
     rules: RuleSet = RuleSet()
     seed: int = Field(0, ge=0)
     seats: tuple[SeatConfig, ...] = ()
+    #: Undo with several people at this terminal (they all agreed, on the new-game form).
+    undo_with_several: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> GameSetup:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable
+from dataclasses import replace as dc_replace
+from pathlib import Path
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -22,7 +24,19 @@ from textual.worker import get_current_worker
 from ..players import LEVELS, make_player
 from ..resources import stylesheet_path
 from ..rules import Action, GameState, IllegalAction, apply, legal_actions, new_game, view
+from ..rules.undo import UndoRefused, can_undo, undo
 from ..setup import GameSetup, random_seed
+from ..storage import (
+    SavedGame,
+    SaveError,
+    data_dir,
+    find_autosave,
+    list_saves,
+    load_save,
+    save_named,
+)
+from ..storage.stats import format_stats, load_stats
+from .autosaver import Autosaver
 from .screens import (
     GameOverScreen,
     GameScreen,
@@ -44,6 +58,14 @@ class AiChose(Message):
         super().__init__()
 
 
+class SaveProblem(Message):
+    """The autosave thread's one-line problem or notice (posted thread-safely)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        super().__init__()
+
+
 class MexitrainApp(App[None]):
     """Mexican Train at the terminal."""
 
@@ -55,6 +77,8 @@ class MexitrainApp(App[None]):
         Binding("f1,question_mark", "help", "Help", key_display="?", tooltip="Keys and rules", id="help"),
         Binding("s", "scores", "Scores", tooltip="The score sheet", id="scores"),
         Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app-quit"),
+        # reached only when the game screen's undo (u) is disabled: say why
+        Binding("u", "undo_why", "Why no undo", show=False, id="undo-why"),
     ]
 
     snapshot: reactive[GameState | None] = reactive(None, init=False, repaint=False)
@@ -66,10 +90,20 @@ class MexitrainApp(App[None]):
         *,
         seed: int | None = None,
         state: GameState | None = None,
+        data_dir: str | Path | None = None,
+        load: SavedGame | None = None,
+        replay: SavedGame | None = None,
     ) -> None:
         """``setup`` None shows the new-game screen; ``seed`` fixes that screen's seed (tests);
-        ``state`` starts ``setup``'s game from a prepared snapshot instead of a fresh deal."""
+        ``state`` starts ``setup``'s game from a prepared snapshot instead of a fresh deal.
+        ``data_dir`` holds the autosave, saves and statistics (default: ``storage.data_dir``);
+        ``load`` starts a loaded game; ``replay`` opens the replay viewer on a loaded game."""
         super().__init__()
+        self.root = _data_dir(data_dir)
+        self.saver = Autosaver(self.root, lambda text, _error: self.post_message(SaveProblem(text)))
+        self.replay_game = replay
+        if load is not None:
+            setup, state = load.setup, load.state
         self.setup = setup
         self.speed = speed
         self.form_seed = seed
@@ -87,13 +121,37 @@ class MexitrainApp(App[None]):
         self._wake = threading.Event()
         #: Seconds the coach (t) may think; None = its default. Tests set 0.
         self.hint_time: float | None = None
+        self._undo_cache: tuple[bool, str] | None = None
+        self._undo_shown: tuple[bool, str] | None = None
 
     # -- start ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
-        if self.setup is None:
+        if self.replay_game is not None:
+            from .screens.replay import ReplayScreen
+
+            self.push_screen(ReplayScreen(self.replay_game), lambda _: self.exit())
+        elif self.setup is None:
             self.push_screen(NewGameScreen(seed=self.form_seed))
+            self._offer_resume()
         else:
             self.call_later(self.start_game, self.setup, self.start_state)
+
+    def _offer_resume(self) -> None:
+        """An unfinished autosave: offer it; a bad one: say so (it was moved aside) and go on."""
+        try:
+            game = find_autosave(self.root)
+        except SaveError as exc:
+            self.notify(str(exc), title="The autosave could not be loaded", severity="error", timeout=30)
+            return
+        if game is None:
+            return
+        from .screens.saves import ResumeScreen
+
+        def answer(resume: bool | None) -> None:
+            if resume:
+                self.call_later(self.start_game, game.setup, game.state)
+
+        self.push_screen(ResumeScreen(game), answer)
 
     async def _goto(self, screen: Screen) -> None:
         while len(self.screen_stack) > 1:
@@ -132,6 +190,9 @@ class MexitrainApp(App[None]):
     def watch_snapshot(self, old: GameState | None, new: GameState | None) -> None:
         if new is None or self.game_screen is None:
             return
+        if self.setup is not None and new is not old:
+            self.saver.submit(new, self.setup, self.speed)
+        self._undo_cache = None
         if old is None or new.round != old.round or len(new.results) != len(old.results):
             self.auto_events = set()
         if old is not None and len(new.results) > len(old.results):
@@ -149,6 +210,7 @@ class MexitrainApp(App[None]):
                     name += " have" if name == "You" else " has"
                     self.notify(f"Knock! {name} one tile left", title="Knock", severity="warning", timeout=4)
         self._show()
+        self._refresh_undo()
         self._advance()
 
     def _show(self) -> None:
@@ -256,6 +318,12 @@ class MexitrainApp(App[None]):
 
     # -- app-wide keys and commands -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            return True if self.undo_state()[0] else None
+        if action == "undo_why":
+            return isinstance(self.screen, GameScreen) and not self.undo_state()[0]
+        if action == "save_as":
+            return isinstance(self.screen, GameScreen) and self.snapshot is not None
         if action == "scores":
             return self.snapshot is not None and not isinstance(self.screen, NewGameScreen | ScoreScreen | HandoffScreen)
         if action == "help":
@@ -307,17 +375,171 @@ class MexitrainApp(App[None]):
         yield SystemCommand("New game", "Set up a new table", self.action_new_game)
         if self.snapshot is not None:
             yield SystemCommand("Score sheet", "Scores of every round so far", self.action_scores)
+        if self.snapshot is not None and self.game_screen is not None:
+            yield SystemCommand("Save game as…", "Save this game under a name (Ctrl+S)", self.action_save_as)
+        yield SystemCommand("Load a saved game…", "Continue a game saved under a name", self.action_load_game)
+        yield SystemCommand("Open replay…", "Step through a saved game or record move by move", self.action_open_replay)
+        yield SystemCommand("Statistics", "Games played and won, totals, rounds gone out", self.action_stats)
         yield SystemCommand("Rules and keys", "Help: the keys and the rules in force", self.action_help)
         yield from super().get_system_commands(screen)
 
     def on_unmount(self) -> None:
         self._wake.set()
+        self.saver.close()  # the last action reaches the disk before the app ends
+
+    # -- never lose a game (issue 5): autosave problems, undo, save, load, replay, statistics ----------
+    def on_save_problem(self, message: SaveProblem) -> None:
+        self.notify(message.text, title="Saving", severity="error", timeout=15)
+
+    def undo_state(self) -> tuple[bool, str]:
+        """``(possible, what it takes back / why not)`` for the seat shown (cached per snapshot)."""
+        if self._undo_cache is None:
+            self._undo_cache = self._compute_undo()
+        return self._undo_cache
+
+    def _compute_undo(self) -> tuple[bool, str]:
+        state, setup = self.snapshot, self.setup
+        if state is None or setup is None or self.game_screen is None:
+            return False, "no game in progress"
+        seat = self.shown_seat
+        if not self.kinds or self.kinds[seat] != "human":
+            return False, "no person plays at this terminal"
+        if len(setup.humans) > 1 and not setup.undo_with_several:
+            return False, "several people share this terminal: undo was not allowed on the new-game form"
+        return can_undo(state, seat, humans=setup.humans)
+
+    def _refresh_undo(self) -> None:
+        """The footer's Undo is dimmed when undo is not possible, its tooltip saying why."""
+        screen = self.game_screen
+        if screen is None:
+            return
+        ok, text = self.undo_state()
+        if (ok, text) == self._undo_shown:
+            return
+        self._undo_shown = (ok, text)
+        tip = text[:1].upper() + text[1:]
+        keys = screen._bindings.key_to_bindings
+        for key, bindings in keys.items():
+            keys[key] = [dc_replace(b, tooltip=tip) if b.action == "app.undo" else b for b in bindings]
+        screen.refresh_bindings()
+
+    def action_undo(self) -> None:
+        state, setup = self.snapshot, self.setup
+        if state is None or setup is None:
+            return
+        ok, why = self.undo_state()
+        if not ok:
+            self.action_undo_why()
+            return
+        try:
+            before = undo(state, self.shown_seat, humans=setup.humans)
+        except UndoRefused as exc:
+            self.notify(str(exc), title="Cannot undo", severity="warning")
+            return
+        self.workers.cancel_group(self, "ai")
+        self._ai_state = None
+        self.auto_events = {i for i in self.auto_events if i < len(before.events)}
+        self.snapshot = before
+        self.notify(why[:1].upper() + why[1:], title="Undone", timeout=3)
+
+    def action_undo_why(self) -> None:
+        ok, why = self.undo_state()
+        if not ok:
+            self.notify(why[:1].upper() + why[1:], title="Cannot undo", severity="warning")
+
+    def action_save_as(self, name: str = "", problem: str = "", overwrite: bool = False) -> None:
+        from .screens.saves import SaveAsScreen
+
+        if self.snapshot is None or self.setup is None:
+            return
+
+        def named(chosen: str | None) -> None:
+            if chosen is None:
+                return
+            state, setup = self.snapshot, self.setup
+            if state is None or setup is None:
+                return
+            try:
+                path = save_named(self.root, chosen, state, setup, speed=self.speed, overwrite=overwrite and chosen == name)
+            except SaveError as exc:
+                if exc.code == "name_taken":
+                    self.action_save_as(chosen, f"A saved game named {chosen!r} exists: Enter again replaces it.", True)
+                else:
+                    self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+                return
+            self.notify(f"Saved as {chosen!r} ({path})", title="Saved", timeout=5)
+
+        self.push_screen(SaveAsScreen(name, problem), named)
+
+    def action_load_game(self) -> None:
+        from .screens.saves import LoadScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.load_file(path)
+
+        self.push_screen(LoadScreen(list_saves(self.root)), chosen)
+
+    def load_file(self, path: Path) -> bool:
+        """Start the game saved in ``path``; a bad file: its one-line message, nothing else."""
+        try:
+            game = load_save(path)
+        except SaveError as exc:
+            self.notify(str(exc), title="Cannot load", severity="error", timeout=15)
+            return False
+        if game.state.over:
+            self.notify("That game is over: opening it in the replay viewer", timeout=5)
+            self.open_replay(game)
+            return True
+        self.call_later(self.start_game, game.setup, game.state)
+        return True
+
+    def action_open_replay(self) -> None:
+        from .screens.saves import FileScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                game = load_save(path)
+            except SaveError as exc:
+                self.notify(str(exc), title="Cannot open", severity="error", timeout=15)
+                return
+            self.open_replay(game)
+
+        self.push_screen(FileScreen("Open replay…", str(self.root / "saves") + "/"), chosen)
+
+    def open_replay(self, game: SavedGame) -> None:
+        from .screens.replay import ReplayScreen
+
+        self.push_screen(ReplayScreen(game))
+
+    def action_stats(self) -> None:
+        from .screens.saves import StatsScreen
+
+        self.saver.flush()  # a game just finished is counted
+        try:
+            text, problem = format_stats(load_stats(self.root)), None
+        except SaveError as exc:
+            text, problem = "", str(exc)
+        self.push_screen(StatsScreen(text, problem))
 
 
-def run(setup: GameSetup | None, speed: float) -> None:
-    """Play: ``setup`` None shows the new-game screen first; ``speed`` = seconds between
-    computer moves."""
-    MexitrainApp(setup, speed).run()
+def _data_dir(arg: str | Path | None) -> Path:
+    return Path(data_dir(None if arg is None else str(arg)))
+
+
+def run(
+    setup: GameSetup | None,
+    speed: float,
+    data_dir: str | Path | None = None,
+    load: SavedGame | None = None,
+    replay: SavedGame | None = None,
+) -> None:
+    """Play: ``setup`` None shows the new-game screen first (and offers an unfinished autosave);
+    ``speed`` = seconds between computer moves; ``data_dir`` overrides the data directory;
+    ``load`` starts a loaded game, ``replay`` opens one in the replay viewer."""
+    MexitrainApp(setup, speed, data_dir=data_dir, load=load, replay=replay).run()
 
 
 if __name__ == "__main__":  # pragma: no cover

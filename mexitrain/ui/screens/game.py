@@ -47,6 +47,8 @@ class GameScreen(Screen):
         Binding("f", "flip", "Flip", tooltip="Blanks wild: choose which half goes against the end", id="flip"),
         Binding("o", "sort", "Sort", tooltip="Planned train first, or a plain sort", id="sort"),
         Binding("t", "hint", "Tip", tooltip="Suggest a move", id="hint"),
+        Binding("u", "app.undo", "Undo", tooltip="Take back your last decision", id="undo"),
+        Binding("ctrl+s", "app.save_as", "Save as", show=False, tooltip="Save this game under a name", id="save-as"),
         Binding("q", "app.request_quit", "Quit", tooltip="Quit (asks first)", id="quit"),
         *[
             Binding(str(i + 1), f"train({i})", f"Seat {i + 1}'s train", show=False, id=f"train-{i + 1}")

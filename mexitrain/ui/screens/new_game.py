@@ -88,6 +88,8 @@ class NewGameScreen(Screen):
         Binding("ctrl+s", "start", "Start", tooltip="Start the game with these settings", id="setup-start"),
         Binding("ctrl+r", "reseed", "New seed", tooltip="Draw a fresh random seed", id="setup-reseed"),
         Binding("escape", "back", "Back to game", tooltip="Return to the game in progress", id="setup-back"),
+        Binding("ctrl+o", "app.load_game", "Load", tooltip="Load a saved game", id="setup-load"),
+        Binding("ctrl+t", "app.stats", "Statistics", tooltip="Statistics of finished games", id="setup-stats"),
     ]
 
     class Start(Message):
@@ -105,6 +107,7 @@ class NewGameScreen(Screen):
         else:
             self.seat_values = [("You", "human")] + [(DEFAULT_NAMES[i], default_ai()) for i in range(1, 4)]
         self.can_go_back = can_go_back
+        self.initial_undo = setup.undo_with_several if setup is not None else False
         self.setup: GameSetup | None = None
         self.verdict_text = ""
         self._built_seats = 0
@@ -126,6 +129,7 @@ class NewGameScreen(Screen):
             yield _row("players", Select(self._player_options(r), value=n, allow_blank=False, compact=True, id="players"))
             yield Label("[b]Seats[/] [dim](name, and human or a computer level)[/]", classes="section")
             yield Vertical(id="seats")
+            yield Checkbox("allow undo with several players", value=self.initial_undo, compact=True, id="undo_with_several", classes="flag")
             yield Label("[b]Rules[/] [dim](choosing a preset resets these)[/]", classes="section")
             yield _row("hand_table", Select(CHOICES["hand_table"], value=r.hand_table, allow_blank=False, compact=True, id="hand_table"))
             yield _row("hand_size", Input(value="" if r.hand_size is None else str(r.hand_size), type="integer", valid_empty=True, compact=True, id="hand_size"), "")
@@ -145,11 +149,13 @@ class NewGameScreen(Screen):
                 yield Button("New seed", id="reseed", compact=True)
         with Horizontal(id="form-bottom"):
             yield Static("", id="verdict")
+            yield Button("Load…", id="load", compact=True, action="app.load_game", tooltip="Load a saved game (Ctrl+O)")
+            yield Button("Stats", id="stats", compact=True, action="app.stats", tooltip="Statistics (Ctrl+T)")
             yield Button("Start ▶", id="start", variant="success", compact=True)
         # A static key bar: the Footer would rebuild itself on every focus change of this long form.
         yield Static(
             "[b $text-warning]Tab[/]/[b $text-warning]⇧Tab[/] move  [b $text-warning]Enter[/]/[b $text-warning]Space[/] open·tick  "
-            "[b $text-warning]^S[/] start  [b $text-warning]^R[/] new seed  [b $text-warning]F1[/] help  [b $text-warning]^Q[/] quit",
+            "[b $text-warning]^S[/] start  [b $text-warning]^R[/] new seed  [b $text-warning]^O[/] load  [b $text-warning]^T[/] stats  [b $text-warning]F1[/] help  [b $text-warning]^Q[/] quit",
             id="form-keys",
         )
 
@@ -253,7 +259,12 @@ class NewGameScreen(Screen):
         if not seed_text.isdigit():
             return None, "the seed must be a whole number (0 or more)"
         try:
-            setup = GameSetup(rules=rules, seed=int(seed_text), seats=tuple(seats))
+            setup = GameSetup(
+                rules=rules,
+                seed=int(seed_text),
+                seats=tuple(seats),
+                undo_with_several=self.query_one("#undo_with_several", Checkbox).value,
+            )
         except ValueError as exc:
             return None, str(exc)
         humans = len(setup.humans)

@@ -1,0 +1,244 @@
+"""Never lose a game: the resume prompt, save as, the load list and the statistics (issue 5)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...storage import SavedGame, SaveInfo
+
+_CSS = """
+ResumeScreen, SaveAsScreen, LoadScreen, StatsScreen, FileScreen {
+    align: center middle;
+}
+.save-box {
+    width: 72;
+    max-width: 96%;
+    height: auto;
+    max-height: 90%;
+    background: $panel;
+    border: round $primary;
+    padding: 0 1;
+}
+.save-box .buttons {
+    height: auto;
+    margin-top: 1;
+}
+.save-box .buttons Button {
+    margin-right: 2;
+}
+.save-box .note {
+    color: $text-muted;
+}
+.save-box .problem {
+    color: $text-error;
+}
+#load-list {
+    height: auto;
+    max-height: 16;
+}
+#stats-scroll {
+    height: auto;
+    max-height: 20;
+}
+"""
+
+
+def when(moment: datetime | None) -> str:
+    """A save's date in local time, short."""
+    if moment is None:
+        return "unknown time"
+    local = moment.astimezone()
+    if local.date() == datetime.now().astimezone().date():
+        return f"today {local:%H:%M}"
+    return f"{local:%Y-%m-%d %H:%M}"
+
+
+def resume_text(game: SavedGame) -> str:
+    state = game.state
+    return f"Resume your game (round {state.round} of {state.rules.round_count}, saved {when(game.saved_at)})"
+
+
+class ResumeScreen(ModalScreen[bool]):
+    """An unfinished game was found: resume it (True) or start a new one (False)."""
+
+    DEFAULT_CSS = _CSS
+    BINDINGS = [
+        Binding("r,enter", "answer(True)", "Resume", id="resume-yes"),
+        Binding("n,escape", "answer(False)", "New game", id="resume-no"),
+    ]
+
+    def __init__(self, game: SavedGame) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        names = ", ".join(s.name for s in self.game.setup.seats)
+        with Vertical(id="resume-box", classes="save-box"):
+            yield Label("[b]An unfinished game was found[/]")
+            yield Label(escape(f"Players: {names}"), classes="note")
+            with Horizontal(classes="buttons"):
+                yield Button(resume_text(self.game), id="resume-yes", variant="success", compact=True)
+            with Horizontal(classes="buttons"):
+                yield Button("New game", id="resume-no", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#resume-yes", Button).focus()
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "resume-yes")
+
+
+class SaveAsScreen(ModalScreen[str | None]):
+    """Asks for a name; the app saves (and may ask again to replace an existing save)."""
+
+    DEFAULT_CSS = _CSS
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="save-cancel")]
+
+    def __init__(self, name: str = "", problem: str = "") -> None:
+        super().__init__()
+        self.initial = name
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="save-box", classes="save-box"):
+            yield Label("[b]Save game as…[/]")
+            yield Input(value=self.initial, placeholder="a name, e.g. Sunday game", max_length=60, id="save-name")
+            yield Label(escape(self.problem), id="save-problem", classes="problem")
+            yield Label("Enter saves, Esc cancels. Load it from the new-game screen (Load…).", classes="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#save-problem").display = bool(self.problem)
+        self.query_one("#save-name", Input).focus()
+
+    @on(Input.Submitted, "#save-name")
+    def submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        name = event.value.strip()
+        if not name:
+            problem = self.query_one("#save-problem", Label)
+            problem.update("Type a name first")
+            problem.display = True
+            return
+        self.dismiss(name)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LoadScreen(ModalScreen[Path | None]):
+    """The saved games, newest first; a file that cannot be read is listed with its problem."""
+
+    DEFAULT_CSS = _CSS
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="load-cancel")]
+
+    def __init__(self, saves: list[SaveInfo], title: str = "Load a saved game") -> None:
+        super().__init__()
+        self.saves = saves
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="load-box", classes="save-box"):
+            yield Label(f"[b]{escape(self.title_text)}[/]")
+            if not self.saves:
+                yield Label("No saved games yet: save one with Ctrl+S during a game.", id="load-empty", classes="note")
+            options = []
+            for i, info in enumerate(self.saves):
+                if info.error:
+                    text = f"[b]{escape(info.path.name)}[/]\n  [red]{escape(info.error)}[/]"
+                    options.append(Option(text, id=f"save-{i}", disabled=True))
+                    continue
+                state = "finished" if info.over else f"round {info.round} of {info.rounds}"
+                players = ", ".join(info.players or ())
+                text = f"[b]{escape(info.title)}[/] · {state} · {when(info.saved_at)}\n  [dim]{escape(players)}[/]"
+                options.append(Option(text, id=f"save-{i}"))
+            yield OptionList(*options, id="load-list")
+            yield Label("↑↓ choose, Enter loads, Esc cancels", classes="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if not self.saves:
+            self.query_one("#load-list").display = False
+        else:
+            self.query_one("#load-list", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#load-list")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        index = int(str(event.option.id).removeprefix("save-"))
+        self.dismiss(self.saves[index].path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class FileScreen(ModalScreen[Path | None]):
+    """A file name typed in (Open replay…)."""
+
+    DEFAULT_CSS = _CSS
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="file-cancel")]
+
+    def __init__(self, title: str, value: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="file-box", classes="save-box"):
+            yield Label(f"[b]{escape(self.title_text)}[/]")
+            yield Input(value=self.value, placeholder="path of a saved game or game record (.json)", id="file-path")
+            yield Label("Enter opens, Esc cancels.", classes="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#file-path", Input).focus()
+
+    @on(Input.Submitted, "#file-path")
+    def submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if text:
+            self.dismiss(Path(text).expanduser())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class StatsScreen(ModalScreen[None]):
+    """``format_stats(load_stats(root))``, or the problem with the statistics file."""
+
+    DEFAULT_CSS = _CSS
+    BINDINGS = [Binding("escape,q,enter", "close", "Close", id="stats-close")]
+
+    def __init__(self, text: str, problem: str | None = None) -> None:
+        super().__init__()
+        self.text = text
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="stats-box", classes="save-box"):
+            yield Label("[b]Statistics[/] · finished games, lowest total wins")
+            if self.problem:
+                yield Label(escape(self.problem), id="stats-problem", classes="problem")
+            with VerticalScroll(id="stats-scroll"):
+                yield Static(escape(self.text), id="stats-text")
+            yield Label("Esc closes", classes="note")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,257 @@
+"""Never lose a game (issue 5) in the app: autosave and resume, save as / load, undo, the replay
+viewer, statistics and ``--load``. Every test uses the temporary data directory of conftest."""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from textual.widgets import OptionList, Static
+
+from mexitrain.cli import main
+from mexitrain.players import make_player
+from mexitrain.rules import RuleSet, apply, new_game, view
+from mexitrain.storage import autosave_path, load_game, load_save, save_game
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.screens import GameScreen, NewGameScreen
+from mexitrain.ui.screens.replay import ReplayScreen
+from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen, SaveAsScreen, StatsScreen
+
+from .helpers import game_app, human_move, play_until_screen_changes, settle, table
+
+
+def root() -> Path:
+    return Path(os.environ["MEXITRAIN_DATA_DIR"])
+
+
+def finished_game(rules: RuleSet, seed: int = 4):
+    """A whole game between computer players (random level) and its table."""
+    setup = table(rules=rules, seed=seed, kinds=("human", "random"))
+    players = [make_player("random", seed=s) for s in range(2)]
+    state = new_game(rules, players=2, seed=seed)
+    while not state.over:
+        state = apply(state, players[state.turn].choose(view(state, state.turn)))
+    return setup, state
+
+
+async def test_autosave_after_a_move_loads_to_the_same_snapshot():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await human_move(pilot)
+        app.saver.flush()
+        assert autosave_path(root()).is_file()
+        setup, state = load_game(autosave_path(root()))
+        assert state == app.snapshot
+        assert setup == app.setup
+
+
+async def test_a_killed_game_is_offered_again_and_resumes_the_identical_snapshot():
+    first = game_app(table(seed=5))
+    async with first.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(3):
+            await human_move(pilot)
+        first.saver.flush()  # the last action is on disk; nothing is written at exit from here on
+        first.saver.close = lambda: None  # type: ignore[method-assign]
+        seen = first.snapshot
+        # no quit action: the session simply ends (as if the terminal were closed)
+    second = MexitrainApp(None, speed=0)
+    async with second.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(second.screen, ResumeScreen)
+        button = second.screen.query_one("#resume-yes")
+        assert "round 1 of 1" in str(button.label)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(second.screen, GameScreen)
+        assert second.snapshot == seen
+
+
+async def test_a_bad_autosave_is_reported_moved_aside_and_the_app_goes_on():
+    path = autosave_path(root())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"format": "mexitrain-save", "version": 1, "app":')
+    app = MexitrainApp(None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        messages = [n.message for n in app._notifications]
+        assert any("cannot load" in m and "autosave.json" in m and "moved to" in m for m in messages)
+    assert not path.exists()
+    assert (root() / "autosave.bad-1.json").is_file()
+
+
+async def test_save_as_then_load_from_the_new_game_form():
+    bad = root() / "saves" / "broken.json"
+    app = game_app(table(seed=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await human_move(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveAsScreen)
+        await pilot.press(*"sunday", "enter")
+        await pilot.pause()
+        saved = app.snapshot
+        assert (root() / "saves" / "sunday.json").is_file()
+        assert load_game(root() / "saves" / "sunday.json")[1] == saved
+    bad.write_text("not json at all")
+    app = MexitrainApp(None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if isinstance(app.screen, ResumeScreen):  # the autosave of the game above
+            await pilot.press("n")
+            await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadScreen)
+        options = app.screen.query_one(OptionList)
+        texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert any("sunday" in t and "round 1 of 1" in t for t in texts)
+        assert any("broken.json" in t and "cannot load" in t for t in texts)
+        index = next(i for i, t in enumerate(texts) if "sunday" in t)
+        options.highlighted = index
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert app.snapshot == saved
+    assert bad.read_text() == "not json at all"
+
+
+async def test_undo_after_a_move_restores_the_earlier_snapshot():
+    app = game_app(table(seed=4))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.check_action("undo", ()) is None  # nothing to undo yet: shown, dimmed
+        before = app.snapshot
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.snapshot != before
+        assert app.check_action("undo", ()) is True
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.snapshot == before
+        app.saver.flush()
+        assert load_game(autosave_path(root()))[1] == before
+
+
+async def test_undo_is_refused_past_a_draw_and_the_footer_says_why():
+    app = game_app(table(rules=RuleSet(set=6, rounds=1), seed=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(60):
+            ok, why = app.undo_state()
+            if not ok and "drew" in why:
+                break
+            assert isinstance(app.screen, GameScreen), "the round ended before a draw"
+            await human_move(pilot)
+        else:
+            raise AssertionError("never refused past a draw")
+        assert app.check_action("undo", ()) is None
+        screen = app.screen
+        active = screen.active_bindings["u"]
+        assert active.binding.action == "app.undo" and not active.enabled
+        assert "drew" in active.tooltip and "hidden tile" in active.tooltip
+        state = app.snapshot
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.snapshot == state
+        assert any("hidden tile" in n.message for n in app._notifications)
+
+
+async def test_undo_is_off_with_several_people_unless_allowed():
+    setup = table(seed=3, kinds=("human", "human"))
+    app = game_app(setup)
+    async with app.run_test(size=(80, 24)):
+        ok, why = app.undo_state()
+        assert not ok and "several people" in why
+    app = game_app(setup.model_copy(update={"undo_with_several": True}))
+    async with app.run_test(size=(80, 24)):
+        ok, why = app.undo_state()
+        assert "several people" not in why
+
+
+async def test_replay_viewer_steps_through_a_finished_game(tmp_path: Path):
+    setup, final = finished_game(RuleSet(set=6, rounds=2))
+    path = save_game(tmp_path / "done.json", final, setup)
+    app = MexitrainApp(None, speed=0, replay=load_save(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        last = len(screen.states) - 1
+        assert last == sum(len(r.events) for r in final.results)
+        assert screen.step == 0 and screen.state == new_game(setup.rules, players=2, seed=4)
+        await pilot.press("right", "right")
+        assert screen.step == 2
+        await pilot.press("left")
+        assert screen.step == 1
+        await pilot.press("end")
+        assert screen.step == last and screen.state == final
+        await pilot.press("home")
+        assert screen.step == 0
+        await pilot.press("pagedown")
+        assert screen.state.round == 2 and screen.states[screen.step - 1].round == 1
+        await pilot.press("pageup")
+        assert screen.step == 0
+        # every hand face up: the tray and the other hands together hold every hand
+        board = screen.board
+        assert board is not None and all(h is not None for h in board.view.hands)
+        status = str(screen.query_one("#replay-status", Static).render())
+        assert "round 1 of 2" in status
+
+
+async def test_statistics_screen_shows_a_finished_game():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until_screen_changes(pilot)
+        assert app.snapshot.over
+        app.action_stats()
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        text = str(app.screen.query_one("#stats-text", Static).render())
+        assert "You" in text and "all games" in text
+        assert not autosave_path(root()).exists()  # a finished game is not offered again
+
+
+def _fake_ui(calls: list) -> types.ModuleType:
+    module = types.ModuleType("mexitrain.ui.app")
+    module.run = lambda setup, speed, **kw: calls.append((setup, speed, kw))  # type: ignore[attr-defined]
+    return module
+
+
+def test_play_load_a_bad_file_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path: Path):
+    calls: list = []
+    monkeypatch.setitem(sys.modules, "mexitrain.ui.app", _fake_ui(calls))
+    bad = tmp_path / "game.json"
+    bad.write_text('{"format": "chess"}')
+    assert main(["--load", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and "not a mexitrain saved game" in err and "Traceback" not in err
+    assert bad.read_text() == '{"format": "chess"}' and not calls
+
+
+def test_play_load_and_replay_pass_the_game_to_the_app(monkeypatch, tmp_path: Path):
+    calls: list = []
+    monkeypatch.setitem(sys.modules, "mexitrain.ui.app", _fake_ui(calls))
+    setup, final = finished_game(RuleSet(set=6, rounds=1))
+    path = save_game(tmp_path / "g.json", final, setup)
+    assert main(["--load", str(path), "--data-dir", str(tmp_path)]) == 0
+    assert main(["--replay", str(path)]) == 0
+    (s1, _, kw1), (s2, _, kw2) = calls
+    assert s1 is None and kw1["load"].state == final and kw1["data_dir"] == str(tmp_path)
+    assert s2 is None and kw2["replay"].state == final
+
+
+@pytest.mark.parametrize("args", [["--load"], ["--replay"]])
+def test_play_missing_file(monkeypatch, capsys, tmp_path: Path, args: list[str]):
+    monkeypatch.setitem(sys.modules, "mexitrain.ui.app", _fake_ui([]))
+    missing = tmp_path / "nope.json"
+    assert main([*args, str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(missing) in err
