@@ -149,13 +149,13 @@ class NewGameScreen(Screen):
                 yield Button("New seed", id="reseed", compact=True)
         with Horizontal(id="form-bottom"):
             yield Static("", id="verdict")
-            yield Button("Load…", id="load", compact=True, action="app.load_game", tooltip="Load a saved game (Ctrl+O)")
-            yield Button("Stats", id="stats", compact=True, action="app.stats", tooltip="Statistics (Ctrl+T)")
+            yield Button("Load… ^O", id="load", compact=True, action="app.load_game", tooltip="Load a saved game (Ctrl+O)")
+            yield Button("Stats ^T", id="stats", compact=True, action="app.stats", tooltip="Statistics (Ctrl+T)")
             yield Button("Start ▶", id="start", variant="success", compact=True)
         # A static key bar: the Footer would rebuild itself on every focus change of this long form.
         yield Static(
             "[b $text-warning]Tab[/]/[b $text-warning]⇧Tab[/] move  [b $text-warning]Enter[/]/[b $text-warning]Space[/] open·tick  "
-            "[b $text-warning]^S[/] start  [b $text-warning]^R[/] new seed  [b $text-warning]^O[/] load  [b $text-warning]^T[/] stats  [b $text-warning]F1[/] help  [b $text-warning]^Q[/] quit",
+            "[b $text-warning]^S[/] start  [b $text-warning]^R[/] new seed  [b $text-warning]F1[/] help  [b $text-warning]^Q[/] quit",
             id="form-keys",
         )
 
