@@ -14,10 +14,11 @@ from textual.widgets import OptionList, Static
 from mexitrain.cli import main
 from mexitrain.players import make_player
 from mexitrain.rules import RuleSet, apply, new_game, view
+from mexitrain.rules.state import Event
 from mexitrain.storage import autosave_path, load_game, load_save, save_game
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
-from mexitrain.ui.screens.replay import ReplayScreen
+from mexitrain.ui.screens.replay import ReplayScreen, describe
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen, SaveAsScreen, StatsScreen
 
 from .helpers import game_app, human_move, play_until_screen_changes, settle, table
@@ -203,7 +204,17 @@ async def test_replay_viewer_steps_through_a_finished_game(tmp_path: Path):
         board = screen.board
         assert board is not None and all(h is not None for h in board.view.hands)
         status = str(screen.query_one("#replay-status", Static).render())
-        assert "round 1 of 2" in status
+        assert "round 1 of 2" in status and "the deal" in status
+        await pilot.press("right")
+        status = str(screen.query_one("#replay-status", Static).render())
+        assert describe(screen.events[1], screen.names) in status
+        assert describe(Event(seat=1, type="play", tile=(6, 5), train="mexican"), ("You", "Bea")) == (
+            "Bea plays 6-5 on the Mexican Train"
+        )
+        assert describe(Event(seat=0, type="mark"), ("You", "Bea")) == "You place a marker"
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
 
 
 async def test_statistics_screen_shows_a_finished_game():

@@ -46,12 +46,15 @@ def describe(event: Event | None, names: tuple[str, ...]) -> str:
     if event is None:
         return "the deal"
     who = names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}"
+    s = "" if who == "You" else "s"
     if event.type == "play":
         where = "the Mexican Train" if event.train == "mexican" else f"{names[event.train]}'s train"
-        return f"{who} plays {fmt(event.tile)} on {where}"
-    if event.type == "draw" and getattr(event, "tile", None) is not None:
-        return f"{who} draws {fmt(event.tile)}"
-    return f"{who}: {event.type}"
+        return f"{who} play{s} {fmt(event.tile)} on {where}"
+    if event.type == "draw" and event.tile is not None:
+        return f"{who} draw{s} {fmt(event.tile)}"
+    verb = {"mark": "place{s} a marker", "pass": "pass{es}", "skip": "skip{s} the Mexican Train"}
+    text = verb.get(event.type, event.type).format(s=s, es="" if who == "You" else "es")
+    return f"{who} {text}"
 
 
 class ReplayBox(VerticalScroll, can_focus=False):
