@@ -160,3 +160,45 @@ def test_levels_finish_games_in_every_variant(level, options):
     players = 4
     actions = _game_actions(level, 1, rules, players)
     assert actions
+
+
+# -- expert ---------------------------------------------------------------------------------
+def _choice_points(rules: RuleSet, seed: int, count: int):
+    from mexitrain.rules import legal_actions
+
+    state = new_game(rules, 4, seed)
+    planner = make_player("planner", 0)
+    out = []
+    while not state.over and len(out) < count:
+        if len(legal_actions(state)) > 2:
+            out.append(state)
+        state = apply(state, planner.choose(view(state, state.turn)))
+    return out
+
+
+def test_expert_without_budget_is_the_planner():
+    for state in _choice_points(RuleSet(set=9, rounds=1), 2, 4):
+        v = view(state, state.turn)
+        assert ExpertPlayer(0, rollouts=0).choose(v) == make_player("planner").choose(v)
+
+
+def test_expert_searches_within_its_budget():
+    from mexitrain.players.expert import MAX_ROLLOUT_FACTOR
+    from mexitrain.rules import legal_actions
+
+    for state in _choice_points(RuleSet(set=9, rounds=1), 3, 3):
+        v = view(state, state.turn)
+        expert = ExpertPlayer(1, rollouts=6)
+        action, why = expert.decide(v)
+        assert action in legal_actions(state) and why
+        stats = expert.last_stats
+        assert 0 < stats["rollouts"] <= 6 * MAX_ROLLOUT_FACTOR + stats["candidates"]
+        assert len(stats["values"]) == stats["candidates"]
+
+
+def test_expert_rollout_plays_the_round_out():
+    from mexitrain.players.expert import _one_round, rollout
+
+    state = _one_round(new_game(RuleSet(set=9, rounds=3), 2, 4))
+    value, steps = rollout(state, 0)
+    assert steps > 0 and isinstance(value, float)
