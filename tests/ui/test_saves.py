@@ -266,3 +266,77 @@ def test_play_missing_file(monkeypatch, capsys, tmp_path: Path, args: list[str])
     assert main([*args, str(missing)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(missing) in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+async def test_kill_9_in_a_real_terminal_then_resume_finds_the_same_game(tmp_path: Path):
+    """``mexitrain`` in a pseudo-terminal, a few keys, ``kill -9``: the next start offers the game."""
+    import fcntl
+    import select
+    import signal
+    import struct
+    import subprocess
+    import termios
+    import time
+
+    data = tmp_path / "data"
+    save = autosave_path(data)
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
+    cmd = [sys.executable, "-m", "mexitrain", "--data-dir", str(data), "--players", "2", "--seed", "5", "--speed", "0"]
+    proc = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
+    os.close(slave)
+
+    def events_saved() -> int:
+        try:
+            state = load_game(save)[1]
+        except Exception:
+            return -1
+        return sum(len(r.events) for r in state.results) + len(state.events)
+
+    def wait_for(condition, limit: float = 30.0) -> bool:
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            if condition():
+                return True
+            ready, _, _ = select.select([master], [], [], 0.05)  # drain the screen output meanwhile
+            if ready:
+                try:
+                    os.read(master, 65536)
+                except OSError:
+                    return condition()
+        return condition()
+
+    def mine() -> int:
+        try:
+            state = load_game(save)[1]
+        except Exception:
+            return -1
+        return sum(e.seat == 0 for r in (*state.results, state) for e in r.events)
+
+    try:
+        assert wait_for(lambda: events_saved() >= 0), "no autosave after the start"
+        assert mine() == 0
+        for _ in range(3):
+            before = events_saved()
+            for key in (b"\r", b"d", b"\r", b"m"):  # place, else draw (and place it), else end the turn
+                os.write(master, key)
+                if wait_for(lambda b=before: events_saved() > b, 2.0):
+                    break
+        assert mine() >= 2, "the keys sent did not move"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        os.close(master)
+    setup, state = load_game(save)
+    app = MexitrainApp(None, speed=0, data_dir=data)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeScreen)
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.setup == setup
+        # the computer player may already have moved on from the saved snapshot
+        now = app.snapshot
+        assert now == state or (now.results == state.results and now.events[: len(state.events)] == state.events)
