@@ -159,7 +159,8 @@ def to_record(state: GameState, players: Iterable[Any], meta: Mapping[str, Any] 
 # ---------------------------------------------------------------------------------------
 # Structure checks (before any replay)
 # ---------------------------------------------------------------------------------------
-def _type_name(value: Any) -> str:
+def json_type_name(value: Any) -> str:
+    """What a JSON value is, in words: "a number", "a list", "null"..."""
     if value is None:
         return "null"
     return {
@@ -170,6 +171,9 @@ def _type_name(value: Any) -> str:
         list: "a list",
         dict: "an object",
     }.get(type(value), type(value).__name__)
+
+
+_type_name = json_type_name
 
 
 def _is_int(value: Any) -> bool:
@@ -479,17 +483,27 @@ def replay(record: Any) -> GameState:
 # ---------------------------------------------------------------------------------------
 # JSON text
 # ---------------------------------------------------------------------------------------
+class StrictJSONError(ValueError):
+    """JSON that ``json`` accepts but a strict reader refuses (NaN, a key given twice)."""
+
+
 def _no_constants(name: str) -> Any:
-    raise RecordError(f"the record is not strict JSON: {name} is not a number JSON allows")
+    raise StrictJSONError(f"{name} is not a number JSON allows")
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise RecordError(f"the record is not strict JSON: the key {key!r} appears twice")
+            raise StrictJSONError(f"the key {key!r} appears twice")
         out[key] = value
     return out
+
+
+def strict_json(text: str) -> Any:
+    """``json.loads`` refusing NaN and Infinity and duplicate keys (:class:`StrictJSONError`);
+    other bad text raises what ``json.loads`` raises."""
+    return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
 
 
 def load_record(text: str | bytes) -> dict:
@@ -503,7 +517,9 @@ def load_record(text: str | bytes) -> dict:
         except UnicodeDecodeError as exc:
             raise RecordError(f"the record is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
     try:
-        record = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+        record = strict_json(text)
+    except StrictJSONError as exc:
+        raise RecordError(f"the record is not strict JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         what = "truncated" if exc.pos >= len(text.rstrip()) else "not valid JSON"
         raise RecordError(

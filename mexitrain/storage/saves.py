@@ -34,7 +34,15 @@ from pydantic import ValidationError
 
 from ..rules import GameState, IllegalAction
 from ..rules.record import FORMAT as RECORD_FORMAT
-from ..rules.record import RecordError, dump_record, replay, to_record
+from ..rules.record import (
+    RecordError,
+    StrictJSONError,
+    dump_record,
+    json_type_name,
+    replay,
+    strict_json,
+    to_record,
+)
 from ..setup import GameSetup
 from . import atomic
 from .paths import autosave_path, save_path, saves_dir
@@ -375,32 +383,6 @@ def _readable(path: Path) -> bool:
 # ---------------------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------------------
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
-
-
-def _reject_constant(name: str) -> Any:
-    raise _Bad(f"not strict JSON: {name} is not a number JSON allows")
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Bad(f"not strict JSON: the key {key!r} appears twice")
-        out[key] = value
-    return out
-
-
 def _parse_json(data: bytes) -> Any:
     if len(data) > MAX_BYTES:
         raise _Bad(f"the file is too large to be a saved game ({len(data)} bytes)", "too_large", size=len(data))
@@ -416,7 +398,9 @@ def _parse_json(data: bytes) -> Any:
         ) from None
     text = text.removeprefix("\ufeff")
     try:
-        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
+        return strict_json(text)
+    except StrictJSONError as exc:
+        raise _Bad(f"not strict JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
         what = "truncated" if cut else "damaged: not valid JSON"
@@ -435,7 +419,7 @@ def _parse_json(data: bytes) -> Any:
 def _check_header_named(data: Any, fmt: str, version_read: int, what: str) -> None:
     """Refuse what is not a JSON object of format ``fmt`` with a version this code reads."""
     if not isinstance(data, dict):
-        raise _Bad(f"not a {what}: the file holds {_kind(data)}, not a JSON object", "wrong_format", format=fmt)
+        raise _Bad(f"not a {what}: the file holds {json_type_name(data)}, not a JSON object", "wrong_format", format=fmt)
     found = data.get("format")
     if found != fmt:
         found_text = "no \"format\"" if "format" not in data else f"format {found!r}"
@@ -466,13 +450,13 @@ def _check_header(data: Any) -> str:
     if extra:
         raise _Bad(f"the file has unknown {', '.join(repr(k) for k in extra)}")
     if not isinstance(data["app"], dict):
-        raise _Bad(f"app must be an object, not {_kind(data['app'])}")
+        raise _Bad(f"app must be an object, not {json_type_name(data['app'])}")
     return "save"
 
 
 def _setup(value: Any) -> GameSetup:
     if not isinstance(value, dict):
-        raise _Bad(f"app.setup must be an object, not {_kind(value)}")
+        raise _Bad(f"app.setup must be an object, not {json_type_name(value)}")
     try:
         return GameSetup.model_validate_json(json.dumps(value), strict=True)
     except ValidationError as exc:
@@ -494,7 +478,7 @@ def _saved_at(value: Any, required: bool = True) -> datetime | None:
     if value is None and not required:
         return None
     if not isinstance(value, str):
-        raise _Bad(f"app.saved_at must be an ISO date and time, not {_kind(value)}")
+        raise _Bad(f"app.saved_at must be an ISO date and time, not {json_type_name(value)}")
     try:
         when = datetime.fromisoformat(value)
     except ValueError:
@@ -505,7 +489,7 @@ def _saved_at(value: Any, required: bool = True) -> datetime | None:
 def _name(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise _Bad(f"app.name must be a string or null, not {_kind(value)}")
+    raise _Bad(f"app.name must be a string or null, not {json_type_name(value)}")
 
 
 def _setup_of_record(record: dict, state: GameState) -> GameSetup:
@@ -566,7 +550,7 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
     name = _name(app.get("name"))
     saved_at = _saved_at(app.get("saved_at"), required=kind == "save")
     if not isinstance(record, dict):
-        raise _Bad(f"record must be an object, not {_kind(record)}")
+        raise _Bad(f"record must be an object, not {json_type_name(record)}")
     _precheck_events(record)
     try:
         state = replay(record)  # checks the record completely
@@ -663,7 +647,7 @@ def _info(path: Path) -> SaveInfo:
         app = top.get("app", {}) if kind == "save" else {}
         record = top.get("record") if kind == "save" else top
         if not isinstance(record, dict):
-            raise _Bad(f"record must be an object, not {_kind(record)}")
+            raise _Bad(f"record must be an object, not {json_type_name(record)}")
         players = record.get("players")
         rounds = record.get("rounds")
         rules = record.get("rules")
