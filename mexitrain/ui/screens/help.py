@@ -26,8 +26,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("o", "sort your hand: planned train first, or plain"),
     ("t", "a tip: the move a good player would make"),
     ("s", "the score sheet"),
+    ("u", "undo your last decision (never past a tile you drew)"),
+    ("Ctrl+S", "save the game under a name"),
     ("? or F1", "this help"),
-    ("Ctrl+P", "commands: new game, score sheet, rules, theme"),
+    ("Ctrl+P", "commands: new game, scores, save, load, replay, statistics, rules, theme"),
     ("q", "quit (asks first)"),
 )
 
