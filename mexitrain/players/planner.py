@@ -91,23 +91,25 @@ class PlanBook:
         self.budget = budget
         self.exact = exact
 
-    def get(self, s, seat: int, hand) -> tuple[tuple[Tile, ...], int]:
+    def get(self, s, seat: int, hand) -> tuple[tuple[Tile, ...], int, dict]:
+        """(plan, line, tile -> index in the plan) for the seat."""
         own = s.trains[seat]
         entry = self.entries.get(seat)
         if entry is not None:
-            line, laid_count, plan, hand_size = entry
+            line, laid_count, plan, hand_size, index = entry
             laid = own.lines[line]
-            grown = laid[laid_count:]
-            k = len(grown)
-            if grown == plan[:k] and (plan or len(hand) <= hand_size):
-                plan = plan[k:]
-                held = set(hand)
-                if all((a, b) in held or (b, a) in held for a, b in plan):
-                    self.entries[seat] = (line, len(laid), plan, len(hand))
-                    return plan, line
+            k = len(laid) - laid_count
+            if laid[laid_count:] == plan[:k] and (plan or len(hand) <= hand_size):
+                if k:
+                    plan = plan[k:]
+                    index = {t: i - k for t, i in index.items() if i >= k}
+                if len(index) == len(plan) and set(index).issubset(hand):
+                    self.entries[seat] = (line, len(laid), plan, len(hand), index)
+                    return plan, line, index
         plan, line = best_own_plan(s, seat, hand, self.wild, self.budget, self.exact)
-        self.entries[seat] = (line, len(own.lines[line]), plan, len(hand))
-        return plan, line
+        index = {_canon(t): i for i, t in enumerate(plan)}
+        self.entries[seat] = (line, len(own.lines[line]), plan, len(hand), index)
+        return plan, line, index
 
 
 class Context:
@@ -132,9 +134,9 @@ class Context:
         self.team = (seat,) if partner is None else (seat, partner)
         if book is None:
             self.plan, self.plan_line = best_own_plan(s, seat, hand, self.wild, budget)
+            self.plan_index = {_canon(t): i for i, t in enumerate(self.plan)}
         else:
-            self.plan, self.plan_line = book.get(s, seat, hand)
-        self.plan_index = {_canon(t): i for i, t in enumerate(self.plan)}
+            self.plan, self.plan_line, self.plan_index = book.get(s, seat, hand)
         sizes = s.hand_sizes
         self.opponents = [i for i in range(n) if i not in self.team]
         self.near_out = {i for i in self.opponents if sizes[i] <= 2}
