@@ -179,6 +179,7 @@ class MexitrainApp(App[None]):
         self._game_over_shown = False
         self._ai_state = None
         self.workers.cancel_group(self, "ai")
+        self._undo_cache = self._undo_shown = None
         self.game_screen = GameScreen()
         await self._goto(self.game_screen)
         self.snapshot = state if state is not None else new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
@@ -210,7 +211,7 @@ class MexitrainApp(App[None]):
                     name += " have" if name == "You" else " has"
                     self.notify(f"Knock! {name} one tile left", title="Knock", severity="warning", timeout=4)
         self._show()
-        self._refresh_undo()
+        self.call_after_refresh(self._refresh_undo)  # a few ms: after the new position is drawn
         self._advance()
 
     def _show(self) -> None:
@@ -318,10 +319,12 @@ class MexitrainApp(App[None]):
 
     # -- app-wide keys and commands -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "undo":
-            return True if self.undo_state()[0] else None
-        if action == "undo_why":
-            return isinstance(self.screen, GameScreen) and not self.undo_state()[0]
+        if action in ("undo", "undo_why"):
+            # the footer asks often: the last answer shown (_refresh_undo computes the new one)
+            ok = (self._undo_cache or self._undo_shown or (False, ""))[0]
+            if action == "undo":
+                return True if ok else None
+            return isinstance(self.screen, GameScreen) and not ok
         if action == "save_as":
             return isinstance(self.screen, GameScreen) and self.snapshot is not None
         if action == "scores":
@@ -444,8 +447,10 @@ class MexitrainApp(App[None]):
 
     def action_undo_why(self) -> None:
         ok, why = self.undo_state()
-        if not ok:
-            self.notify(why[:1].upper() + why[1:], title="Cannot undo", severity="warning")
+        if ok:  # the footer had not caught up yet
+            self.action_undo()
+            return
+        self.notify(why[:1].upper() + why[1:], title="Cannot undo", severity="warning")
 
     def action_save_as(self, name: str = "", problem: str = "", overwrite: bool = False) -> None:
         from .screens.saves import SaveAsScreen
