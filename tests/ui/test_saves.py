@@ -340,3 +340,49 @@ async def test_kill_9_in_a_real_terminal_then_resume_finds_the_same_game(tmp_pat
         # the computer player may already have moved on from the saved snapshot
         now = app.snapshot
         assert now == state or (now.results == state.results and now.events[: len(state.events)] == state.events)
+
+
+async def test_save_as_an_existing_name_asks_and_enter_again_replaces():
+    app = game_app(table(seed=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+s", *"game", "enter")
+        await pilot.pause()
+        first = load_game(root() / "saves" / "game.json")[1]
+        await human_move(pilot)
+        await pilot.press("ctrl+s", *"game", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveAsScreen)
+        assert "exists" in str(app.screen.query_one("#save-problem", Static).render())
+        assert load_game(root() / "saves" / "game.json")[1] == first  # not replaced yet
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert load_game(root() / "saves" / "game.json")[1] == app.snapshot
+
+
+async def test_a_bad_file_opened_in_the_app_is_one_message_and_the_app_goes_on(tmp_path: Path):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"format": "mexitrain-save", "version": 99}')
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        state = app.snapshot
+        assert app.load_file(bad) is False
+        await pilot.pause()
+        assert app.snapshot == state and isinstance(app.screen, GameScreen)
+        assert any(str(bad) in n.message and "newer" in n.message for n in app._notifications)
+    assert bad.read_bytes() == b'{"format": "mexitrain-save", "version": 99}'
+
+
+async def test_an_autosave_the_disk_refuses_is_reported_and_the_game_goes_on(tmp_path: Path):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the data folder should be")
+    app = MexitrainApp(table(), speed=0, data_dir=blocked)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await human_move(pilot)
+        app.saver.flush()
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert any("cannot save" in n.message for n in app._notifications)
