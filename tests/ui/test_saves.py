@@ -18,7 +18,7 @@ from mexitrain.rules.state import Event
 from mexitrain.storage import autosave_path, load_game, load_save, save_game
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
-from mexitrain.ui.screens.replay import ReplayScreen, describe
+from mexitrain.ui.screens.replay import ReplayScreen, describe, snapshots
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen, SaveAsScreen, StatsScreen
 
 from .helpers import game_app, human_move, play_until_screen_changes, settle, table
@@ -218,7 +218,10 @@ async def test_replay_viewer_steps_through_a_finished_game(tmp_path: Path):
 
 
 async def test_statistics_screen_shows_a_finished_game():
-    app = game_app()
+    setup, final = finished_game(RuleSet(set=6, rounds=1))
+    states, _events = snapshots(load_save(save_game(root() / "whole.json", final, setup)))
+    near_end = next(s for s in reversed(states[:-3]) if s.turn == 0 and not s.over)  # a few moves left
+    app = game_app(setup, state=near_end)
     async with app.run_test(size=(80, 24)) as pilot:
         await play_until_screen_changes(pilot)
         assert app.snapshot.over
