@@ -389,3 +389,16 @@ async def test_an_autosave_the_disk_refuses_is_reported_and_the_game_goes_on(tmp
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
         assert any("cannot save" in n.message for n in app._notifications)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24")])
+def test_replay_viewer_snapshot(snap_compare, tmp_path: Path, size):
+    setup, final = finished_game(RuleSet(set=6, rounds=2))
+    path = save_game(tmp_path / "done.json", final, setup, name="Sunday")
+    app = MexitrainApp(None, speed=0, replay=load_save(path))
+
+    async def run_before(pilot) -> None:
+        await pilot.press(*["right"] * 9)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

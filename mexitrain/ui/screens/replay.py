@@ -48,7 +48,12 @@ def describe(event: Event | None, names: tuple[str, ...]) -> str:
     who = names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}"
     s = "" if who == "You" else "s"
     if event.type == "play":
-        where = "the Mexican Train" if event.train == "mexican" else f"{names[event.train]}'s train"
+        if event.train == "mexican":
+            where = "the Mexican Train"
+        elif event.train == event.seat:
+            where = "your train" if who == "You" else "their train"
+        else:
+            where = "your train" if names[event.train] == "You" else f"{names[event.train]}'s train"
         return f"{who} play{s} {fmt(event.tile)} on {where}"
     if event.type == "draw" and event.tile is not None:
         return f"{who} draw{s} {fmt(event.tile)}"
@@ -121,7 +126,7 @@ class ReplayScreen(Screen[None]):
         return v.model_copy(update={"hands": state.hands, "events": state.events})
 
     def _show(self) -> None:
-        self.board = B.build(self.seat_view(), self.names, ("replay",) * len(self.names))
+        self.board = B.build(self.seat_view(), self.names, self.kinds)
         state = self.state
         last = len(self.states) - 1
         what = describe(self.events[self.step], self.names)
