@@ -21,6 +21,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from ..i18n import _
+from ..messages import error_text, level_name, quote, reason_text
 from ..players import LEVELS, make_player
 from ..resources import stylesheet_path
 from ..rules import Action, GameState, IllegalAction, apply, legal_actions, new_game, view
@@ -37,6 +39,7 @@ from ..storage import (
 )
 from ..storage.stats import format_stats, load_stats
 from .autosaver import Autosaver
+from .lang import translate_bindings
 from .screens import (
     GameOverScreen,
     GameScreen,
@@ -99,6 +102,8 @@ class MexitrainApp(App[None]):
         ``data_dir`` holds the autosave, saves and statistics (default: ``storage.data_dir``);
         ``load`` starts a loaded game; ``replay`` opens the replay viewer on a loaded game."""
         super().__init__()
+        translate_bindings(self)
+        self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)
         self.saver = Autosaver(self.root, lambda text, _error: self.post_message(SaveProblem(text)))
         self.replay_game = replay
@@ -124,6 +129,18 @@ class MexitrainApp(App[None]):
         self._undo_cache: tuple[bool, str] | None = None
         self._undo_shown: tuple[bool, str] | None = None
 
+    def push_screen(self, screen, *args, **kwargs):  # type: ignore[override]
+        """Every screen's keys are described in the player's language (:mod:`.lang`)."""
+        if isinstance(screen, Screen):
+            translate_bindings(screen)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def relabel(self) -> None:
+        """After a language change: the app's own keys in the new language."""
+        translate_bindings(self)
+        self.title = _("Mexican Train")
+        self.refresh_bindings()
+
     # -- start ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
         if self.replay_game is not None:
@@ -141,7 +158,7 @@ class MexitrainApp(App[None]):
         try:
             game = find_autosave(self.root)
         except SaveError as exc:
-            self.notify(str(exc), title="The autosave could not be loaded", severity="error", timeout=30)
+            self.notify(error_text(exc), title=_("The autosave could not be loaded"), severity="error", timeout=30)
             return
         if game is None:
             return
@@ -169,7 +186,12 @@ class MexitrainApp(App[None]):
                 continue
             level = cfg.kind if cfg.kind in LEVELS else next(iter(LEVELS))
             if level != cfg.kind:
-                self.notify(f"{cfg.name}: level {cfg.kind!r} is not available, playing {level!r}", severity="warning")
+                self.notify(
+                    _("{name}: level {level} is not available, playing {instead}").format(
+                        name=cfg.name, level=level_name(cfg.kind), instead=level_name(level)
+                    ),
+                    severity="warning",
+                )
             self.players[seat] = make_player(level, seed=setup.seed * 100 + seat)
         humans = setup.humans
         self.shown_seat = humans[0] if humans else 0
@@ -205,11 +227,11 @@ class MexitrainApp(App[None]):
         if old is not None and old.round == new.round and not new.over:
             for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=True)):
                 if b == 1 and a > 1:
-                    name = self.names[seat]
                     if seat == self.shown_seat and self.kinds[seat] == "human":
-                        name = "You"
-                    name += " have" if name == "You" else " has"
-                    self.notify(f"Knock! {name} one tile left", title="Knock", severity="warning", timeout=4)
+                        text = _("Knock! You have one tile left")
+                    else:
+                        text = _("Knock! {name} has one tile left").format(name=self.names[seat])
+                    self.notify(text, title=_("Knock"), severity="warning", timeout=4)
         self._show()
         self.call_after_refresh(self._refresh_undo)  # a few ms: after the new position is drawn
         self._advance()
@@ -241,7 +263,7 @@ class MexitrainApp(App[None]):
         if self.kinds[seat] == "human":
             if self._handoff_pending:
                 self._handoff_pending = False
-                text = f"Round {state.round} of {state.rules.round_count}"
+                text = _("Round {number} of {total}").format(number=state.round, total=state.rules.round_count)
                 self.push_screen(HandoffScreen(self.names[seat], seat, text))
                 return
             legal = legal_actions(state)
@@ -266,16 +288,22 @@ class MexitrainApp(App[None]):
         try:
             new = apply(state, action)
         except IllegalAction as exc:
-            self.notify(str(exc), title="Not allowed", severity="warning")
+            self.notify(reason_text(exc, self.names, self.shown_seat), title=_("Not allowed"), severity="warning")
             return False
         if auto:
             self.auto_events.add(len(state.events))
-            what = "your turn ends with a marker" if action.type == "mark" else "your turn ends (pass)"
             if state.drawn:
-                why = f"You drew {state.drawn[0]}-{state.drawn[1]}, which cannot be played"
+                tile = f"{state.drawn[0]}-{state.drawn[1]}"
+                if action.type == "mark":
+                    text = _("You drew {tile}, which cannot be played: your turn ends with a marker.")
+                else:
+                    text = _("You drew {tile}, which cannot be played: your turn ends (pass).")
+                text = text.format(tile=tile)
+            elif action.type == "mark":
+                text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
             else:
-                why = "Nothing can be played and the boneyard is empty"
-            self.notify(f"{why}: {what}.", title="No move left", timeout=5)
+                text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
+            self.notify(text, title=_("No move left"), timeout=5)
         self.snapshot = new
         return True
 
@@ -375,16 +403,19 @@ class MexitrainApp(App[None]):
             self.exit()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield SystemCommand("New game", "Set up a new table", self.action_new_game)
+        yield SystemCommand(_("New game"), _("Set up a new table"), self.action_new_game)
         if self.snapshot is not None:
-            yield SystemCommand("Score sheet", "Scores of every round so far", self.action_scores)
+            yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), self.action_scores)
         if self.snapshot is not None and self.game_screen is not None:
-            yield SystemCommand("Save game as…", "Save this game under a name (Ctrl+S)", self.action_save_as)
-        yield SystemCommand("Load a saved game…", "Continue a game saved under a name", self.action_load_game)
-        yield SystemCommand("Open replay…", "Step through a saved game or record move by move", self.action_open_replay)
-        yield SystemCommand("Statistics", "Games played and won, totals, rounds gone out", self.action_stats)
-        yield SystemCommand("Rules and keys", "Help: the keys and the rules in force", self.action_help)
-        yield from super().get_system_commands(screen)
+            yield SystemCommand(_("Save game as…"), _("Save this game under a name (Ctrl+S)"), self.action_save_as)
+        yield SystemCommand(_("Load a saved game…"), _("Continue a game saved under a name"), self.action_load_game)
+        yield SystemCommand(
+            _("Open replay…"), _("Step through a saved game or record move by move"), self.action_open_replay
+        )
+        yield SystemCommand(_("Statistics"), _("Games played and won, totals, rounds gone out"), self.action_stats)
+        yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
+        for command in super().get_system_commands(screen):
+            yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
     def on_unmount(self) -> None:
         self._wake.set()
@@ -392,7 +423,7 @@ class MexitrainApp(App[None]):
 
     # -- never lose a game (issue 5): autosave problems, undo, save, load, replay, statistics ----------
     def on_save_problem(self, message: SaveProblem) -> None:
-        self.notify(message.text, title="Saving", severity="error", timeout=15)
+        self.notify(message.text, title=_("Saving"), severity="error", timeout=15)
 
     def undo_state(self) -> tuple[bool, str]:
         """``(possible, what it takes back / why not)`` for the seat shown (cached per snapshot)."""
@@ -468,11 +499,13 @@ class MexitrainApp(App[None]):
                 path = save_named(self.root, chosen, state, setup, speed=self.speed, overwrite=overwrite and chosen == name)
             except SaveError as exc:
                 if exc.code == "name_taken":
-                    self.action_save_as(chosen, f"A saved game named {chosen!r} exists: Enter again replaces it.", True)
+                    self.action_save_as(
+                        chosen, _("A saved game named {name} exists: Enter again replaces it.").format(name=quote(chosen)), True
+                    )
                 else:
-                    self.notify(str(exc), title="Not saved", severity="error", timeout=10)
+                    self.notify(error_text(exc), title=_("Not saved"), severity="error", timeout=10)
                 return
-            self.notify(f"Saved as {chosen!r} ({path})", title="Saved", timeout=5)
+            self.notify(_("Saved as {name} ({path})").format(name=quote(chosen), path=path), title=_("Saved"), timeout=5)
 
         self.push_screen(SaveAsScreen(name, problem), named)
 
@@ -490,10 +523,10 @@ class MexitrainApp(App[None]):
         try:
             game = load_save(path)
         except SaveError as exc:
-            self.notify(str(exc), title="Cannot load", severity="error", timeout=15)
+            self.notify(error_text(exc), title=_("Cannot load"), severity="error", timeout=15)
             return False
         if game.state.over:
-            self.notify("That game is over: opening it in the replay viewer", timeout=5)
+            self.notify(_("That game is over: opening it in the replay viewer"), timeout=5)
             self.open_replay(game)
             return True
         self.call_later(self.start_game, game.setup, game.state)
@@ -508,11 +541,11 @@ class MexitrainApp(App[None]):
             try:
                 game = load_save(path)
             except SaveError as exc:
-                self.notify(str(exc), title="Cannot open", severity="error", timeout=15)
+                self.notify(error_text(exc), title=_("Cannot open"), severity="error", timeout=15)
                 return
             self.open_replay(game)
 
-        self.push_screen(FileScreen("Open replay…", str(self.root / "saves") + "/"), chosen)
+        self.push_screen(FileScreen(_("Open replay…"), str(self.root / "saves") + "/"), chosen)
 
     def open_replay(self, game: SavedGame) -> None:
         from .screens.replay import ReplayScreen
@@ -526,7 +559,7 @@ class MexitrainApp(App[None]):
         try:
             text, problem = format_stats(load_stats(self.root)), None
         except SaveError as exc:
-            text, problem = "", str(exc)
+            text, problem = "", error_text(exc)
         self.push_screen(StatsScreen(text, problem))
 
 

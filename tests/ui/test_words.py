@@ -56,8 +56,8 @@ def test_your_double_says_what_you_owe():
 def test_knock_is_announced():
     state = new_game(RuleSet(set=6), players=3, seed=1)
     s = state.model_copy(update={"hands": (((1, 2),), state.hands[1], ((0, 0),))})
-    assert words.knock_line(view(s, 0), NAMES) == "KNOCK! You and Cal have one tile left"
-    assert words.knock_line(view(s, 1), NAMES) == "KNOCK! You and Cal have one tile left"
+    assert words.knock_line(view(s, 0), NAMES) == "KNOCK! You and Cal have one tile left each"
+    assert words.knock_line(view(s, 1), NAMES) == "KNOCK! You and Cal have one tile left each"
     s2 = state.model_copy(update={"hands": (state.hands[0], ((1, 2),), state.hands[2])})
     assert words.knock_line(view(s2, 0), NAMES) == "KNOCK! Bea has one tile left"
 

@@ -9,6 +9,7 @@ from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Label, Static
 
+from ...i18n import _
 from ...rules import SeatView
 from ..palette import seat_colour
 from ..widgets import ScoreSheet
@@ -22,17 +23,17 @@ class QuitScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No, keep playing", id="quit-no"),
     ]
 
-    def __init__(self, question: str = "Quit this game?") -> None:
+    def __init__(self, question: str | None = None) -> None:
         super().__init__()
-        self.question = question
+        self.question = _("Quit this game?") if question is None else question
 
     def compose(self) -> ComposeResult:
         with Vertical(id="quit-box", classes="dialog"):
             yield Label(self.question, id="quit-question")
-            yield Label("[dim]y quits now, n (or Esc) goes back to the game.[/]")
+            yield Label("[dim]" + _("y quits now, n (or Esc) goes back to the game.") + "[/]")
             with Horizontal(classes="buttons"):
-                yield Button("Quit (y)", id="quit-yes", variant="error", compact=True)
-                yield Button("Keep playing (n)", id="quit-no", variant="primary", compact=True)
+                yield Button(_("Quit (y)"), id="quit-yes", variant="error", compact=True)
+                yield Button(_("Keep playing (n)"), id="quit-no", variant="primary", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -59,9 +60,11 @@ class HandoffScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff-box"):
             yield Static(
-                f"[b]Pass the keyboard to [{seat_colour(self.seat)}]{escape(self.person)}[/][/]\n\n"
-                f"{escape(self.round_text)}\n\n"
-                f"{escape(self.person)}: press [b]Enter[/] when nobody else can see the screen.",
+                "[b]"
+                + _("Pass the keyboard to {name}").format(name=f"[{seat_colour(self.seat)}]{escape(self.person)}[/]")
+                + "[/]\n\n"
+                + f"{escape(self.round_text)}\n\n"
+                + _("{name}: press [b]Enter[/] when nobody else can see the screen.").format(name=escape(self.person)),
                 id="handoff-text",
             )
         yield Footer()
@@ -82,10 +85,20 @@ class ScoreScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="scores-box", classes="dialog"):
-            yield Label(f"[b]Score sheet[/] · round {self.view.round} of {self.view.rules.round_count} · lowest total wins")
+            yield Label(
+                "[b]" + _("Score sheet") + "[/] · "
+                + _("round {number} of {total} · lowest total wins").format(
+                    number=self.view.round, total=self.view.rules.round_count
+                )
+            )
             with VerticalScroll(id="scores-scroll"):
                 yield ScoreSheet(self.view, self.names, id="score-sheet")
-            yield Label("[dim]★ a round at 0 · (n) running total · ties: most rounds\nat 0, then the lowest non-zero round · Esc closes[/]", id="scores-note")
+            yield Label(
+                "[dim]"
+                + _("★ a round at 0 · (n) running total · ties: most rounds\nat 0, then the lowest non-zero round · Esc closes")
+                + "[/]",
+                id="scores-note",
+            )
         yield Footer()
 
     def action_close(self) -> None:

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from ...i18n import _
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from .. import board as B
 from ..board import Board
@@ -188,7 +189,7 @@ class GameScreen(Screen):
             self.board = B.build(
                 b.view, b.names, b.kinds, previous=b, plain=self.plain, auto_events=b.auto_events
             )
-            self.notify("Plain sort" if self.plain else "Planned train first, then the extras", timeout=2)
+            self.notify(_("Plain sort") if self.plain else _("Planned train first, then the extras"), timeout=2)
 
     # -- moves ----------------------------------------------------------------------------------
     def action_place(self) -> None:
@@ -197,7 +198,7 @@ class GameScreen(Screen):
             return
         play = board.play()
         if play is None:
-            self.notify("Select a tile and a train first", severity="warning")
+            self.notify(_("Select a tile and a train first"), severity="warning")
             return
         self.post_message(self.Act(play))
 
@@ -217,7 +218,7 @@ class GameScreen(Screen):
         board = self.board
         if board is None or _hint is None:
             return
-        self.notify("Thinking about a tip…", title="Tip", timeout=2)
+        self.notify(_("Thinking about a tip…"), title=_("Tip"), timeout=2)
         self._think(board.view)
 
     @work(thread=True, exclusive=True, group="hint")
@@ -227,7 +228,7 @@ class GameScreen(Screen):
         try:
             action, reason = _hint(view) if limit is None else _hint(view, time_limit=limit)
         except Exception as exc:  # the coach must never break the game
-            self.app.call_from_thread(self.notify, f"No tip available: {exc}", severity="warning")
+            self.app.call_from_thread(self.notify, _("No tip available: {error}").format(error=exc), severity="warning")
             return
         self.app.call_from_thread(self._show_hint, view, action, reason)
 
@@ -245,8 +246,8 @@ class GameScreen(Screen):
             ]
             flip = opts.index(action) if action in opts else 0
             self.board = replace(board, selected=tile, target=target, flip=flip)
-            reason += " — press Enter to play it"
-        self.notify(reason, title="Tip", timeout=8)
+            reason += _(" — press Enter to play it")
+        self.notify(reason, title=_("Tip"), timeout=8)
 
     # -- mouse intents ----------------------------------------------------------------------------
     def on_hand_tray_selected(self, message: HandTray.Selected) -> None:

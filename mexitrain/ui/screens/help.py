@@ -10,60 +10,76 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
+from ...i18n import N_, _
 from ...rules import RuleSet
 from .. import words
 
 KEYS: tuple[tuple[str, str], ...] = (
-    ("← → or h l", "select a tile in your hand (or click it)"),
-    ("↑ ↓ or k j", "select a train; the trains the tile fits are marked ◀"),
-    ("1 … 9", "select that seat's train (again: its next branch)"),
-    ("0 or x", "select the Mexican Train"),
-    ("Enter", "play the selected tile there (or click the train)"),
-    ("d", "draw a tile: only when nothing fits"),
-    ("m", "end your turn: marker or pass, when the rules allow"),
-    ("n", "swan drive: skip the Mexican Train"),
-    ("f", "blanks wild: flip which half goes against the end"),
-    ("o", "sort your hand: planned train first, or plain"),
-    ("t", "a tip: the move a good player would make"),
-    ("s", "the score sheet"),
-    ("u", "undo your last decision (never past a tile you drew)"),
-    ("Ctrl+S", "save the game under a name"),
-    ("? or F1", "this help"),
-    ("Ctrl+P", "commands: new game, scores, save, load, replay, statistics, rules, theme"),
-    ("q", "quit (asks first)"),
+    (N_("← → or h l"), N_("select a tile in your hand (or click it)")),
+    (N_("↑ ↓ or k j"), N_("select a train; the trains the tile fits are marked ◀")),
+    ("1 … 9", N_("select that seat's train (again: its next branch)")),
+    (N_("0 or x"), N_("select the Mexican Train")),
+    (N_("Enter"), N_("play the selected tile there (or click the train)")),
+    ("d", N_("draw a tile: only when nothing fits")),
+    ("m", N_("end your turn: marker or pass, when the rules allow")),
+    ("n", N_("swan drive: skip the Mexican Train")),
+    ("f", N_("blanks wild: flip which half goes against the end")),
+    ("o", N_("sort your hand: planned train first, or plain")),
+    ("t", N_("a tip: the move a good player would make")),
+    ("s", N_("the score sheet")),
+    ("u", N_("undo your last decision (never past a tile you drew)")),
+    ("Ctrl+S", N_("save the game under a name")),
+    (N_("? or F1"), N_("this help")),
+    ("Ctrl+P", N_("commands: new game, scores, save, load, replay, statistics, rules, theme")),
+    ("q", N_("quit (asks first)")),
 )
 
-KEYS_NOTE = (
+KEYS_NOTE = N_(
     "Keys that cannot do anything right now are hidden from the bar at the bottom. "
     "When the rules leave you a single move with no choice (your drawn tile does not fit, "
     "so your marker goes down), it is made for you and the move log says so."
 )
 
 RULES: tuple[str, ...] = (
-    "Every train starts at the [b]station[/], from the [b]engine[/] double. Round 1 uses "
-    "the set's highest double, each later round the next one down.",
-    "On your turn you [b]must[/] play one tile if one fits: on [b]your own train[/], on the "
-    "[b]Mexican Train[/] (anyone may start it and play on it), or on any train with a "
-    "[b]marker[/] ⚑. A tile fits when one half matches the open end ▸.",
-    "If nothing fits, [b]draw[/] one tile. If it fits, play it; if not, your [b]marker[/] "
-    "goes on your train: it is public until you play on it again.",
-    "After a [b]double[/] you play again, a non-double. A double left unsatisfied is an "
-    "[b]open double[/]: the next players must satisfy it before anything else.",
-    "When someone is down to [b]one tile[/], everyone is told: the [b]knock[/].",
-    "The round ends when someone plays their last tile ([b]domino[/]), or must draw from an "
-    "empty boneyard. Everyone scores the pips left in their hand.",
-    "[b]Lowest total wins.[/] Ties go to the most rounds scored 0, then the lowest non-zero round.",
+    N_(
+        "Every train starts at the [b]station[/], from the [b]engine[/] double. Round 1 uses "
+        "the set's highest double, each later round the next one down."
+    ),
+    N_(
+        "On your turn you [b]must[/] play one tile if one fits: on [b]your own train[/], on the "
+        "[b]Mexican Train[/] (anyone may start it and play on it), or on any train with a "
+        "[b]marker[/] ⚑. A tile fits when one half matches the open end ▸."
+    ),
+    N_(
+        "If nothing fits, [b]draw[/] one tile. If it fits, play it; if not, your [b]marker[/] "
+        "goes on your train: it is public until you play on it again."
+    ),
+    N_(
+        "After a [b]double[/] you play again, a non-double. A double left unsatisfied is an "
+        "[b]open double[/]: the next players must satisfy it before anything else."
+    ),
+    N_(
+        "When someone is down to [b]one tile[/], everyone is told: the [b]knock[/]."
+    ),
+    N_(
+        "The round ends when someone plays their last tile ([b]domino[/]), or must draw from an "
+        "empty boneyard. Everyone scores the pips left in their hand."
+    ),
+    N_(
+        "[b]Lowest total wins.[/] Ties go to the most rounds scored 0, then the lowest non-zero round."
+    ),
 )
 
 
 def help_markup(rules: RuleSet | None, players: int | None) -> str:
-    width = max(len(k) for k, _ in KEYS)
-    lines = ["[b $text-accent]Keys[/]"]
-    lines += [f"  [b $text-warning]{escape(k):<{width}}[/]  {escape(text)}" for k, text in KEYS]
-    lines += ["", f"[dim]{escape(KEYS_NOTE)}[/]", "", "[b $text-accent]The game in a nutshell[/]"]
-    lines += [f"  • {text}" for text in RULES]
+    keys = [(_(k), _(text)) for k, text in KEYS]
+    width = max(len(k) for k, _text in keys)
+    lines = ["[b $text-accent]" + _("Keys") + "[/]"]
+    lines += [f"  [b $text-warning]{escape(k):<{width}}[/]  {escape(text)}" for k, text in keys]
+    lines += ["", f"[dim]{escape(_(KEYS_NOTE))}[/]", "", "[b $text-accent]" + _("The game in a nutshell") + "[/]"]
+    lines += [f"  • {_(text)}" for text in RULES]
     if rules is not None and players is not None:
-        lines += ["", "[b $text-accent]This game's rules[/]"]
+        lines += ["", "[b $text-accent]" + _("This game's rules") + "[/]"]
         lines += [f"  • {escape(line)}" for line in words.rules_summary(rules, players)]
     return "\n".join(lines)
 
@@ -78,7 +94,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
-            yield Label("[b]Mexican Train — help[/]  [dim](Esc closes, ↑↓ scroll)[/]")
+            yield Label("[b]" + _("Mexican Train — help") + "[/]  [dim]" + _("(Esc closes, ↑↓ scroll)") + "[/]")
             with VerticalScroll(id="help-scroll"):
                 yield Static(Content.from_markup(help_markup(self.rules, self.players)), id="help-text")
         yield Footer()

@@ -15,53 +15,71 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from ... import settings
+from ...i18n import N_, _, available_languages, language, ngettext, set_language
+from ...messages import error_text, level_name, player_count, preset_title, round_count, seat_label
 from ...players import LEVELS
 from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
 from ...setup import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
+from ..lang import translate_bindings
 
 CHOICES: dict[str, list[tuple[str, object]]] = {
     "set": [(f"double-{n}", n) for n in (6, 9, 12, 15, 18)],
-    "hand_table": [("standard table", "standard"), ("fast double-9 table", "fast")],
-    "engine": [("descending (N, N-1 … 0)", "descending"), ("highest double held", "highest_double")],
-    "first_player": [("drawn at random", "random"), ("chosen seat", "chosen"), ("heaviest tile", "heaviest")],
+    "hand_table": [(N_("standard table"), "standard"), (N_("fast double-9 table"), "fast")],
+    "engine": [(N_("descending (N, N-1 … 0)"), "descending"), (N_("highest double held"), "highest_double")],
+    "first_player": [(N_("drawn at random"), "random"), (N_("chosen seat"), "chosen"), (N_("heaviest tile"), "heaviest")],
     "opening": [
-        ("normal: one tile a turn", "normal"),
-        ("simultaneous chains", "simultaneous"),
-        ("first-turn chain", "first_turn_chain"),
-        ("delayed first turn", "delayed_first_turn"),
+        (N_("normal: one tile a turn"), "normal"),
+        (N_("simultaneous chains"), "simultaneous"),
+        (N_("first-turn chain"), "first_turn_chain"),
+        (N_("delayed first turn"), "delayed_first_turn"),
     ],
-    "double_follow_up": [("any non-double", "any"), ("must satisfy the double", "must_satisfy")],
-    "round_end": [("boneyard empty", "boneyard_empty"), ("until blocked", "until_blocked")],
-    "team_marker": [("together", "together"), ("both stuck", "both_stuck")],
+    "double_follow_up": [(N_("any non-double"), "any"), (N_("must satisfy the double"), "must_satisfy")],
+    "round_end": [(N_("boneyard empty"), "boneyard_empty"), (N_("until blocked"), "until_blocked")],
+    "team_marker": [(N_("together"), "together"), (N_("both stuck"), "both_stuck")],
 }
 FLAGS = {
-    "trains_start_public": "trains start public",
-    "teams": "teams (partners opposite)",
-    "open_hands": "open hands",
-    "blanks_wild": "blanks wild",
-    "branching_doubles": "branching doubles",
-    "swan_drive": "swan drive",
+    "trains_start_public": N_("trains start public"),
+    "teams": N_("teams (partners opposite)"),
+    "open_hands": N_("open hands"),
+    "blanks_wild": N_("blanks wild"),
+    "branching_doubles": N_("branching doubles"),
+    "swan_drive": N_("swan drive"),
 }
 LABELS = {
-    "preset": "Preset",
-    "set": "Domino set",
-    "players": "Players",
-    "hand_table": "Hand-size table",
-    "hand_size": "Tiles each",
-    "rounds": "Rounds",
-    "engine": "Engine",
-    "first_player": "First player",
-    "first_seat": "First seat",
-    "opening": "Opening",
-    "double_follow_up": "After a double",
-    "round_end": "Round ends",
-    "team_marker": "Team marker",
-    "seed": "Seed",
+    "language": N_("Language"),
+    "preset": N_("Preset"),
+    "set": N_("Domino set"),
+    "players": N_("Players"),
+    "hand_table": N_("Hand-size table"),
+    "hand_size": N_("Tiles each"),
+    "rounds": N_("Rounds"),
+    "engine": N_("Engine"),
+    "first_player": N_("First player"),
+    "first_seat": N_("First seat"),
+    "opening": N_("Opening"),
+    "double_follow_up": N_("After a double"),
+    "round_end": N_("Round ends"),
+    "team_marker": N_("Team marker"),
+    "seed": N_("Seed"),
 }
+
+
+#: Each language's name in that language (the Language list on the form).
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+
+
+def choices(key: str) -> list[tuple[str, object]]:
+    """A list's options in the player's language (the values are identifiers)."""
+    if key == "set":
+        return [(_("double-{n}").format(n=n), n) for n in (6, 9, 12, 15, 18)]
+    return [(_(text), value) for text, value in CHOICES[key]]
 
 
 def kind_options() -> list[tuple[str, str]]:
-    return [("human", "human")] + [(f"computer: {lvl}", lvl) for lvl in LEVELS]
+    return [(level_name("human"), "human")] + [
+        (_("computer: {level}").format(level=level_name(lvl)), lvl) for lvl in LEVELS
+    ]
 
 
 def default_ai() -> str:
@@ -73,7 +91,7 @@ class FormScroll(VerticalScroll, can_focus=False):
 
 
 def _row(key: str, widget, note: str | None = None) -> Horizontal:
-    children = [Label(LABELS.get(key, key), classes="field-label"), widget]
+    children = [Label(_(LABELS[key]) if key in LABELS else key, classes="field-label"), widget]
     if note is not None:
         children.append(Label(note, classes="field-note", id=f"note-{key}"))
     return Horizontal(*children, classes="row", id=f"row-{key}")
@@ -120,42 +138,55 @@ class NewGameScreen(Screen):
         r = self.initial_rules
         n = len(self.seat_values)
         with FormScroll(id="form"):
-            yield Label("[b]New game[/] · Mexican Train · [dim]Tab moves, Enter/Space opens or ticks[/]", id="form-title")
+            yield Label(
+                "[b]" + _("New game") + "[/] · " + _("Mexican Train") + " · [dim]"
+                + _("Tab moves, Enter/Space opens or ticks") + "[/]",
+                id="form-title",
+            )
             yield _row(
                 "preset",
-                Select([(t, k) for k, t in PRESET_TITLES.items()], value=self._preset_of(r), allow_blank=False, compact=True, id="preset"),
+                Select([(preset_title(k), k) for k in PRESET_TITLES], value=self._preset_of(r), allow_blank=False, compact=True, id="preset"),
             )
-            yield _row("set", Select(CHOICES["set"], value=r.set, allow_blank=False, compact=True, id="set"))
+            yield _row("set", Select(choices("set"), value=r.set, allow_blank=False, compact=True, id="set"))
             yield _row("players", Select(self._player_options(r), value=n, allow_blank=False, compact=True, id="players"))
-            yield Label("[b]Seats[/] [dim](name, and human or a computer level)[/]", classes="section")
+            yield Label("[b]" + _("Seats") + "[/] [dim]" + _("(name, and human or a computer level)") + "[/]", classes="section")
             yield Vertical(id="seats")
-            yield Checkbox("allow undo with several players", value=self.initial_undo, compact=True, id="undo_with_several", classes="flag")
-            yield Label("[b]Rules[/] [dim](choosing a preset resets these)[/]", classes="section")
-            yield _row("hand_table", Select(CHOICES["hand_table"], value=r.hand_table, allow_blank=False, compact=True, id="hand_table"))
+            yield Checkbox(_("allow undo with several players"), value=self.initial_undo, compact=True, id="undo_with_several", classes="flag")
+            yield Label("[b]" + _("Rules") + "[/] [dim]" + _("(choosing a preset resets these)") + "[/]", classes="section")
+            yield _row("hand_table", Select(choices("hand_table"), value=r.hand_table, allow_blank=False, compact=True, id="hand_table"))
             yield _row("hand_size", Input(value="" if r.hand_size is None else str(r.hand_size), type="integer", valid_empty=True, compact=True, id="hand_size"), "")
             yield _row("rounds", Input(value="" if r.rounds is None else str(r.rounds), type="integer", valid_empty=True, compact=True, id="rounds"), "")
             for key in ("engine", "first_player"):
-                yield _row(key, Select(CHOICES[key], value=getattr(r, key), allow_blank=False, compact=True, id=key))
+                yield _row(key, Select(choices(key), value=getattr(r, key), allow_blank=False, compact=True, id=key))
             yield _row("first_seat", Select(self._seat_options(n), value=min(r.first_seat, n - 1), allow_blank=False, compact=True, id="first_seat"))
             for key in ("opening", "double_follow_up", "round_end"):
-                yield _row(key, Select(CHOICES[key], value=getattr(r, key), allow_blank=False, compact=True, id=key))
+                yield _row(key, Select(choices(key), value=getattr(r, key), allow_blank=False, compact=True, id=key))
             for key, text in FLAGS.items():
-                yield Checkbox(text, value=getattr(r, key), compact=True, id=key, classes="flag")
+                yield Checkbox(_(text), value=getattr(r, key), compact=True, id=key, classes="flag")
                 if key == "teams":
-                    yield _row("team_marker", Select(CHOICES["team_marker"], value=r.team_marker, allow_blank=False, compact=True, id="team_marker"))
+                    yield _row("team_marker", Select(choices("team_marker"), value=r.team_marker, allow_blank=False, compact=True, id="team_marker"))
             with Horizontal(classes="row", id="row-seed"):
-                yield Label(LABELS["seed"], classes="field-label")
+                yield Label(_(LABELS["seed"]), classes="field-label")
                 yield Input(value=str(self.initial_seed), type="integer", compact=True, id="seed")
-                yield Button("New seed", id="reseed", compact=True)
+                yield Button(_("New seed"), id="reseed", compact=True)
+            yield _row(
+                "language",
+                Select(
+                    [(LANGUAGE_NAMES.get(code, code), code) for code in available_languages()],
+                    value=language(), allow_blank=False, compact=True, id="language",
+                ),
+            )
         with Horizontal(id="form-bottom"):
             yield Static("", id="verdict")
-            yield Button("Load… ^O", id="load", compact=True, action="app.load_game", tooltip="Load a saved game (Ctrl+O)")
-            yield Button("Stats ^T", id="stats", compact=True, action="app.stats", tooltip="Statistics (Ctrl+T)")
-            yield Button("Start ▶", id="start", variant="success", compact=True)
+            yield Button(_("Load… ^O"), id="load", compact=True, action="app.load_game", tooltip=_("Load a saved game (Ctrl+O)"))
+            yield Button(_("Stats ^T"), id="stats", compact=True, action="app.stats", tooltip=_("Statistics (Ctrl+T)"))
+            yield Button(_("Start ▶"), id="start", variant="success", compact=True)
         # A static key bar: the Footer would rebuild itself on every focus change of this long form.
         yield Static(
-            "[b $text-warning]Tab[/]/[b $text-warning]⇧Tab[/] move  [b $text-warning]Enter[/]/[b $text-warning]Space[/] open·tick  "
-            "[b $text-warning]^S[/] start  [b $text-warning]^R[/] new seed  [b $text-warning]F1[/] help  [b $text-warning]^Q[/] quit",
+            _(
+                "[b $text-warning]Tab[/]/[b $text-warning]⇧Tab[/] move  [b $text-warning]Enter[/]/[b $text-warning]Space[/] open·tick  "
+                "[b $text-warning]^S[/] start  [b $text-warning]^R[/] new seed  [b $text-warning]F1[/] help  [b $text-warning]^Q[/] quit"
+            ),
             id="form-keys",
         )
 
@@ -176,7 +207,7 @@ class NewGameScreen(Screen):
 
     @staticmethod
     def _seat_options(n: int) -> list[tuple[str, int]]:
-        return [(f"seat {i + 1}", i) for i in range(n)]
+        return [(seat_label(i), i) for i in range(n)]
 
     def _sync_seats(self, n: int) -> None:
         """Show exactly ``n`` seat rows, keeping names and kinds typed so far."""
@@ -194,7 +225,7 @@ class NewGameScreen(Screen):
         for i in range(len(rows), n):
             name, kind = self.seat_values[i]
             row = Horizontal(
-                    Label(f"Seat {i + 1}", classes="field-label"),
+                    Label(_("Seat {n}").format(n=i + 1), classes="field-label"),
                     Input(value=name, max_length=20, compact=True, id=f"name-{i}", classes="seat-name"),
                     Select(kinds, value=kind if kind in valid else default_ai(), allow_blank=False, compact=True, id=f"kind-{i}", classes="seat-kind"),
                     classes="row seat-row",
@@ -236,10 +267,13 @@ class NewGameScreen(Screen):
         for key in ("hand_size", "rounds"):
             v = values[key]
             if isinstance(v, str) or (isinstance(v, int) and v < 1):
-                return None, f"{LABELS[key]} must be a whole number of at least 1 (or empty for the default)"
+                return None, _("{field} must be a whole number of at least 1 (or empty for the default)").format(field=_(LABELS[key]))
         try:
             rules = RuleSet(**values)
         except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            text = error_text(exc)
+            if text != str(exc):
+                return None, text
             errors = getattr(exc, "errors", None)
             msg = errors()[0]["msg"] if callable(errors) else str(exc)
             return None, msg.removeprefix("Value error, ")
@@ -247,17 +281,17 @@ class NewGameScreen(Screen):
         try:
             rules.check_players(n)
         except RuleSetError as exc:
-            return None, str(exc)
+            return None, error_text(exc)
         self._save_seats()
         seats = []
         for i in range(n):
             name, kind = self.seat_values[i]
             if not name.strip():
-                return None, f"seat {i + 1} needs a name"
+                return None, _("seat {n} needs a name").format(n=i + 1)
             seats.append(SeatConfig(name=name.strip(), kind=kind))  # type: ignore[arg-type]
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text.isdigit():
-            return None, "the seed must be a whole number (0 or more)"
+            return None, _("the seed must be a whole number (0 or more)")
         try:
             setup = GameSetup(
                 rules=rules,
@@ -266,12 +300,15 @@ class NewGameScreen(Screen):
                 undo_with_several=self.query_one("#undo_with_several", Checkbox).value,
             )
         except ValueError as exc:
-            return None, str(exc)
+            return None, error_text(exc)
         humans = len(setup.humans)
-        who = "no human: you watch" if humans == 0 else f"{humans} human{'s' if humans > 1 else ''}"
-        return setup, (
-            f"{n} players ({who}) · {rules.tiles_each(n)} tiles each · "
-            f"{rules.round_count} round{'s' if rules.round_count != 1 else ''} · double-{rules.set}"
+        if humans == 0:
+            who = _("no human: you watch")
+        else:
+            who = ngettext("{n} human", "{n} humans", humans).format(n=humans)
+        tiles = ngettext("{n} tile each", "{n} tiles each", rules.tiles_each(n)).format(n=rules.tiles_each(n))
+        return setup, _("{players} ({humans}) · {tiles} · {rounds} · double-{set}").format(
+            players=player_count(n), humans=who, tiles=tiles, rounds=round_count(rules.round_count), set=rules.set
         )
 
     def validate(self) -> None:
@@ -280,9 +317,9 @@ class NewGameScreen(Screen):
         self.verdict_text = text
         verdict = self.query_one("#verdict", Static)
         if setup is None:
-            verdict.update(f"[b $error]Cannot start:[/] {escape(text)}")
+            verdict.update("[b $error]" + _("Cannot start:") + f"[/] {escape(text)}")
         else:
-            verdict.update(f"[b $success]Ready:[/] {escape(text)}")
+            verdict.update("[b $success]" + _("Ready:") + f"[/] {escape(text)}")
         verdict.set_class(setup is None, "error")
         self.query_one("#start", Button).disabled = setup is None
         self._update_notes()
@@ -298,8 +335,8 @@ class NewGameScreen(Screen):
             rounds = str(probe.round_count)
         except (ValueError, RuleSetError):
             rounds = "?"
-        self.query_one("#note-hand_size", Label).update(f"[dim]empty = table ({table})[/]")
-        self.query_one("#note-rounds", Label).update(f"[dim]empty = all ({rounds})[/]")
+        self.query_one("#note-hand_size", Label).update("[dim]" + _("empty = table ({n})").format(n=table) + "[/]")
+        self.query_one("#note-rounds", Label).update("[dim]" + _("empty = all ({n})").format(n=rounds) + "[/]")
         self.query_one("#row-first_seat").display = values["first_player"] == "chosen"
         self.query_one("#row-team_marker").display = bool(values["teams"])
 
@@ -343,6 +380,39 @@ class NewGameScreen(Screen):
                 with players.prevent(Select.Changed):
                     players.value = value
 
+    @on(Select.Changed, "#language")
+    async def language_chosen(self, event: Select.Changed) -> None:
+        """Another language: every word of the form at once, and saved as the preference."""
+        lang = str(event.value)
+        if lang == language():
+            return
+        set_language(lang)
+        try:
+            settings.save(getattr(self.app, "root", None), language=lang)
+        except (OSError, ValueError) as exc:
+            self.notify(error_text(exc), severity="warning")
+        # keep what was typed and chosen, then build the form again in the new words
+        self._save_seats()
+        n = int(self._value("players"))
+        self.seat_values = self.seat_values[:n]
+        try:
+            self.initial_rules = RuleSet(**self.rule_values())
+        except ValueError:
+            pass
+        self.initial_seed = self.query_one("#seed", Input).value.strip() or self.initial_seed  # type: ignore[assignment]
+        self.initial_undo = self.query_one("#undo_with_several", Checkbox).value
+        self._players_max = self.initial_rules.max_players
+        self._built_seats = 0
+        self._seat_rows = []
+        await self.recompose()
+        self._sync_seats(n)
+        translate_bindings(self)
+        relabel = getattr(self.app, "relabel", None)
+        if callable(relabel):
+            relabel()
+        self.validate()
+        self.query_one("#language", Select).focus()
+
     @on(Select.Changed, "#set, #hand_table")
     def set_changed(self, event: Select.Changed) -> None:
         self._refresh_players()
@@ -363,7 +433,7 @@ class NewGameScreen(Screen):
     @on(Checkbox.Changed)
     @on(Input.Changed)
     def any_change(self, event: Message) -> None:
-        if isinstance(event, Select.Changed) and event.select.id in ("preset", "set", "hand_table", "players"):
+        if isinstance(event, Select.Changed) and event.select.id in ("language", "preset", "set", "hand_table", "players"):
             return
         self.validate()
 
@@ -375,7 +445,7 @@ class NewGameScreen(Screen):
     def action_start(self) -> None:
         self.validate()
         if self.setup is None:
-            self.notify(f"Cannot start: {self.verdict_text}", severity="warning")
+            self.notify(_("Cannot start: {reason}").format(reason=self.verdict_text), severity="warning")
             return
         self.post_message(self.Start(self.setup))
 

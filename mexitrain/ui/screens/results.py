@@ -10,6 +10,8 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
+from ...i18n import _
+from ...messages import round_count, winners_text
 from ...rules import SeatView, decided_by, standings
 from .. import words
 from ..palette import seat_colour
@@ -26,9 +28,9 @@ def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) ->
         name = escape(names[seat][:name_w].ljust(name_w))
         head = f"[b {seat_colour(seat)}]{name}[/] "
         if seat == res.out_seat:
-            body = "[b $success]went out — domino![/]"
+            body = "[b $success]" + _("went out — domino!") + "[/]"
         elif not hand:
-            body = "[dim]no tiles[/]"
+            body = "[dim]" + _("no tiles") + "[/]"
         else:
             parts, used = [], name_w + 12
             for t in sorted(hand, key=lambda t: (-(t[0] + t[1]), t)):
@@ -39,7 +41,7 @@ def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) ->
                 parts.append(domino.laid(max(t), min(t)))
                 used += w
             body = " ".join(parts)
-        note = f"{pts:>3} pts" if score == pts else f"{pts:>3} → {score}"
+        note = _("{points} pts").format(points=f"{pts:>3}") if score == pts else f"{pts:>3} → {score}"
         lines.append(f"{head}[b]{note}[/]  {body}")
     return "\n".join(lines)
 
@@ -60,14 +62,15 @@ class RoundOverScreen(Screen[None]):
         how = words.end_words(res.end, res.out_seat, self.names, None)
         with VerticalScroll(id="round-over"):
             yield Label(
-                f"[b]Round {res.number} over[/] · engine {res.engine}-{res.engine} · {escape(how)}",
+                "[b]" + _("Round {number} over").format(number=res.number) + "[/] · "
+                + _("engine {engine}").format(engine=f"{res.engine}-{res.engine}") + f" · {escape(how)}",
                 id="round-title",
             )
             yield Static(Content.from_markup(leftovers_markup(self.view, self.names)), id="leftovers")
-            yield Label("[b]Score sheet[/]", classes="section")
+            yield Label("[b]" + _("Score sheet") + "[/]", classes="section")
             yield ScoreSheet(self.view, self.names, id="score-sheet")
             yield Label(
-                "[dim]Press Enter for the final standings[/]" if self.last else "[dim]Press Enter to deal the next round[/]",
+                "[dim]" + (_("Press Enter for the final standings") if self.last else _("Press Enter to deal the next round")) + "[/]",
                 id="round-next",
             )
         yield Footer()
@@ -95,9 +98,7 @@ class GameOverScreen(Screen[str]):
         table = standings(view)
         decided = decided_by(view)
         top = [st for st in table if st.place == 1]
-        winners = " and ".join(words.side_name(self.names, st.seats) for st in top)
-        plural = len(top) > 1 or len(top[0].seats) > 1 or winners == "You"
-        verb = "win" if plural else "wins"
+        winners = winners_text(self.names, [st.seats for st in top])
         lines = []
         for st in table:
             name = words.side_name(self.names, st.seats)
@@ -109,18 +110,18 @@ class GameOverScreen(Screen[str]):
             )
             lines.append(row)
         with Vertical(id="game-over"):
-            yield Label(f"[b]Game over[/] · {len(view.results)} round{'s' if len(view.results) != 1 else ''} played")
-            yield Label(f"[b $success]{escape(winners)} {verb}[/] {words.DECIDED[decided]}", id="winner")
+            yield Label("[b]" + _("Game over") + "[/] · " + _("{rounds} played").format(rounds=round_count(len(view.results))))
+            yield Label(f"[b $success]{escape(winners)}[/] {escape(words.decided_text(decided))}", id="winner")
             yield Static(
                 Content.from_markup(
-                    "[b]Place  Player               Total  at 0  low≠0[/]\n" + "\n".join(lines)
+                    "[b]" + _("Place  Player               Total  at 0  low≠0") + "[/]\n" + "\n".join(lines)
                 ),
                 id="standings",
             )
             with Horizontal(classes="buttons"):
-                yield Button("Play again (a)", id="again", variant="primary", compact=True)
-                yield Button("New game… (n)", id="new", compact=True)
-                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+                yield Button(_("Play again (a)"), id="again", variant="primary", compact=True)
+                yield Button(_("New game… (n)"), id="new", compact=True)
+                yield Button(_("Quit (q)"), id="quit", variant="error", compact=True)
             with VerticalScroll(id="final-sheet"):
                 yield ScoreSheet(view, self.names, id="score-sheet")
         yield Footer()

@@ -6,6 +6,8 @@ from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
 
+from ...i18n import _
+from ...messages import tile_count
 from ..board import Board, canon
 from ..palette import seat_colour
 from . import domino
@@ -85,18 +87,23 @@ class HandTray(BoardWidget):
         assert board is not None
         v = board.view
         count = len(v.hand)
-        whose = "Your hand" if board.kinds[v.seat] == "human" else f"{escape(board.names[v.seat])}'s hand"
-        text = f"[b]{whose}[/] · {count} tile{'s' if count != 1 else ''}"
+        if board.kinds[v.seat] == "human":
+            whose = _("Your hand")
+        else:
+            whose = escape(_("{name}'s hand").format(name=board.names[v.seat]))
+        text = f"[b]{whose}[/] · {escape(tile_count(count))}"
         if board.plain:
-            text += " · plain sort [dim](o: plan first)[/]"
+            text += " · " + _("plain sort [dim](o: plan first)[/]")
         else:
             own = v.trains[v.seat]
             if board.plan_len:
-                text += f" · [b]plan[/] from ▸{own.end(0)}: {board.plan_len}, then extras [dim](o: sort)[/]"
+                text += " · " + _("[b]plan[/] from ▸{end}: {count}, then extras [dim](o: sort)[/]").format(
+                    end=own.end(0), count=board.plan_len
+                )
             else:
-                text += f" · no plan from ▸{own.end(0)} yet: all extras [dim](o: sort)[/]"
+                text += " · " + _("no plan from ▸{end} yet: all extras [dim](o: sort)[/]").format(end=own.end(0))
         if board.my_turn and v.rules.blanks_wild and len(board.options()) > 1:
-            text += " · [b $warning]f[/] flips it"
+            text += " · " + _("[b $warning]f[/] flips it")
         return text
 
     def render(self) -> Content:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.markup import escape
 
+from ...messages import train_label
 from ..board import Board
 from ..palette import seat_colour
 from . import domino
@@ -53,7 +54,7 @@ class StationHub(BoardWidget):
         """(name width, whether hand sizes fit) for a hub ``width`` cells wide."""
         board = self.board
         longest = max((len(n) for n in board.names), default=7) if board else 7
-        longest = max(7, longest)
+        longest = max(7, len(train_label((), 0, "mexican")), longest)
         for sizes in (True, False):
             fixed = 10 + (3 if sizes else 0)
             name_w = min(10, longest, (width - INNER - 6) // 2 - fixed)
@@ -65,7 +66,8 @@ class StationHub(BoardWidget):
         """As wide as the names need, up to about half the screen."""
         room = max(30, container.width // 2 + 4)
         board = self.board
-        longest = max(7, max((len(n) for n in board.names), default=7)) if board else 7
+        names = board.names if board else ()
+        longest = max(7, len(train_label((), 0, "mexican")), max((len(n) for n in names), default=7))
         want = 2 * (min(10, longest) + 13 + 2) + INNER + 2
         return min(room, want)
 
@@ -75,7 +77,9 @@ class StationHub(BoardWidget):
         v = board.view
         train = v.trains[ti]
         mex = ti == v.players
-        name = "Mexican" if mex else board.names[ti]
+        name = train_label(board.names, v.players, ti)
+        if mex and len(name) > name_w:
+            name = name[: name_w - 1] + "."
         key = "0" if mex else (str(ti + 1) if ti < 9 else "·")
         style = f"b {seat_colour(None if mex else ti)}"
         if v.turn == ti and not mex and v.phase != "game_over":

@@ -8,6 +8,7 @@ from textual.markup import escape
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ...i18n import _
 from .. import words
 from ..board import Board
 
@@ -25,7 +26,7 @@ def log_lines(board: Board) -> list[str]:
             rest = words.event_line(v, board.names, i + 1, auto=i + 1 in board.auto_events)
             subject = words.who(board.names, v.seat, nxt.seat) + " "
             rest = rest.removeprefix(subject)  # drop the repeated subject
-            text = f"{text} and {rest}"
+            text = _("{drew} and {rest}").format(drew=text, rest=rest)
             i += 1
         text = escape(text)
         if e.seat == v.seat:

@@ -7,6 +7,7 @@ from textual.markup import escape
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ...i18n import pgettext
 from ...rules import SeatView, sides, standings
 from .. import words
 from ..palette import seat_colour
@@ -23,9 +24,12 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
     running = len(groups) <= 6  # room for each round's running total beside its score
     widths = [max(11 if running else 5, min(14, len(c))) for c in cols]
     totals = [0] * len(groups)
-    head = f"{'Round':<6}{'Engine':<7}" + "".join(f" {c[:w]:>{w}}" for c, w in zip(cols, widths, strict=True))
+    round_word = pgettext("score sheet column", "Round")
+    engine_word = pgettext("score sheet column", "Engine")
+    rw, ew = max(6, len(round_word) + 1), max(7, len(engine_word) + 1)
+    head = f"{round_word:<{rw}}{engine_word:<{ew}}" + "".join(f" {c[:w]:>{w}}" for c, w in zip(cols, widths, strict=True))
     lines = []
-    header_parts = [f"[b]{'Round':<6}{'Engine':<7}[/]"]
+    header_parts = [f"[b]{round_word:<{rw}}{engine_word:<{ew}}[/]"]
     for side, c, w in zip(groups, cols, widths, strict=True):
         style = f"b {seat_colour(side[0])}"
         if side in leaders:
@@ -38,7 +42,7 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
     for r in range(total_rounds):
         if r < played:
             res = view.results[r]
-            row = f"{res.number:<6}{f'{res.engine}-{res.engine}':<7}"
+            row = f"{res.number:<{rw}}{f'{res.engine}-{res.engine}':<{ew}}"
             cells = []
             for i, (side, w) in enumerate(zip(groups, widths, strict=True)):
                 score = sum(res.scores[s] for s in side)
@@ -56,9 +60,10 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
                 engine = f"{eng}-{eng}"
             else:
                 engine = "?"
-            label = f"{r + 1:<6}{engine:<7}"
+            label = f"{r + 1:<{rw}}{engine:<{ew}}"
             cells = "".join(f" {'·':>{w}}" for w in widths)
-            lines.append(f"[b $accent]{label}{cells}  ◀ now[/]" if now else f"[dim]{label}{cells}[/]")
+            now_word = pgettext("score sheet", "◀ now")
+            lines.append(f"[b $accent]{label}{cells}  {now_word}[/]" if now else f"[dim]{label}{cells}[/]")
     lines.append("[dim]" + "─" * len(head) + "[/]")
 
     def summary(title: str, values: list[str], bold: bool = False) -> str:
@@ -72,17 +77,17 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
                 cells.append(f" [b]{text}[/]")
             else:
                 cells.append(f" {text}")
-        return f"[b]{title:<13}[/]" + "".join(cells)
+        return f"[b]{title:<{rw + ew}}[/]" + "".join(cells)
 
-    lines.append(summary("Total", [str(place[s].total) for s in groups], bold=True))
-    lines.append(summary("Rounds at 0", [str(place[s].zero_rounds) for s in groups]))
+    lines.append(summary(pgettext("score sheet", "Total"), [str(place[s].total) for s in groups], bold=True))
+    lines.append(summary(pgettext("score sheet", "Rounds at 0"), [str(place[s].zero_rounds) for s in groups]))
     lines.append(
         summary(
-            "Lowest ≠ 0",
+            pgettext("score sheet", "Lowest ≠ 0"),
             ["—" if place[s].lowest_nonzero is None else str(place[s].lowest_nonzero) for s in groups],
         )
     )
-    lines.append(summary("Place", [words.ordinal(place[s].place) for s in groups]))
+    lines.append(summary(pgettext("score sheet", "Place"), [words.ordinal(place[s].place) for s in groups]))
     return "\n".join(lines)
 
 

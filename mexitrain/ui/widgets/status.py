@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.markup import escape
 
+from ...i18n import _, pgettext
 from .. import words
 from ..board import Board
 from ..palette import seat_colour
@@ -27,17 +28,18 @@ class StatusLine(BoardWidget):
         trains = {p.train for p in board.plays}
         nxt = next(iter(trains)) if len(trains) == 1 else None
         turn = words.turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt)
-        head = f"[b]R{v.round}/{v.rules.round_count}[/] "
+        head = "[b]" + pgettext("short round", "R{number}/{total}").format(number=v.round, total=v.rules.round_count) + "[/] "
         mine = board.my_turn
         turn_style = "b $text-accent" if mine else ""
         first = head + (f"[{turn_style}]{escape(turn)}[/]" if turn_style else escape(turn))
         knock = words.knock_line(v, board.names)
         width = (self.size.width or 80) - (len(knock) + 3 if knock else 0)
         for name_w, sep in ((8, " · "), (3, " "), (1, " ")):  # shorter names when many players
-            parts = [f"boneyard [b]{v.boneyard_size}[/]" if name_w > 1 else f"bone [b]{v.boneyard_size}[/]"]
+            pile = _("boneyard") if name_w > 1 else pgettext("short boneyard", "bone")
+            parts = [f"{pile} [b]{v.boneyard_size}[/]"]
             plain = len(parts[0]) - 7
             for s, k in enumerate(v.hand_sizes):
-                name = ("you" if s == v.seat else board.names[s])[:name_w]
+                name = (pgettext("status line", "you") if s == v.seat else board.names[s])[:name_w]
                 style = f"b {seat_colour(s)}"
                 if k == 1:
                     style = "b $error reverse"

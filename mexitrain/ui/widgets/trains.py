@@ -6,6 +6,8 @@ from textual.content import Content
 from textual.markup import escape
 from textual.message import Message
 
+from ...i18n import _
+from ...messages import train_label
 from ..board import Board
 from ..palette import seat_colour
 from . import domino
@@ -93,7 +95,7 @@ class TrainRows(BoardWidget):
         self._rows = []
         for ti, train in enumerate(v.trains):
             mex = ti == v.players
-            name = "Mexican" if mex else board.names[ti]
+            name = train_label(board.names, v.players, ti)
             colour = seat_colour(None if mex else ti)
             for li, line in enumerate(train.lines):
                 selected = board.target == (ti, li) and board.my_turn
@@ -105,7 +107,7 @@ class TrainRows(BoardWidget):
                     flag = "[b $warning]⚑[/]" if train.marker and not mex else " "
                     head = f"{cursor}[dim]{key}[/] [b {colour}]{label}[/] {flag} "
                 else:
-                    head = f"{cursor}  [dim]{'└ branch ' + str(li):<{name_w}}[/]   "
+                    head = f"{cursor}  [dim]{'└ ' + _('branch {n}').format(n=li):<{name_w}}[/]   "
                 prefix_w = 1 + 1 + 1 + name_w + 3
                 tiles = list(line)
                 end = train.end(li)
@@ -121,7 +123,7 @@ class TrainRows(BoardWidget):
                     bots.append(" " * w)
 
                 if li == 0 and not tiles:
-                    text("[dim]not started[/]", 11)
+                    text("[dim]" + _("not started") + "[/]", len(_("not started")))
                 for i, t in enumerate(shown):
                     if i == gap:
                         text("[dim]…[/]", 1)
@@ -135,9 +137,9 @@ class TrainRows(BoardWidget):
                 end_style = "b $success" if fit else "b"
                 tail = f" [{end_style}]▸[/]{domino.value(end)}"
                 if is_open:
-                    tail += " [b $error]open![/]" if owed != (ti, li) else " [b $warning]double[/]"
+                    tail += " [b $error]" + _("open!") + "[/]" if owed != (ti, li) else " [b $warning]" + _("double") + "[/]"
                 if fit:
-                    tail += " [b $success]◀ fits[/]" if selected else " [$success]◀[/]"
+                    tail += " [b $success]◀ " + _("fits") + "[/]" if selected else " [$success]◀[/]"
                 style = "on $accent 25%" if selected else ("on $success 12%" if fit else "")
                 blank_head = " " * prefix_w
                 out = [blank_head + " ".join(tops), head + " ".join(mids) + tail, blank_head + " ".join(bots)]
