@@ -106,6 +106,8 @@ class MexitrainApp(App[None]):
         self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)
         self.saver = Autosaver(self.root, lambda text, _error: self.post_message(SaveProblem(text)))
+        if load is not None and load.state.over:  # a finished game: nothing to continue, replay it
+            load, replay = None, load
         self.replay_game = replay
         if load is not None:
             setup, state = load.setup, load.state
