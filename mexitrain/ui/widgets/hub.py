@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.markup import escape
 
+from ...i18n import pgettext
 from ...messages import train_label
 from ..board import Board
 from ..palette import seat_colour
@@ -132,7 +133,7 @@ class StationHub(BoardWidget):
                 left_pad = (inner - face_w) // 2
                 mid = " " * left_pad + domino.engine_face(v.engine) + " " * (inner - face_w - left_pad)
             elif r == engine_row + 1:
-                mid = "[dim] station [/]"
+                mid = "[dim]" + escape(pgettext("hub", "station")[:INNER].center(INNER)) + "[/]"
             else:
                 mid = " " * inner
             lines.append(

@@ -1,0 +1,176 @@
+"""The game in French: the move log, an illegal move's reason, the keys, no English word on
+screen, the language chosen on the new-game form, and snapshots at 80x24."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.widgets import Select
+
+from mexitrain import settings
+from mexitrain.i18n import language, set_language
+from mexitrain.rules import RuleSet
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.board import canon
+from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
+from mexitrain.ui.widgets.log import log_lines
+
+from .helpers import board, game_app, human_move, settle, table
+from .test_snapshots import _settle, _until, quiet
+
+#: English words that must not appear on a French game screen (whole words, any case).
+ENGLISH = (
+    "your turn", "you", "your", "boneyard", "bone", "place", "draw", "drew", "played", "tile",
+    "tiles", "hand", "round", "engine", "quit", "help", "scores", "undo", "sort", "tip", "skip",
+    "end turn", "marker", "passed", "pick", "then", "fits", "open", "branch", "not started",
+    "mexican", "knock", "the", "and", "flips",
+)
+
+
+#: Player names that are not English words ("You" would be).
+NAMES = ("Zoé", "Bea", "Cal", "Dot")
+
+
+def screen_text(app) -> str:
+    """Every character on screen (the SVG's text), player names included."""
+    svg = app.export_screenshot()
+    text = re.sub(r"<[^>]+>", " ", svg.split("</style>", 1)[-1])
+    return re.sub(r"&#160;|&nbsp;", " ", text).replace("&#x27;", "'")
+
+
+def english_words(text: str, names=("Zoé", "Bea", "Cal", "Dot", "Ann")) -> list[str]:
+    for name in names:
+        text = text.replace(name, " ")
+    text = text.replace("Train Mexicain", " ")  # French, though it holds "Train"
+    return [w for w in ENGLISH if re.search(rf"(?<![\w'’-]){re.escape(w)}(?![\w'’-])", text, re.I)]
+
+
+def test_the_word_finder_sees_english():
+    assert english_words("Your turn: pick a tile · boneyard 12") == ["your turn", "your", "boneyard", "tile", "pick"]
+    assert english_words("À vous : choisissez une tuile · pioche 12 · Train Mexicain") == []
+
+
+async def test_french_moves_log_and_keys():
+    set_language("fr")
+    app = game_app(table(RuleSet(set=6, rounds=1), seed=3, kinds=("human", "random", "random")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for _ in range(3):
+            if not isinstance(app.screen, GameScreen):
+                break
+            await human_move(pilot)
+        lines = "\n".join(log_lines(board(app)))
+        assert "Manche 1 sur 1" in lines
+        assert re.search(r"(a posé|avez posé|a pioché|avez pioché)", lines), lines
+        assert " played " not in lines and " drew " not in lines
+        # the keys at the bottom are French
+        descriptions = {ab.binding.description for ab in app.screen.active_bindings.values() if ab.binding.show}
+        assert "Quitter" in descriptions and "Quit" not in descriptions
+        assert app.title == "Train Mexicain"
+
+
+async def test_french_illegal_move_reason():
+    set_language("fr")
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        b = board(app)
+        bad = next(canon(t) for t in b.tray if canon(t) not in b.playable)
+        while board(app).selected != bad:
+            await pilot.press("right")
+        before = app.snapshot
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert app.snapshot is before
+        notes = [n for n in app._notifications if n.severity == "warning"]
+        assert notes and notes[-1].title == "Interdit"
+        message = notes[-1].message
+        assert "does not fit" not in message
+        assert re.search(r"\bne\b.*\bpas\b", message), message
+
+
+async def test_no_english_on_the_french_game_screen():
+    set_language("fr")
+    setup = table(RuleSet(set=9, rounds=3), seed=11, kinds=("human", "random", "random", "random"), names=NAMES)
+    app = MexitrainApp(setup, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(4):
+            if not isinstance(app.screen, GameScreen):
+                break
+            await human_move(pilot)
+        quiet(pilot)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Tuile" in text or "tuile" in text
+        assert english_words(text) == []
+        await pilot.press("s")
+        await _until(pilot, ScoreScreen)
+        text = screen_text(app)
+        assert "Feuille de marque" in text
+        assert english_words(text) == []
+
+
+async def test_language_select_switches_and_saves(tmp_path):
+    app = MexitrainApp(None, speed=0, seed=1, data_dir=tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        screen.query_one("#players", Select).value = 3
+        await pilot.pause()
+        screen.query_one("#language", Select).value = "fr"
+        for _ in range(20):
+            await pilot.pause()
+        assert language() == "fr"
+        assert settings.saved_language(tmp_path) == "fr"
+        text = screen_text(app)
+        assert "Nouvelle partie" in text and "Langue" in text
+        assert "New game" not in text
+        assert screen.query_one("#players", Select).value == 3
+        assert screen.setup is not None and len(screen.setup.seats) == 3
+        assert "Prêt" in screen.query_one("#verdict").render().plain
+        screen.query_one("#language", Select).value = "en"
+        for _ in range(20):
+            await pilot.pause()
+        assert language() == "en"
+        assert "New game" in screen_text(app)
+        assert settings.saved_language(tmp_path) == "en"
+
+
+def _french_game_app() -> MexitrainApp:
+    set_language("fr")
+    setup = table(RuleSet(set=9, rounds=3), seed=11, kinds=("human", "random", "random", "random"), names=NAMES)
+    return MexitrainApp(setup, speed=0)
+
+
+async def _french_few_moves(pilot) -> None:
+    await _settle(pilot)
+    for _ in range(3):
+        b = pilot.app.game_screen.board
+        await pilot.press("enter" if b.plays else ("d" if b.can("draw") else "m"))
+        await _settle(pilot)
+    await pilot.press("right")
+    await pilot.pause()
+    quiet(pilot)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24")])
+def test_french_game_screen(snap_compare, size):
+    assert snap_compare(_french_game_app(), terminal_size=size, run_before=_french_few_moves)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24")])
+def test_french_score_sheet(snap_compare, size):
+    set_language("fr")
+    setup = table(
+        RuleSet(set=6, rounds=2), seed=5, kinds=("random", "random", "random"), names=("Ann", "Bea", "Cal")
+    )
+
+    async def run_before(pilot):
+        await _until(pilot, RoundOverScreen)
+        await pilot.press("s")
+        await _until(pilot, ScoreScreen)
+
+    assert snap_compare(MexitrainApp(setup, speed=0), terminal_size=size, run_before=run_before)
