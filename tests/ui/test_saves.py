@@ -404,3 +404,17 @@ def test_replay_viewer_snapshot(snap_compare, tmp_path: Path, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+async def test_palette_offers_save_load_replay_and_statistics():
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for title in ("Save game as…", "Load a saved game…", "Open replay…", "Statistics"):
+            assert title in titles
+        command = next(c for c in app.get_system_commands(app.screen) if c.title == "Statistics")
+        command.callback()
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        assert "No finished games yet" in str(app.screen.query_one("#stats-text", Static).render())
