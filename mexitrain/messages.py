@@ -517,6 +517,8 @@ def error_text(exc: BaseException) -> str:
         return ruleset_error_text(exc)
     if type(exc).__name__ == "SaveError":
         return save_error_text(exc)
+    if type(exc).__name__ == "UndoRefused":
+        return undo_refused_text(exc)
     errors = getattr(exc, "errors", None)
     if callable(errors):  # a pydantic ValidationError around a RuleSetError (GameSetup)
         try:
@@ -820,6 +822,60 @@ def option_words(key: str, value: Any) -> str:
     }
     text = table.get((key, value))
     return _(text) if text else f"{key}={value}"
+
+
+_UNDO_REFUSED = {
+    "game_over": N_("the game is over"),
+    "nothing_yet": N_("nothing to undo yet"),
+    "round_start": N_("nothing to undo in this round: undo never goes back into an earlier round"),
+    "drew": N_("you drew {tile} since then: undoing would reveal a hidden tile"),
+    "other_player": N_("{who} has moved since then: undoing would take back their move too"),
+    "not_replayable": N_("this game cannot be rebuilt from its moves ({why})"),
+}
+
+
+def undo_refused_text(exc: Any) -> str:
+    """Why undo is not possible (a :class:`~mexitrain.rules.undo.UndoRefused`), in words."""
+    values = dict(getattr(exc, "values", {}) or {})
+    template = _UNDO_REFUSED.get(getattr(exc, "code", ""))
+    if template is None:
+        return str(exc)
+    if "seats" in values:
+        values["who"] = join_and([_("the player in seat {seat}").format(seat=s + 1) for s in values["seats"]])
+    try:
+        return _(template).format(**values)
+    except (KeyError, IndexError):
+        return str(exc)
+
+
+def undo_text(state: Any, seat: int, humans: Sequence[int] = ()) -> tuple[bool, str]:
+    """:func:`mexitrain.rules.undo.can_undo` in the player's language: ``(True, what undo
+    takes back)`` or ``(False, why not)``."""
+    from .rules.undo import UndoRefused, _plan
+
+    try:
+        plan = _plan(state, seat, humans)
+    except UndoRefused as exc:
+        return False, undo_refused_text(exc)
+    event = state.events[plan.index]
+    others = len(state.events) - plan.index - 1
+    if event.type == "play":
+        if event.train == MEXICAN:
+            where = _("the Mexican Train")
+        elif event.train == event.seat:
+            where = _("your train")
+        else:
+            where = _("seat {seat}'s train").format(seat=event.train + 1)
+        what = _("your play {tile} on {train}").format(tile=tile_text(event.tile), train=where)
+    else:
+        what = {
+            "pass": _("your pass"), "skip": _("your skip"), "mark": _("your marker"), "draw": _("your draw"),
+        }.get(event.type, event.type)
+    if others:
+        return True, ngettext(
+            "undo {what} and {n} move after it", "undo {what} and {n} moves after it", others
+        ).format(what=what, n=others)
+    return True, _("undo {what}").format(what=what)
 
 
 _SUMMARY_OPTIONS = ("engine", "first_player", "double_follow_up", "round_end", "opening", "team_marker")

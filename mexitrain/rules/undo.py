@@ -42,14 +42,15 @@ UNDO_REASONS: dict[str, str] = {
 class UndoRefused(Exception):
     """Undo is not possible now. ``code`` is a key of :data:`UNDO_REASONS`; ``str()`` the reason."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, values: dict | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.values = dict(values or {})  # data for a message in the player's language
 
 
 def _refuse(code: str, **values: object) -> UndoRefused:
-    return UndoRefused(code, UNDO_REASONS[code].format(**values))
+    return UndoRefused(code, UNDO_REASONS[code].format(**values), values)
 
 
 _SIMPLE: dict[str, Action] = {"draw": DRAW, "mark": MARK, "pass": PASS, "skip": SKIP}
@@ -130,7 +131,9 @@ def _plan(state: GameState, seat: int, humans: Collection[int]) -> _Plan:
     others = sorted({e.seat for e in events[index:] if e.seat != seat and e.seat in humans})
     if others:
         who = " and ".join(f"the player in seat {s + 1}" for s in others)
-        raise _refuse("other_player", who=who)
+        exc = _refuse("other_player", who=who)
+        exc.values["seats"] = tuple(others)
+        raise exc
     return _Plan(index, before)
 
 

@@ -22,11 +22,11 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from ..i18n import _
-from ..messages import error_text, level_name, quote, reason_text
+from ..messages import error_text, level_name, quote, reason_text, undo_text
 from ..players import LEVELS, make_player
 from ..resources import stylesheet_path
 from ..rules import Action, GameState, IllegalAction, apply, legal_actions, new_game, view
-from ..rules.undo import UndoRefused, can_undo, undo
+from ..rules.undo import UndoRefused, undo
 from ..setup import GameSetup, random_seed
 from ..storage import (
     SavedGame,
@@ -436,13 +436,13 @@ class MexitrainApp(App[None]):
     def _compute_undo(self) -> tuple[bool, str]:
         state, setup = self.snapshot, self.setup
         if state is None or setup is None or self.game_screen is None:
-            return False, "no game in progress"
+            return False, _("no game in progress")
         seat = self.shown_seat
         if not self.kinds or self.kinds[seat] != "human":
-            return False, "no person plays at this terminal"
+            return False, _("no person plays at this terminal")
         if len(setup.humans) > 1 and not setup.undo_with_several:
-            return False, "several people share this terminal: undo was not allowed on the new-game form"
-        return can_undo(state, seat, humans=setup.humans)
+            return False, _("several people share this terminal: undo was not allowed on the new-game form")
+        return undo_text(state, seat, humans=setup.humans)
 
     def _refresh_undo(self) -> None:
         """The footer's Undo is dimmed when undo is not possible, its tooltip saying why."""
@@ -470,20 +470,20 @@ class MexitrainApp(App[None]):
         try:
             before = undo(state, self.shown_seat, humans=setup.humans)
         except UndoRefused as exc:
-            self.notify(str(exc), title="Cannot undo", severity="warning")
+            self.notify(error_text(exc), title=_("Cannot undo"), severity="warning")
             return
         self.workers.cancel_group(self, "ai")
         self._ai_state = None
         self.auto_events = {i for i in self.auto_events if i < len(before.events)}
         self.snapshot = before
-        self.notify(why[:1].upper() + why[1:], title="Undone", timeout=3)
+        self.notify(why[:1].upper() + why[1:], title=_("Undone"), timeout=3)
 
     def action_undo_why(self) -> None:
         ok, why = self.undo_state()
         if ok:  # the footer had not caught up yet
             self.action_undo()
             return
-        self.notify(why[:1].upper() + why[1:], title="Cannot undo", severity="warning")
+        self.notify(why[:1].upper() + why[1:], title=_("Cannot undo"), severity="warning")
 
     def action_save_as(self, name: str = "", problem: str = "", overwrite: bool = False) -> None:
         from .screens.saves import SaveAsScreen

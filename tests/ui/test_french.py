@@ -174,3 +174,22 @@ def test_french_score_sheet(snap_compare, size):
         await _until(pilot, ScoreScreen)
 
     assert snap_compare(MexitrainApp(setup, speed=0), terminal_size=size, run_before=run_before)
+
+
+def test_undo_words_match_the_rules_in_english_and_are_french():
+    from mexitrain.messages import undo_text
+    from mexitrain.rules import apply, legal_actions, new_game
+    from mexitrain.rules.undo import can_undo
+
+    state = new_game(RuleSet(set=6, rounds=1), players=2, seed=3)
+    assert undo_text(state, 0, humans=(0,)) == can_undo(state, 0, humans=(0,))
+    for _ in range(12):
+        if state.over:
+            break
+        state = apply(state, legal_actions(state)[0])
+        for seat in (0, 1):
+            assert undo_text(state, seat, humans=(0, 1)) == can_undo(state, seat, humans=(0, 1))
+    set_language("fr")
+    for seat in (0, 1):
+        text = undo_text(state, seat, humans=(0, 1))[1]
+        assert not re.search(r"\b(undo|your|nothing|since|moved)\b", text), text
