@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .i18n import _, pgettext
 from .rules import RuleSet
 
 PlayerKind = Literal["human", "random", "greedy", "planner", "expert"]
@@ -59,7 +60,8 @@ def default_seats(players: int = 4, humans: int = 1, ai: tuple[str, ...] = (DEFA
     seats = []
     for i in range(players):
         if i < humans:
-            name = "You" if humans == 1 else f"Player {i + 1}"
+            # a name in the player's language (a name is data: it never changes afterwards)
+            name = pgettext("player name", "You") if humans == 1 else _("Player {n}").format(n=i + 1)
             seats.append(SeatConfig(name=name, kind="human"))
         else:
             level = ai[(i - humans) % len(ai)]

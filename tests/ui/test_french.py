@@ -129,6 +129,7 @@ async def test_language_select_switches_and_saves(tmp_path):
         assert "Nouvelle partie" in text and "Langue" in text
         assert "New game" not in text
         assert screen.query_one("#players", Select).value == 3
+        assert screen.query_one("#name-0").value == "Vous"  # the default name follows the language
         assert screen.setup is not None and len(screen.setup.seats) == 3
         assert "Prêt" in screen.query_one("#verdict").render().plain
         screen.query_one("#language", Select).value = "en"

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ... import settings
-from ...i18n import N_, _, available_languages, language, ngettext, set_language
+from ...i18n import N_, _, available_languages, language, ngettext, pgettext, set_language
 from ...messages import error_text, level_name, player_count, preset_title, round_count, seat_label
 from ...players import LEVELS
 from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
@@ -123,7 +123,9 @@ class NewGameScreen(Screen):
         if setup is not None:
             self.seat_values = [(s.name, s.kind) for s in setup.seats]
         else:
-            self.seat_values = [("You", "human")] + [(DEFAULT_NAMES[i], default_ai()) for i in range(1, 4)]
+            self.seat_values = [(pgettext("player name", "You"), "human")] + [
+                (DEFAULT_NAMES[i], default_ai()) for i in range(1, 4)
+            ]
         self.can_go_back = can_go_back
         self.initial_undo = setup.undo_with_several if setup is not None else False
         self.setup: GameSetup | None = None
@@ -386,6 +388,7 @@ class NewGameScreen(Screen):
         lang = str(event.value)
         if lang == language():
             return
+        old_you = pgettext("player name", "You")
         set_language(lang)
         try:
             settings.save(getattr(self.app, "root", None), language=lang)
@@ -394,7 +397,10 @@ class NewGameScreen(Screen):
         # keep what was typed and chosen, then build the form again in the new words
         self._save_seats()
         n = int(self._value("players"))
-        self.seat_values = self.seat_values[:n]
+        self.seat_values = [
+            (pgettext("player name", "You") if name == old_you else name, kind)
+            for name, kind in self.seat_values[:n]
+        ]
         try:
             self.initial_rules = RuleSet(**self.rule_values())
         except ValueError:
