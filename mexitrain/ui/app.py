@@ -137,6 +137,13 @@ class MexitrainApp(App[None]):
             translate_bindings(screen)
         return super().push_screen(screen, *args, **kwargs)
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette, its search box in the player's language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=_("Search for commands…")))
+
     def relabel(self) -> None:
         """After a language change: the app's own keys in the new language."""
         translate_bindings(self)

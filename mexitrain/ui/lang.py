@@ -48,7 +48,8 @@ KEY_WORDS = (
     N_("Show help for the focused widget and a summary of available keys"), N_("Minimize"),
     N_("Minimize the widget and restore to normal size"), N_("Maximize"),
     N_("Maximize the focused widget"), N_("Screenshot"),
-    N_("Save an SVG 'screenshot' of the current screen"),
+    N_("Save an SVG 'screenshot' of the current screen"), N_("palette"), N_("Open command palette"),
+    N_("Search for commands…"),
 )
 
 

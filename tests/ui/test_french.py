@@ -194,3 +194,20 @@ def test_undo_words_match_the_rules_in_english_and_are_french():
     for seat in (0, 1):
         text = undo_text(state, seat, humans=(0, 1))[1]
         assert not re.search(r"\b(undo|your|nothing|since|moved)\b", text), text
+
+
+async def test_french_command_palette():
+    set_language("fr")
+    app = game_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Nouvelle partie", "Feuille de marque", "Quitter", "Thème"} <= titles
+        assert not titles & {"New game", "Score sheet", "Quit", "Keys", "Theme"}
+        await pilot.press("ctrl+p")
+        for _ in range(5):
+            await pilot.pause()
+        from textual.command import CommandInput, CommandPalette
+
+        assert isinstance(app.screen, CommandPalette)
+        assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
