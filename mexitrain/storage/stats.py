@@ -20,6 +20,8 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..i18n import N_, _
+from ..messages import decimal, level_name
 from ..rules import PRESETS, GameState, standings
 from ..setup import GameSetup
 from . import atomic
@@ -199,30 +201,32 @@ def record_finished_game(
 # ---------------------------------------------------------------------------------------
 # Display
 # ---------------------------------------------------------------------------------------
-_HEAD = ("", "games", "wins", "win %", "avg total", "best", "rounds out")
+_HEAD = ("", N_("games"), N_("wins"), N_("win %"), N_("avg total"), N_("best"), N_("rounds out"))
 
 
 def _row(label: str, t: Tally) -> tuple[str, ...]:
     pct = f"{100 * t.wins / t.games:.0f}%" if t.games else "-"
-    avg = f"{t.average:.1f}" if t.average is not None else "-"
+    avg = decimal(t.average) if t.average is not None else "-"
     best = "-" if t.best_total is None else str(t.best_total)
-    return (label, str(t.games), str(t.wins), pct, avg, best, f"{t.rounds_out} of {t.rounds}")
+    out = _("{out} of {rounds}").format(out=t.rounds_out, rounds=t.rounds)
+    return (label, str(t.games), str(t.wins), pct, avg, best, out)
 
 
 def format_stats(stats: Stats) -> str:
     """The statistics as a plain-text table, one block per person."""
     if not stats.players:
-        return "No finished games yet."
+        return _("No finished games yet.")
     blocks = []
     for name in sorted(stats.players, key=lambda n: (n != "You", n.casefold())):
         p = stats.players[name]
-        rows = [_HEAD, _row("all games", p.overall)]
+        head = tuple(_(h) if h else h for h in _HEAD)
+        rows = [head, _row(_("all games"), p.overall)]
         rows += [
-            _row(f"vs {level}" if level != PEOPLE_ONLY else "people only", t)
+            _row(_("vs {level}").format(level=level_name(level)) if level != PEOPLE_ONLY else _("people only"), t)
             for level, t in sorted(p.by_level.items())
         ]
-        rows += [_row(f"{preset} rules", t) for preset, t in sorted(p.by_preset.items())]
-        widths = [max(len(r[i]) for r in rows) for i in range(len(_HEAD))]
+        rows += [_row(_("{preset} rules").format(preset=preset), t) for preset, t in sorted(p.by_preset.items())]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
         lines = [name]
         for r in rows:
             cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]

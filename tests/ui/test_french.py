@@ -211,3 +211,16 @@ async def test_french_command_palette():
 
         assert isinstance(app.screen, CommandPalette)
         assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
+
+
+def test_statistics_table_in_french():
+    from mexitrain.storage.stats import PlayerStats, Stats, Tally, format_stats
+
+    set_language("fr")
+    assert format_stats(Stats()) == "Aucune partie terminée pour le moment."
+    t = Tally(games=2, wins=1, total_sum=45, best_total=20, rounds=6, rounds_out=2)
+    stats = Stats(players={"Zoé": PlayerStats(overall=t, by_level={"random": t}, by_preset={"custom": t})})
+    text = format_stats(stats)
+    assert "parties" in text and "toutes les parties" in text and "contre hasard" in text
+    assert "22,5" in text and "2 sur 6" in text
+    assert not re.search(r"\b(games|wins|rounds|all|vs|of)\b", text), text
