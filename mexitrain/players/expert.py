@@ -2,16 +2,22 @@
 
 For each decision with a real choice, the expert deals the tiles it cannot see at random,
 consistently with everything its seat has seen (hand sizes, the tiles on the table, and what
-every draw and marker tells about the hands, see :mod:`.knowledge`), plays each candidate
-action on that deal and lets the planner play every seat to the end of the ROUND. A
-candidate's value is the seat's (team's) round score difference: the mean score of the
-other sides less its own. The same deals are used for every candidate (common random
-numbers) and weak candidates are dropped early (successive halving), so the rollout budget
-goes to the close calls.
+every draw and marker tells about the hands, see :mod:`.knowledge`), plays each of the
+planner's best few moves on that deal and lets the planner play every seat to the end of the
+ROUND. A move's value is the seat's (team's) round score difference: the mean score of the
+other sides less its own.
 
-Thinking is bounded by a rollout count (``rollouts``: machine-independent, the default
-strength of tests and tournaments); the UI may add a wall-clock cap (``time_limit``), which
-makes the choice depend on the machine's speed.
+Round outcomes swing by dozens of points, so the search works hard at comparing like with
+like: every candidate is played on the same deals (common random numbers), and in a rollout
+each seat draws from its own order of the boneyard, so that a candidate which makes someone
+draw one tile more does not reshuffle every later draw; weak candidates are dropped early
+(successive halving, never the planner's own move); and the planner's move is replaced only
+when another beats it on the same deals by ``CONFIDENCE`` standard errors.
+
+Thinking is bounded by a budget counted in actions played in rollouts (``rollouts`` full
+rounds' worth): machine-independent, the default strength of tests and tournaments, and
+cheaper rollouts late in a round buy more of them. The UI may add a wall-clock cap
+(``time_limit``), which makes the choice depend on the machine's speed.
 """
 
 from __future__ import annotations
