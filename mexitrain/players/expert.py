@@ -26,6 +26,9 @@ import math
 import random
 import time
 
+from ..i18n import N_
+from ..i18n import _ as tr
+from ..messages import decimal
 from ..rules import Action, GameState, SeatView, apply, legal_actions, view_legal_actions
 from ..rules.state import evolve
 from .knowledge import Sampler, lacking_values
@@ -116,9 +119,9 @@ def _one_round(state: GameState) -> GameState:
 
 
 _OTHER_REASONS = {
-    ("swan", "pass"): "ends your drive here",
-    ("swan", "skip"): "skips the Mexican Train to go on to the next public train",
-    ("drawn", "pass"): "keeps the drawn tile and passes without a marker",
+    ("swan", "pass"): N_("ends your drive here"),
+    ("swan", "skip"): N_("skips the Mexican Train to go on to the next public train"),
+    ("drawn", "pass"): N_("keeps the drawn tile and passes without a marker"),
 }
 
 
@@ -164,7 +167,10 @@ class ExpertPlayer:
         self.last_stats = {"rollouts": used, "candidates": len(cands), "values": values}
         why = cands[i][1]
         if i != base_i:
-            why += f" (looking ahead it gains {values[i] - values[base_i]:+.1f} points a round)"
+            gain = values[i] - values[base_i]
+            why += tr(N_(" (looking ahead it gains {points} points a round)")).format(
+                points=("+" if gain >= 0 else "-") + decimal(abs(gain))
+            )
         return actions[i], why
 
     def _candidates(self, view, legal, lacking, base, reason: str) -> list[tuple[Action, str]]:
@@ -181,7 +187,8 @@ class ExpertPlayer:
         scored.sort(key=lambda x: (-x[0], order[x[2]]))
         out = [(a, r) for _, r, a in scored[: self.max_candidates]]
         for a in others:
-            out.append((a, _OTHER_REASONS.get((view.phase, a.type), f"chooses to {a.type}")))
+            other = _OTHER_REASONS.get((view.phase, a.type))
+            out.append((a, tr(other) if other else tr(N_("chooses to {action}")).format(action=a.type)))
         if base not in [a for a, _ in out]:
             out.insert(0, (base, reason))
         return out

@@ -21,6 +21,7 @@ What it does, in order of preference (scores in :func:`score_plays`):
 
 from __future__ import annotations
 
+from ..i18n import N_, _, ngettext
 from ..rules import MEXICAN, Action, SeatView, view_legal_actions
 from ..rules.tiles import placement_table
 from .knowledge import lacking_values
@@ -146,12 +147,12 @@ class Context:
 
 def _where(train, seat: int, team) -> str:
     if train.owner is None:
-        return "the Mexican Train"
+        return _("the Mexican Train")
     if train.owner == seat:
-        return "your train"
+        return _("your train")
     if train.owner in team:
-        return "your partner's train"
-    return f"seat {train.owner + 1}'s train"
+        return _("your partner's train")
+    return _("seat {seat}'s train").format(seat=train.owner + 1)
 
 
 def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tuple[float, str, object]]:
@@ -187,15 +188,15 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if li == plan_line and plan and lay == plan[0]:
                 score += 20
                 if verbose:
-                    reason = f"plays {text} on your train, following your plan"
+                    reason = _("plays {tile} on your train, following your plan").format(tile=text)
                 if chain_start:
                     score += 4 * len(plan)
                     if verbose:
-                        reason = f"starts your train with {text} and lays your planned chain"
+                        reason = _("starts your train with {tile} and lays your planned chain").format(tile=text)
             elif idx is None and li != plan_line:
                 score += 16
                 if verbose:
-                    reason = f"sheds {text} on a branch of your own train, keeping your plan"
+                    reason = _("sheds {tile} on a branch of your own train, keeping your plan").format(tile=text)
             else:
                 if ctx.quick:  # rollouts: no replanning, a rough count of what follows
                     table = placement_table(y, wild)
@@ -206,34 +207,34 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                 loss = len(plan) - 1 - after
                 score += 20 - 5 * max(loss, 0) + min(after, 3)
                 if verbose:
-                    reason = f"plays {text} on your train and plans a chain of {after} from {y}"
+                    reason = _("plays {tile} on your train and plans a chain of {n} from {end}").format(tile=text, n=after, end=y)
             if own_marked:
                 score += 8
                 if verbose:
-                    reason += ", making your train private again"
+                    reason += _(", making your train private again")
         elif ti in ctx.team:
             if own_marked:
                 score += 12
                 if verbose:
-                    reason = f"plays {text} on your partner's train, making your trains private again"
+                    reason = _("plays {tile} on your partner's train, making your trains private again").format(tile=text)
             else:
                 score += 4
                 if verbose:
-                    reason = f"plays {text} on your partner's train"
+                    reason = _("plays {tile} on your partner's train").format(tile=text)
         else:
             if idx is None:
                 score += 28
                 if verbose:
-                    reason = f"keeps your train private; sheds {text} on {_where(train, seat, ctx.team)}"
+                    reason = _("keeps your train private; sheds {tile} on {train}").format(tile=text, train=_where(train, seat, ctx.team))
             elif idx == len(plan) - 1:
                 score += 18
                 if verbose:
-                    reason = f"sheds {text}, the last tile of your plan, on {_where(train, seat, ctx.team)}"
+                    reason = _("sheds {tile}, the last tile of your plan, on {train}").format(tile=text, train=_where(train, seat, ctx.team))
             else:
                 stranded = len(plan) - idx - 1
                 score += 22 - 5 * stranded
                 if verbose:
-                    reason = f"plays {text} from your plan on {_where(train, seat, ctx.team)}"
+                    reason = _("plays {tile} from your plan on {train}").format(tile=text, train=_where(train, seat, ctx.team))
             # an end we can go on shedding on, or one a near-out opponent lacks
             follow = placement_table(y, wild)
             mine = 0
@@ -247,7 +248,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if owner is not None and owner in ctx.near_out and y in ctx.lacking.get(owner, ()):
                 score += 12
                 if verbose:
-                    reason += f", leaving a {y} that seat {owner + 1} lacks"
+                    reason += _(", leaving a {end} that seat {seat} lacks").format(end=y, seat=owner + 1)
         if x == y and not after_double:
             table = placement_table(y, wild)
             satisfy = False
@@ -264,22 +265,23 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if satisfy or elsewhere:
                 score += 10
                 if verbose:
-                    reason += " (a double you can follow up)"
+                    reason += _(" (a double you can follow up)")
             elif must_satisfy and train.public and ti not in ctx.team:
                 score += 3
                 if verbose:
-                    reason += " (a double the others must satisfy)"
+                    reason += _(" (a double the others must satisfy)")
             else:
                 score -= 14
                 if verbose:
-                    reason += " (a double you cannot follow up)"
+                    reason += _(" (a double you cannot follow up)")
         if ctx.danger and verbose:
             who = min(ctx.near_out, key=lambda i: (s.hand_sizes[i], i))
             k = s.hand_sizes[who]
-            reason = (
-                f"seat {who + 1} is down to {k} tile{'s' if k > 1 else ''}, so heavy tiles go "
-                f"first ({p} pips); " + reason
-            )
+            reason = ngettext(
+                "seat {seat} is down to {n} tile, so heavy tiles go first ({pips} pips); ",
+                "seat {seat} is down to {n} tiles, so heavy tiles go first ({pips} pips); ",
+                k,
+            ).format(seat=who + 1, n=k, pips=p) + reason
         out.append((score, reason, a))
     return out
 
@@ -317,12 +319,12 @@ def planner_decide(
 
 
 def _forced_reason(a) -> str:
-    return {
-        "draw": "nothing fits: draw",
-        "mark": "nothing fits: your marker goes down",
-        "pass": "nothing more to do: pass",
-        "skip": "skip the Mexican Train",
-    }.get(a.type, "the only legal move")
+    return _({
+        "draw": N_("nothing fits: draw"),
+        "mark": N_("nothing fits: your marker goes down"),
+        "pass": N_("nothing more to do: pass"),
+        "skip": N_("skip the Mexican Train"),
+    }.get(a.type, N_("the only legal move")))
 
 
 class PlannerPlayer:

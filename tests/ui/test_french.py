@@ -224,3 +224,20 @@ def test_statistics_table_in_french():
     assert "parties" in text and "toutes les parties" in text and "contre hasard" in text
     assert "22,5" in text and "2 sur 6" in text
     assert not re.search(r"\b(games|wins|rounds|all|vs|of)\b", text), text
+
+
+def test_tips_in_french():
+    from mexitrain.players.hint import hint
+    from mexitrain.rules import apply, legal_actions, new_game, view
+
+    set_language("fr")
+    state = new_game(RuleSet(set=9, rounds=1), players=3, seed=4)
+    seen = 0
+    for _ in range(40):
+        if state.over:
+            break
+        _action, why = hint(view(state, state.turn), time_limit=0)
+        assert not re.search(r"\b(plays|sheds|your|nothing|keeps|starts|draw)\b", why), why
+        seen += 1
+        state = apply(state, legal_actions(state)[0])
+    assert seen > 5
