@@ -670,10 +670,16 @@ def _info(path: Path) -> SaveInfo:
             over=bool(record.get("winners")),
         )
     except SaveError as exc:
-        return SaveInfo(path, None, None, None, None, None, None, str(exc))
+        from ..messages import save_error_text  # the listing is shown to the player
+
+        return SaveInfo(path, None, None, None, None, None, None, save_error_text(exc))
     except Exception as exc:
         problem = str(exc)
-        return SaveInfo(path, None, None, None, None, None, None, f"cannot load {path}: {problem}")
+        from ..i18n import _
+
+        return SaveInfo(
+            path, None, None, None, None, None, None, _("cannot load {path}: {problem}").format(path=path, problem=problem)
+        )
 
 
 def list_saves(root: str | os.PathLike[str]) -> list[SaveInfo]:
