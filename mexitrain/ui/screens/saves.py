@@ -8,7 +8,7 @@ from pathlib import Path
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static
@@ -35,6 +35,9 @@ ResumeScreen, SaveAsScreen, LoadScreen, StatsScreen, FileScreen {
 }
 .save-box .buttons Button {
     margin-right: 2;
+}
+#resume-box .buttons Button {
+    margin-bottom: 1;
 }
 .save-box .note {
     color: $text-muted;
@@ -86,10 +89,10 @@ class ResumeScreen(ModalScreen[bool]):
         with Vertical(id="resume-box", classes="save-box"):
             yield Label("[b]An unfinished game was found[/]")
             yield Label(escape(f"Players: {names}"), classes="note")
-            with Horizontal(classes="buttons"):
+            with Vertical(classes="buttons"):
                 yield Button(resume_text(self.game), id="resume-yes", variant="success", compact=True)
-            with Horizontal(classes="buttons"):
                 yield Button("New game", id="resume-no", compact=True)
+            yield Label("Enter or r resumes, n starts a new game", classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
