@@ -10,8 +10,8 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
-from ...i18n import _
-from ...messages import round_count, winners_text
+from ...i18n import _, ngettext
+from ...messages import winners_text
 from ...rules import SeatView, decided_by, standings
 from .. import words
 from ..palette import seat_colour
@@ -110,7 +110,7 @@ class GameOverScreen(Screen[str]):
             )
             lines.append(row)
         with Vertical(id="game-over"):
-            yield Label("[b]" + _("Game over") + "[/] · " + _("{rounds} played").format(rounds=round_count(len(view.results))))
+            yield Label("[b]" + _("Game over") + "[/] · " + ngettext("{n} round played", "{n} rounds played", len(view.results)).format(n=len(view.results)))
             yield Label(f"[b $success]{escape(winners)}[/] {escape(words.decided_text(decided))}", id="winner")
             yield Static(
                 Content.from_markup(
