@@ -65,8 +65,11 @@ LABELS = {
 }
 
 
-#: Each language's name in that language (the Language list on the form).
-LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+def language_name(code: str) -> str:
+    """A language's name in that language (the Language list): its catalog says it."""
+    from ...i18n import _catalog
+
+    return _catalog(code).pgettext("this language's name", "English")
 
 
 def choices(key: str) -> list[tuple[str, object]]:
@@ -174,7 +177,7 @@ class NewGameScreen(Screen):
             yield _row(
                 "language",
                 Select(
-                    [(LANGUAGE_NAMES.get(code, code), code) for code in available_languages()],
+                    [(language_name(code), code) for code in available_languages()],
                     value=language(), allow_blank=False, compact=True, id="language",
                 ),
             )
