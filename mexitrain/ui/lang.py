@@ -8,6 +8,7 @@ every screen it pushes and for itself). The ids are listed here for the catalog.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from textual.dom import DOMNode
@@ -66,6 +67,9 @@ def translate_bindings(node: DOMNode) -> None:
         for b in bindings:
             src = originals.get((key, b.action), b)
             desc = _(src.description) if src.description else b.description
+            seat = re.fullmatch(r"Seat (\d+)'s train", src.description or "")
+            if seat:
+                desc = _("Seat {n}'s train").format(n=seat.group(1))
             tip = _(src.tooltip) if src.tooltip else b.tooltip
             out.append(replace(b, description=desc, tooltip=tip))
         keys[key] = out

@@ -67,6 +67,8 @@ async def test_french_moves_log_and_keys():
         # the keys at the bottom are French
         descriptions = {ab.binding.description for ab in app.screen.active_bindings.values() if ab.binding.show}
         assert "Quitter" in descriptions and "Quit" not in descriptions
+        hidden = {b.description for bs in app.screen._bindings.key_to_bindings.values() for b in bs}
+        assert "Train de la place 2" in hidden and "Train Mexicain" in hidden
         assert app.title == "Train Mexicain"
 
 
