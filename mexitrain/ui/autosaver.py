@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from ..i18n import _
+from ..messages import error_text
 from ..rules import GameState
 from ..setup import GameSetup
 from ..storage import SaveError, autosave
@@ -77,9 +79,9 @@ class Autosaver:
             if notice:
                 self._report(notice, True)
         except SaveError as exc:
-            self._report(str(exc), True)
+            self._report(error_text(exc), True)
         except Exception as exc:  # never let a save problem stop the game
-            self._report(f"autosave failed: {exc}", True)
+            self._report(_("autosave failed: {error}").format(error=exc), True)
 
     def _report(self, text: str, error: bool) -> None:
         if self.report is not None:

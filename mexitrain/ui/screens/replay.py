@@ -15,6 +15,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ...i18n import _, pgettext
+from ...messages import seat_label
 from ...rules import GameState, IllegalAction, apply, new_game, view
 from ...rules.state import Event
 from ...rules.tiles import fmt
@@ -42,24 +44,37 @@ def snapshots(game: SavedGame) -> tuple[list[GameState], list[Event | None]]:
     return states, events
 
 
+def _is_you(name: str) -> bool:
+    return name in ("You", pgettext("player name", "You"))
+
+
 def describe(event: Event | None, names: tuple[str, ...]) -> str:
+    """One step of the replay in words, in the player's language."""
     if event is None:
-        return "the deal"
-    who = names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}"
-    s = "" if who == "You" else "s"
+        return _("the deal")
+    who = names[event.seat] if event.seat < len(names) else seat_label(event.seat)
+    you = _is_you(who)
     if event.type == "play":
         if event.train == "mexican":
-            where = "the Mexican Train"
+            where = _("the Mexican Train")
         elif event.train == event.seat:
-            where = "your train" if who == "You" else "their train"
+            where = _("your train") if you else _("their train")
         else:
-            where = "your train" if names[event.train] == "You" else f"{names[event.train]}'s train"
-        return f"{who} play{s} {fmt(event.tile)} on {where}"
+            other = names[event.train]
+            where = _("your train") if _is_you(other) else _("{name}'s train").format(name=other)
+        text = _("You play {tile} on {train}") if you else _("{name} plays {tile} on {train}")
+        return text.format(name=who, tile=fmt(event.tile), train=where)
     if event.type == "draw" and event.tile is not None:
-        return f"{who} draw{s} {fmt(event.tile)}"
-    verb = {"mark": "place{s} a marker", "pass": "pass{es}", "skip": "skip{s} the Mexican Train"}
-    text = verb.get(event.type, event.type).format(s=s, es="" if who == "You" else "es")
-    return f"{who} {text}"
+        return (_("You draw {tile}") if you else _("{name} draws {tile}")).format(name=who, tile=fmt(event.tile))
+    if event.type == "draw":
+        return (_("You draw a tile") if you else _("{name} draws a tile")).format(name=who)
+    if event.type == "mark":
+        return (_("You place a marker") if you else _("{name} places a marker")).format(name=who)
+    if event.type == "pass":
+        return (_("You pass") if you else _("{name} passes")).format(name=who)
+    if event.type == "skip":
+        return (_("You skip the Mexican Train") if you else _("{name} skips the Mexican Train")).format(name=who)
+    return f"{who} {event.type}"
 
 
 class ReplayBox(VerticalScroll, can_focus=False):
@@ -130,10 +145,13 @@ class ReplayScreen(Screen[None]):
         state = self.state
         last = len(self.states) - 1
         what = describe(self.events[self.step], self.names)
-        end = " · game over" if state.over else ""
+        end = " · " + _("game over") if state.over else ""
         self.query_one("#replay-status", Static).update(
-            f"[b]Replay[/] {escape(self.game.name or (self.game.path.name if self.game.path else ''))}"
-            f" · round {state.round} of {state.rules.round_count} · step {self.step} of {last}{end}\n"
+            "[b]" + _("Replay") + f"[/] {escape(self.game.name or (self.game.path.name if self.game.path else ''))} · "
+            + _("round {number} of {total} · step {step} of {last}").format(
+                number=state.round, total=state.rules.round_count, step=self.step, last=last
+            )
+            + f"{end}\n"
             f"{escape(what)}"
         )
 

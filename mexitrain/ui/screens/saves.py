@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _
 from ...storage import SavedGame, SaveInfo
 
 _CSS = """
@@ -59,16 +60,18 @@ ResumeScreen, SaveAsScreen, LoadScreen, StatsScreen, FileScreen {
 def when(moment: datetime | None) -> str:
     """A save's date in local time, short."""
     if moment is None:
-        return "unknown time"
+        return _("unknown time")
     local = moment.astimezone()
     if local.date() == datetime.now().astimezone().date():
-        return f"today {local:%H:%M}"
+        return _("today {time}").format(time=f"{local:%H:%M}")
     return f"{local:%Y-%m-%d %H:%M}"
 
 
 def resume_text(game: SavedGame) -> str:
     state = game.state
-    return f"Resume your game (round {state.round} of {state.rules.round_count}, saved {when(game.saved_at)})"
+    return _("Resume your game (round {number} of {total}, saved {when})").format(
+        number=state.round, total=state.rules.round_count, when=when(game.saved_at)
+    )
 
 
 class ResumeScreen(ModalScreen[bool]):
@@ -87,11 +90,11 @@ class ResumeScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         names = ", ".join(s.name for s in self.game.setup.seats)
         with Vertical(id="resume-box", classes="save-box"):
-            yield Label("[b]An unfinished game was found[/]")
-            yield Label(escape(f"Players: {names}"), classes="note")
+            yield Label("[b]" + _("An unfinished game was found") + "[/]")
+            yield Label(escape(_("Players: {names}").format(names=names)), classes="note")
             with Vertical(classes="buttons"):
                 yield Button(resume_text(self.game), id="resume-yes", variant="success", compact=True)
-                yield Button("New game", id="resume-no", compact=True)
+                yield Button(_("New game"), id="resume-no", compact=True)
             yield Label("Enter or r resumes, n starts a new game", classes="note")
         yield Footer()
 
@@ -119,10 +122,10 @@ class SaveAsScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box", classes="save-box"):
-            yield Label("[b]Save game as…[/]")
+            yield Label("[b]" + _("Save game as…") + "[/]")
             yield Input(value=self.initial, placeholder="a name, e.g. Sunday game", max_length=60, id="save-name")
             yield Label(escape(self.problem), id="save-problem", classes="problem")
-            yield Label("Enter saves, Esc cancels. Load it from the new-game screen (Load…).", classes="note")
+            yield Label(_("Enter saves, Esc cancels. Load it from the new-game screen (Load…)."), classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -135,7 +138,7 @@ class SaveAsScreen(ModalScreen[str | None]):
         name = event.value.strip()
         if not name:
             problem = self.query_one("#save-problem", Label)
-            problem.update("Type a name first")
+            problem.update(_("Type a name first"))
             problem.display = True
             return
         self.dismiss(name)
@@ -150,28 +153,28 @@ class LoadScreen(ModalScreen[Path | None]):
     DEFAULT_CSS = _CSS
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="load-cancel")]
 
-    def __init__(self, saves: list[SaveInfo], title: str = "Load a saved game") -> None:
+    def __init__(self, saves: list[SaveInfo], title: str = N_("Load a saved game")) -> None:
         super().__init__()
         self.saves = saves
         self.title_text = title
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load-box", classes="save-box"):
-            yield Label(f"[b]{escape(self.title_text)}[/]")
+            yield Label(f"[b]{escape(_(self.title_text))}[/]")
             if not self.saves:
-                yield Label("No saved games yet: save one with Ctrl+S during a game.", id="load-empty", classes="note")
+                yield Label(_("No saved games yet: save one with Ctrl+S during a game."), id="load-empty", classes="note")
             options = []
             for i, info in enumerate(self.saves):
                 if info.error:
                     text = f"[b]{escape(info.path.name)}[/]\n  [red]{escape(info.error)}[/]"
                     options.append(Option(text, id=f"save-{i}", disabled=True))
                     continue
-                state = "finished" if info.over else f"round {info.round} of {info.rounds}"
+                state = _("finished") if info.over else _("round {number} of {total}").format(number=info.round, total=info.rounds)
                 players = ", ".join(info.players or ())
                 text = f"[b]{escape(info.title)}[/] · {state} · {when(info.saved_at)}\n  [dim]{escape(players)}[/]"
                 options.append(Option(text, id=f"save-{i}"))
             yield OptionList(*options, id="load-list")
-            yield Label("↑↓ choose, Enter loads, Esc cancels", classes="note")
+            yield Label(_("↑↓ choose, Enter loads, Esc cancels"), classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -205,7 +208,7 @@ class FileScreen(ModalScreen[Path | None]):
         with Vertical(id="file-box", classes="save-box"):
             yield Label(f"[b]{escape(self.title_text)}[/]")
             yield Input(value=self.value, placeholder="path of a saved game or game record (.json)", id="file-path")
-            yield Label("Enter opens, Esc cancels.", classes="note")
+            yield Label(_("Enter opens, Esc cancels."), classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -235,12 +238,12 @@ class StatsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="stats-box", classes="save-box"):
-            yield Label("[b]Statistics[/] · finished games, lowest total wins")
+            yield Label("[b]" + _("Statistics") + "[/] · " + _("finished games, lowest total wins"))
             if self.problem:
                 yield Label(escape(self.problem), id="stats-problem", classes="problem")
             with VerticalScroll(id="stats-scroll"):
                 yield Static(escape(self.text), id="stats-text")
-            yield Label("Esc closes", classes="note")
+            yield Label(_("Esc closes"), classes="note")
         yield Footer()
 
     def action_close(self) -> None:
