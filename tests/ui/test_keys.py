@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mexitrain.rules import RuleSet, Train
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
@@ -132,7 +134,7 @@ async def test_n_skips_the_mexican_train_in_a_swan_drive():
         b = board(app)
         assert b.can("skip") and b.can("pass")
         assert app.screen.check_action("skip", ()) is True
-        await pilot.press("n")
+        await pilot.press("g")
         await pilot.pause()
         assert [e.type for e in app.snapshot.events][:2] == ["play", "skip"]
 
@@ -262,13 +264,14 @@ async def test_command_palette_offers_game_commands():
             assert title in titles
 
 
-async def test_t_gives_a_tip_and_selects_that_move():
+@pytest.mark.parametrize("key", ["n", "t"])
+async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
     app = game_app()
     app.hint_time = 0  # the planner's instant advice
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert app.screen.check_action("hint", ()) is True
-        await pilot.press("t")
+        await pilot.press(key)
         await app.workers.wait_for_complete()
         await pilot.pause()
         tips = [n for n in app._notifications if n.title == "Tip" and "Enter" in n.message]
