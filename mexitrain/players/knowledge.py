@@ -196,8 +196,9 @@ class Sampler:
                     rest.append(t)
             if len(hand) < k:  # inconsistent (should not happen): fill anyway
                 self.violations += 1
-                hand += rest[: k - len(hand)]
-                rest = rest[k - len(hand) :]
+                need = k - len(hand)
+                hand += rest[:need]
+                rest = rest[need:]
             out[seat] = tuple(hand)
             pool = rest
         return out

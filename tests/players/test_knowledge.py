@@ -103,3 +103,21 @@ def test_a_later_draw_loosens_the_inference():
     sampler = Sampler(v)
     counts = Counter(sum(12 in t for t in sampler.hands(rng)[1]) for _ in range(200))
     assert max(counts) <= 1 and counts[1] > 0
+
+
+def test_an_impossible_inference_still_deals_every_tile_once():
+    from mexitrain.players.knowledge import Constraint
+
+    state = new_game(RuleSet(), 4, 1)
+    v = view(state, state.turn)
+    sampler = Sampler(v)
+    for seat in sampler.hidden:  # "held no tile at all": cannot be met, so it is dropped
+        sampler.by_seat[seat] = [Constraint(seat, 0, frozenset(range(13)), False, 0)]
+        sampler.used0[seat] = [0]
+    rng = random.Random(2)
+    det = sampler.state(rng)
+    assert sampler.violations > 0
+    dealt = Counter(t for i, h in enumerate(det.hands) if i != v.seat for t in h)
+    dealt.update(det.boneyard)
+    assert dealt == Counter(v.unseen())
+    assert det.hand_sizes == state.hand_sizes
