@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from dataclasses import replace as dc_replace
 from pathlib import Path
 
-from textual import work
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.markup import escape
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -40,6 +41,7 @@ from ..storage import (
 from ..storage.stats import format_stats, load_stats
 from .autosaver import Autosaver
 from .lang import translate_bindings
+from .system import Palette, ThemeProvider
 from .screens import (
     GameOverScreen,
     GameScreen,
@@ -139,10 +141,42 @@ class MexitrainApp(App[None]):
 
     def action_command_palette(self) -> None:
         """Textual's command palette, its search box in the player's language."""
-        from textual.command import CommandPalette
+        if self.use_command_palette and not Palette.is_open(self):
+            self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(id="--command-palette", placeholder=_("Search for commands…")))
+    def search_themes(self) -> None:
+        """The theme list (palette's Theme command), in the player's language."""
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder=_("Search for themes…")))
+
+    def action_show_help_panel(self) -> None:
+        """Our help screen in the player's language instead of Textual's Keys panel (whose
+        descriptions come from Textual's widgets, in English)."""
+        self.action_help()
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C does not quit: say which key does (Textual says it in English)."""
+        self.notify(
+            _("Press [b]{key}[/b] to quit").format(key="Ctrl+Q"), title=_("Do you want to quit?")
+        )
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        """The palette's Screenshot: said in the player's language (instead of Textual's)."""
+        if event.name == "screenshot":
+            event.prevent_default()
+            if event.path is None:
+                self.notify(_("Screenshot saved"), title=_("Screenshot"))
+            else:
+                self.notify(
+                    _("Screenshot saved to {path}").format(path=escape(str(event.path))),
+                    title=_("Screenshot"),
+                )
+
+    @on(events.DeliveryFailed)
+    def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()
+            self.notify(_("The screenshot could not be saved"), title=_("Screenshot"), severity="error")
 
     def relabel(self) -> None:
         """After a language change: the app's own keys in the new language."""
@@ -424,6 +458,8 @@ class MexitrainApp(App[None]):
         yield SystemCommand(_("Statistics"), _("Games played and won, totals, rounds gone out"), self.action_stats)
         yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
         for command in super().get_system_commands(screen):
+            if command.title == "Keys":  # Textual's Keys panel: our "Rules and keys" above
+                continue
             yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
     def on_unmount(self) -> None:

@@ -215,6 +215,82 @@ async def test_french_command_palette():
         assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
 
 
+async def _palette_text(pilot, app) -> str:
+    for _ in range(10):
+        await pilot.pause(0.05)
+    return screen_text(app)
+
+
+async def test_french_palette_has_no_textual_english():
+    """Textual's own texts in the palette: its commands, "No matches found", the theme list and
+    its search box; Keys opens our help (Textual's Keys panel lists its widgets' keys in English)."""
+    from textual.widgets import HelpPanel
+
+    from mexitrain.ui.screens import HelpScreen
+
+    set_language("fr")
+    app = game_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        helps = {c.help for c in app.get_system_commands(app.screen)}
+        textual_english = {"Theme", "Quit", "Keys", "Screenshot", "Maximize", "Minimize"}
+        assert not titles & textual_english
+        assert not any(re.search(r"\b(the|current|focused|widget|keys|save|change)\b", h, re.I) for h in helps), helps
+        await pilot.press("ctrl+p")
+        text = await _palette_text(pilot, app)
+        assert "hercher une commande" in text and "Search" not in text  # (C: the cursor)
+        await pilot.press(*"zzzqqq")
+        text = await _palette_text(pilot, app)
+        assert "Aucun résultat" in text and "No matches" not in text
+        await pilot.press("escape")
+        app.search_themes()
+        text = await _palette_text(pilot, app)
+        assert "hercher un thème" in text and "Search for themes" not in text
+        assert "atom-one (sombre)" in text and "ansi (clair)" in text
+        assert not re.search(r"-(dark|light)\b", text), text
+        # choosing a translated label sets the real theme
+        await pilot.press(*"solarized (clair)", "enter")
+        for _ in range(5):
+            await pilot.pause(0.05)
+        assert app.theme == "solarized-light"
+        # Textual's Keys panel is replaced by our help screen
+        app.action_show_help_panel()
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert not app.screen.query(HelpPanel)
+
+
+def test_theme_labels_keep_english_names():
+    from mexitrain.ui.system import theme_label
+
+    assert theme_label("atom-one-dark") == "atom-one-dark"
+    assert theme_label("dracula") == "dracula"
+    set_language("fr")
+    assert theme_label("rose-pine-dawn") == "rose-pine (aube)"
+    assert theme_label("tokyo-night") == "tokyo (nuit)"
+    assert theme_label("catppuccin-latte") == "catppuccin-latte"
+
+
+async def test_french_screenshot_and_ctrl_c_notices():
+    from textual import events
+
+    set_language("fr")
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.post_message(events.DeliveryComplete(key="k", path=None, name="screenshot"))
+        app.post_message(events.DeliveryFailed(key="k", exception=OSError("disk"), name="screenshot"))
+        app.action_help_quit()
+        for _ in range(5):
+            await pilot.pause()
+        said = [(n.title, n.message) for n in app._notifications]
+        assert ("Capture d'écran", "Capture d'écran enregistrée") in said
+        assert ("Capture d'écran", "La capture d'écran n'a pas pu être enregistrée") in said
+        assert ("Vous voulez quitter ?", "Appuyez sur [b]Ctrl+Q[/b] pour quitter") in said
+        assert not any(re.search(r"screenshot|quit\b", f"{t} {m}", re.I) for t, m in said), said
+
+
 def test_statistics_table_in_french():
     from mexitrain.storage.stats import PlayerStats, Stats, Tally, format_stats
 
