@@ -41,7 +41,6 @@ from ..storage import (
 from ..storage.stats import format_stats, load_stats
 from .autosaver import Autosaver
 from .lang import translate_bindings
-from .system import Palette, ThemeProvider
 from .screens import (
     GameOverScreen,
     GameScreen,
@@ -52,6 +51,7 @@ from .screens import (
     RoundOverScreen,
     ScoreScreen,
 )
+from .system import Palette, ThemeProvider
 
 
 class AiChose(Message):
