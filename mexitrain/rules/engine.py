@@ -22,10 +22,19 @@ from .tiles import full_set, is_double, pips, placement_table
 _Cand = tuple[tuple[int, int], int, int]
 
 
+# Events are immutable values: one shared object per distinct event.
+_EVENTS: dict[tuple, Event] = {}
+
+
 def _event(seat: int, kind: str, tile=None, train=None, branch: int = 0) -> Event:
-    return construct(
-        Event, {"seat": seat, "type": kind, "tile": tile, "train": train, "branch": branch}
-    )
+    key = (seat, kind, tile, train, branch)
+    event = _EVENTS.get(key)
+    if event is None:
+        event = construct(
+            Event, {"seat": seat, "type": kind, "tile": tile, "train": train, "branch": branch}
+        )
+        _EVENTS[key] = event
+    return event
 
 
 # ---------------------------------------------------------------------------------------
@@ -90,8 +99,9 @@ def _start_round(rules: RuleSet, players: int, seed: int, starter: int | None, n
         first = (engine_seat + 1) % players
     public = rules.trains_start_public
     trains = tuple(
-        Train(owner=i, lines=((),), starts=(engine,), marker=public) for i in range(players)
-    ) + (Train(owner=None, lines=((),), starts=(engine,)),)
+        construct(Train, {"owner": i, "lines": ((),), "starts": (engine,), "marker": public})
+        for i in range(players)
+    ) + (construct(Train, {"owner": None, "lines": ((),), "starts": (engine,), "marker": False}),)
     chain = rules.opening in ("first_turn_chain", "delayed_first_turn")
     fields = dict(
         starter=starter,
@@ -152,28 +162,41 @@ def _satisfiable(state: GameState, value: int) -> bool:
     return False
 
 
-def _open_doubles(
-    state: GameState, exclude: tuple[int, int] | None = None
-) -> list[tuple[int, int]]:
-    """Open doubles that block (§6): unsatisfied, not the one owed a follow-up, satisfiable."""
-    out = []
-    for ti, train in enumerate(state.trains):
-        for li, line in enumerate(train.lines):
-            if line and line[-1][0] == line[-1][1] and (ti, li) != exclude:
-                if _satisfiable(state, line[-1][1]):
-                    out.append((ti, li))
-    return out
+def _default_lines(
+    state: GameState, seat: int, exclude: tuple[int, int] | None = None
+) -> tuple[list[tuple[int, int]], bool]:
+    """``(lines, blocked)``: the open doubles that block (§6) if any, else every line of the
+    trains ``seat`` may play on (its own or its team's, public ones, the Mexican Train), in
+    order. One pass over the trains: this runs for nearly every decision of every game."""
+    lines: list[tuple[int, int]] = []
+    blocking: list[tuple[int, int]] | None = None
+    partner = (seat + state.players // 2) % state.players if state.rules.teams else seat
+    ti = -1
+    for train in state.trains:
+        ti += 1
+        tl = train.lines
+        owner = train.owner
+        allowed = owner is None or train.marker or owner == seat or owner == partner
+        li = -1
+        for line in tl:
+            li += 1
+            if line:
+                last = line[-1]
+                if last[0] == last[1]:
+                    here = (ti, li)
+                    if here != exclude and _satisfiable(state, last[1]):
+                        if blocking is None:
+                            blocking = []
+                        blocking.append(here)
+            if allowed:
+                lines.append((ti, li))
+    if blocking is not None:
+        return blocking, True
+    return lines, False
 
 
 def _lines(state: GameState, trains: Iterable[int]) -> list[tuple[int, int]]:
     return [(ti, li) for ti in trains for li in range(len(state.trains[ti].lines))]
-
-
-def _allowed_trains(state: GameState, seat: int) -> list[int]:
-    team = _team(state, seat)
-    return [
-        ti for ti, t in enumerate(state.trains) if t.owner is None or t.marker or t.owner in team
-    ]
 
 
 def swan_order(state: GameState, seat: int) -> list[int]:
@@ -218,17 +241,15 @@ def _targets(state: GameState) -> tuple[list[tuple[int, int]], str | None]:
         owed = state.double_line
         if state.rules.double_follow_up == "must_satisfy" or state.swan_pos is not None:
             return [owed], "must_satisfy"
-        blocking = _open_doubles(state, exclude=owed)
-        if blocking:
-            return blocking + [owed], "blocked_by_double"
-        lines = _lines(state, _allowed_trains(state, seat))
+        lines, blocked = _default_lines(state, seat, exclude=owed)
+        if blocked:
+            return lines + [owed], "blocked_by_double"
         if owed not in lines:
             lines.append(owed)
+            lines.sort()
         return lines, "private_train"
-    blocking = _open_doubles(state)
-    if blocking:
-        return blocking, "blocked_by_double"
-    return _lines(state, _allowed_trains(state, seat)), "private_train"
+    lines, blocked = _default_lines(state, seat)
+    return lines, ("blocked_by_double" if blocked else "private_train")
 
 
 def _tiles(state: GameState) -> tuple[tuple[int, int], ...]:
@@ -243,32 +264,75 @@ def _tiles(state: GameState) -> tuple[tuple[int, int], ...]:
     return hand
 
 
-def _candidates(state: GameState, tiles, lines) -> list[_Cand]:
+# Per open line: tile -> its candidate plays, each ``(cand, Play action)``, in laid order.
+# Keyed by (open end, blanks wild, train index, line, players); filled on first use.
+_LINE_PLAYS: dict[tuple, dict[tuple[int, int], tuple[tuple[_Cand, Play], ...]]] = {}
+
+# Play actions are immutable values: one shared object per (laid tile, train index, line) and
+# player count (the Mexican Train's index is the player count).
+_PLAY_ACTIONS: dict[tuple, Play] = {}
+
+
+def _play_action(cand: _Cand, n: int) -> Play:
+    key = (cand, n)
+    action = _PLAY_ACTIONS.get(key)
+    if action is None:
+        lay, ti, li = cand
+        ref = MEXICAN if ti == n else ti
+        action = construct(Play, {"type": "play", "tile": lay, "train": ref, "branch": li})
+        _PLAY_ACTIONS[key] = action
+    return action
+
+
+def _line_plays(end: int, wild: bool, ti: int, li: int, n: int) -> dict:
+    key = (end, wild, ti, li, n)
+    table = _LINE_PLAYS.get(key)
+    if table is None:
+        table = {}
+        for t, lays in placement_table(end, wild).items():
+            table[t] = tuple(
+                ((lay, ti, li), _play_action((lay, ti, li), n)) for lay in sorted(lays)
+            )
+        _LINE_PLAYS[key] = table
+    return table
+
+
+def _candidates(state: GameState, tiles, lines, ordered: bool = False) -> dict[_Cand, Play]:
+    """The plays of ``tiles`` on ``lines``: candidate -> its Play action, ordered by
+    (train index, line, laid tile). ``ordered``: ``lines`` are sorted already."""
     wild = state.rules.blanks_wild
     trains = state.trains
-    held = set(tiles)
-    out: list[_Cand] = []
+    n = state.players
+    out: dict[_Cand, Play] = {}
+    if not ordered and len(lines) > 1:
+        lines = sorted(lines)
+    get = _LINE_PLAYS.get
     for ti, li in lines:
-        table = placement_table(trains[ti].end(li), wild)
-        for t in held.intersection(table):
-            for lay in table[t]:
-                out.append((lay, ti, li))
-    if len(out) > 1:
-        out.sort(key=_cand_order)
+        train = trains[ti]
+        laid = train.lines[li]
+        end = laid[-1][1] if laid else train.starts[li]
+        table = get((end, wild, ti, li, n))
+        if table is None:
+            table = _line_plays(end, wild, ti, li, n)
+        hits = [table[t] for t in tiles if t in table]
+        if not hits:
+            continue
+        if len(hits) == 1:
+            for cand, action in hits[0]:
+                out[cand] = action
+        else:
+            for cand, action in sorted([e for h in hits for e in h]):
+                out[cand] = action
     return out
-
-
-def _cand_order(c: _Cand) -> tuple[int, int, tuple[int, int]]:
-    return (c[1], c[2], c[0])
 
 
 # The last state whose plays were computed, and those plays: ``legal_actions(s)`` followed by
 # ``apply(s, a)`` computes them once. An identity check, so it is safe under threads.
-_LAST_PLAYS: tuple[object, list[_Cand]] = (None, [])
+_LAST_PLAYS: tuple[object, dict[_Cand, Play]] = (None, {})
 
 
-def _plays(state: GameState) -> list[_Cand]:
-    """Every legal play for the seat to move (RULES.md §5, §6, §8)."""
+def _plays(state: GameState) -> dict[_Cand, Play]:
+    """Every legal play for the seat to move (RULES.md §5, §6, §8): candidate -> action."""
     global _LAST_PLAYS
     cached = _LAST_PLAYS
     if cached[0] is state:
@@ -278,18 +342,28 @@ def _plays(state: GameState) -> list[_Cand]:
     return plays
 
 
-def _compute_plays(state: GameState) -> list[_Cand]:
-    if state.phase == "game_over":
-        return []
-    lines, _ = _targets(state)
-    cands = _candidates(state, _tiles(state), lines)
+def _compute_plays(state: GameState) -> dict[_Cand, Play]:
+    phase = state.phase
+    if phase == "turn":  # the common case first: every tile in hand, the default lines
+        seat = state.turn
+        lines, blocked = _default_lines(state, seat)
+        cands = _candidates(state, state.hands[seat], lines, not blocked)
+        if state.rules.opening == "first_turn_chain" and state.chain_right[seat]:
+            own = {c: a for c, a in cands.items() if c[1] == seat}
+            if own:
+                return own
+        return cands
+    if phase == "game_over":
+        return {}
+    lines, why = _targets(state)
+    cands = _candidates(state, _tiles(state), lines, why == "private_train")
     seat = state.turn
     if (
         state.phase == "turn"
         and state.rules.opening == "first_turn_chain"
         and state.chain_right[seat]
     ):
-        own = [c for c in cands if c[1] == seat]
+        own = {c: a for c, a in cands.items() if c[1] == seat}
         if own:
             return own
     return cands
@@ -323,28 +397,16 @@ def _end_without_play(state: GameState) -> Action:
     return MARK
 
 
-# Play actions are immutable values: one shared object per (laid tile, train index, line) and
-# player count (the Mexican Train's index is the player count).
-_PLAY_ACTIONS: dict[tuple, Play] = {}
-
-
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action the seat to move may take now, in a stable order."""
     if state.phase == "game_over":
         return ()
     plays = _plays(state)
-    out: list[Action] = []
-    n = state.players
-    for cand in plays:
-        key = (cand, n)
-        action = _PLAY_ACTIONS.get(key)
-        if action is None:
-            lay, ti, li = cand
-            ref = MEXICAN if ti == n else ti
-            action = construct(Play, {"type": "play", "tile": lay, "train": ref, "branch": li})
-            _PLAY_ACTIONS[key] = action
-        out.append(action)
     phase = state.phase
+    if plays and phase == "turn":
+        return tuple(plays.values())
+    n = state.players
+    out: list[Action] = list(plays.values())
     if phase == "swan":
         nxt = _swan_next(state)
         if nxt is not None and swan_order(state, state.turn)[nxt] == n:
@@ -414,12 +476,12 @@ def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
     return IllegalAction("first_turn_own_train")
 
 
-def _some_play(state: GameState, plays: list[_Cand]) -> tuple:
-    lay, ti, _ = plays[0]
+def _some_play(state: GameState, plays: dict[_Cand, Play]) -> tuple:
+    lay, ti, _ = next(iter(plays))
     return (lay, _ref(state, ti))
 
 
-def _diagnose_other(state: GameState, action: Action, plays: list[_Cand]) -> IllegalAction:
+def _diagnose_other(state: GameState, action: Action, plays: dict[_Cand, Play]) -> IllegalAction:
     phase = state.phase
     kind = action.type
     if plays and kind in ("draw", "mark") and phase not in ("swan", "chain"):
@@ -447,67 +509,78 @@ def _diagnose_other(state: GameState, action: Action, plays: list[_Cand]) -> Ill
     return IllegalAction(code, why=why)
 
 
+_OTHER_ACTIONS = (Draw, Mark, Pass, Skip)
+
+
 def apply(state: GameState, action: Action) -> GameState:
     """The snapshot after ``action``; raises :class:`IllegalAction` (state untouched) if illegal."""
     if state.phase == "game_over":
         raise IllegalAction("game_over")
-    if isinstance(action, Play):
+    cls = action.__class__
+    if cls is Play or (cls not in _OTHER_ACTIONS and isinstance(action, Play)):
         a, b = action.tile
         ti = _resolve_train(state, action.train)
         cand = ((a, b), ti, action.branch)
-        plays = _plays(state)
-        if cand not in plays:
+        if cand not in _plays(state):
             raise _diagnose_play(state, action)
         return _settle(_play(state, cand))
-    if not isinstance(action, Draw | Mark | Pass | Skip):
+    if cls not in _OTHER_ACTIONS and not isinstance(action, _OTHER_ACTIONS):
         raise TypeError(f"not an action: {action!r}")
-    legal = legal_actions(state)
-    if not any(x.type == action.type for x in legal):
+    kind = action.type
+    for x in legal_actions(state):
+        if x.type == kind:
+            break
+    else:
         raise _diagnose_other(state, action, _plays(state))
     seat = state.turn
-    if isinstance(action, Draw):
+    if kind == "draw":
         t = state.boneyard[0]
         hands = _replace(state.hands, seat, state.hands[seat] + (t,))
         phase = "follow_up_drawn" if state.phase == "follow_up" else "drawn"
         new = evolve(
             state,
-            dict(
-                hands=hands,
-                boneyard=state.boneyard[1:],
-                drawn=t,
-                phase=phase,
-                events=state.events + (_event(seat, "draw", t),),
-            ),
+            {
+                "hands": hands,
+                "boneyard": state.boneyard[1:],
+                "drawn": t,
+                "phase": phase,
+                "events": state.events + (_event(seat, "draw", t),),
+            },
         )
         return _settle(new)
-    if isinstance(action, Skip):
+    if kind == "skip":
         nxt = _swan_next(state)
-        new = evolve(state, dict(swan_pos=nxt, events=state.events + (_event(seat, "skip"),)))
+        new = evolve(state, {"swan_pos": nxt, "events": state.events + (_event(seat, "skip"),)})
         return _settle(new)
     played = state.phase in ("follow_up", "follow_up_drawn", "swan")
-    new = state
-    if isinstance(action, Mark):
-        new = _place_marker(state, seat)
-    new = evolve(new, dict(events=new.events + (_event(seat, action.type),)))
-    return _settle(_end_turn(new, played))
+    update = {"events": state.events + (_event(seat, kind),)}
+    if kind == "mark":
+        trains = _marked_trains(state, seat)
+        if trains is not None:
+            update["trains"] = trains
+    return _settle(_end_turn(state, played, update))
 
 
 def _replace(seq: tuple, i: int, value) -> tuple:
     return seq[:i] + (value,) + seq[i + 1 :]
 
 
-def _place_marker(state: GameState, seat: int) -> GameState:
-    """The marker goes on the seat's own train (team: both), or the double's train (§6)."""
+def _marked_trains(state: GameState, seat: int) -> tuple[Train, ...] | None:
+    """The trains once the marker goes on the seat's own train (team: both), or on the
+    double's train (§6); None if they all carry it already."""
     target = seat
     if (
         state.phase in ("follow_up", "follow_up_drawn")
         and state.rules.double_follow_up == "must_satisfy"
     ):
         target = state.trains[state.double_line[0]].owner
-    trains = list(state.trains)
+    trains = None
     for s in _team(state, target):
-        trains[s] = evolve(trains[s], {"marker": True})
-    return evolve(state, {"trains": tuple(trains)})
+        if not state.trains[s].marker:
+            if trains is None:
+                trains = list(state.trains)
+            trains[s] = evolve(trains[s], {"marker": True})
+    return None if trains is None else tuple(trains)
 
 
 def _play(state: GameState, cand: _Cand) -> GameState:
@@ -518,34 +591,44 @@ def _play(state: GameState, cand: _Cand) -> GameState:
     hand.remove(t)
     hand_t = tuple(hand)
     train = state.trains[ti]
-    line = train.lines[li]
-    new_lines = train.lines[:li] + (line + (lay,),) + train.lines[li + 1 :]
+    lines = train.lines
+    line = lines[li]
+    if len(lines) == 1:
+        new_lines = (line + (lay,),)
+    else:
+        new_lines = lines[:li] + (line + (lay,),) + lines[li + 1 :]
     starts = train.starts
     if rules.branching_doubles and line and line[-1][0] == line[-1][1]:
         v = line[-1][1]  # this play satisfies a double: two more branches grow from it
         new_lines += ((), ())
         starts += (v, v)
     trains = list(state.trains)
-    trains[ti] = evolve(train, {"lines": new_lines, "starts": starts})
-    team = _team(state, seat)
-    if train.owner in team:  # the owner (or a partner) removes the marker by playing here
-        for s in team:
-            if trains[s].marker:
-                trains[s] = evolve(trains[s], {"marker": False})
+    owner = train.owner
     n = state.players
-    update = dict(
-        hands=_replace(state.hands, seat, hand_t),
-        trains=tuple(trains),
-        failed=_replace(state.failed, seat, False),
-        events=state.events + (_event(seat, "play", lay, MEXICAN if ti == n else ti, li),),
-        drawn=None,
-    )
+    if owner is None or not (owner == seat or rules.teams and owner in _team(state, seat)):
+        trains[ti] = construct(
+            Train, {"owner": owner, "lines": new_lines, "starts": starts, "marker": train.marker}
+        )
+    else:  # the owner (or a partner) removes the marker by playing here
+        trains[ti] = construct(
+            Train, {"owner": owner, "lines": new_lines, "starts": starts, "marker": False}
+        )
+        for s in _team(state, seat):
+            if s != ti and trains[s].marker:
+                trains[s] = evolve(trains[s], {"marker": False})
+    failed = state.failed
+    update = {
+        "hands": _replace(state.hands, seat, hand_t),
+        "trains": tuple(trains),
+        "failed": _replace(failed, seat, False) if failed[seat] else failed,
+        "events": state.events + (_event(seat, "play", lay, MEXICAN if ti == n else ti, li),),
+        "drawn": None,
+    }
     if ti == n and state.mexican_starter is None:
         update["mexican_starter"] = seat
     if not hand_t:  # domino: the round ends at once, even on a double (§6, §7)
         return _end_round(evolve(state, update), "domino", seat)
     phase = state.phase
-    double = lay[0] == lay[1]
     chain_start = (
         ti == seat
         and state.chain_right[seat]
@@ -562,35 +645,40 @@ def _play(state: GameState, cand: _Cand) -> GameState:
         return evolve(state, update)  # the chain goes on while a tile fits
     if phase == "swan":
         update["swan_pos"] = _swan_next(state)
-    if double:
+    if lay[0] == lay[1]:
         update["phase"] = "follow_up"
         update["double_line"] = (ti, li)
         return evolve(state, update)
-    new = evolve(state, update)
-    swan_context = phase == "swan" or state.swan_pos is not None
-    if rules.swan_drive and (swan_context or ti == seat):
-        return evolve(
-            new, dict(phase="swan", double_line=None, swan_pos=new.swan_pos if swan_context else -1)
-        )
-    return _end_turn(new, True)
+    if rules.swan_drive:
+        swan_context = phase == "swan" or state.swan_pos is not None
+        if swan_context or ti == seat:
+            update["phase"] = "swan"
+            update["double_line"] = None
+            if not swan_context:
+                update["swan_pos"] = -1
+            return evolve(state, update)
+    return _end_turn(state, True, update)
 
 
-def _end_turn(state: GameState, played: bool) -> GameState:
+def _end_turn(state: GameState, played: bool, update: dict | None = None) -> GameState:
+    """The next seat's turn; ``update`` holds what this turn changed besides (not the turn,
+    the boneyard, the chain rights or ``failed``)."""
     seat, rules, n = state.turn, state.rules, state.players
+    update = {} if update is None else update
     idle = state.idle_turns
     if rules.round_end == "until_blocked":
         idle = 0 if played or state.boneyard else idle + 1
         if idle >= n:
-            return _end_round(state, "blocked", None)
-    update = dict(
-        turn=(seat + 1) % n,
-        phase="turn",
-        drawn=None,
-        double_line=None,
-        swan_pos=None,
-        idle_turns=idle,
-        failed=_replace(state.failed, seat, not played),
-    )
+            return _end_round(evolve(state, update) if update else state, "blocked", None)
+    failed = state.failed
+    update["turn"] = (seat + 1) % n
+    update["phase"] = "turn"
+    update["drawn"] = None
+    update["double_line"] = None
+    update["swan_pos"] = None
+    update["idle_turns"] = idle
+    if failed[seat] == played:
+        update["failed"] = _replace(failed, seat, not played)
     if rules.opening == "first_turn_chain" and state.chain_right[seat]:
         update["chain_right"] = _replace(state.chain_right, seat, False)
     return evolve(state, update)
@@ -645,18 +733,21 @@ def _end_round(state: GameState, end: str, out_seat: int | None) -> GameState:
     if out_seat is not None:
         for s in _team(state, out_seat):
             scores[s] = 0
-    result = RoundResult(
-        number=state.round,
-        engine=state.engine,
-        engine_seat=state.engine_seat,
-        first_seat=state.first_seat,
-        hands=state.dealt_hands,
-        boneyard=state.dealt_boneyard,
-        events=state.events,
-        end=end,
-        out_seat=out_seat,
-        leftovers=state.hands,
-        scores=tuple(scores),
+    result = construct(
+        RoundResult,
+        {
+            "number": state.round,
+            "engine": state.engine,
+            "engine_seat": state.engine_seat,
+            "first_seat": state.first_seat,
+            "hands": state.dealt_hands,
+            "boneyard": state.dealt_boneyard,
+            "events": state.events,
+            "end": end,
+            "out_seat": out_seat,
+            "leftovers": state.hands,
+            "scores": tuple(scores),
+        },
     )
     results = state.results + (result,)
     if len(results) >= state.rules.round_count:

@@ -19,7 +19,15 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-_setattr = object.__setattr__
+# The slots every pydantic model instance has, set directly (BaseModel.__setattr__ refuses
+# on frozen models; the slot descriptors are the cheapest way round it).
+_SLOTS = BaseModel.__dict__
+_set_dict = _SLOTS["__dict__"].__set__
+_set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
+_set_extra = _SLOTS["__pydantic_extra__"].__set__
+_set_private = _SLOTS["__pydantic_private__"].__set__
+_new = object.__new__
+_FIELDS_SET: dict[type, set[str]] = {}  # shared, never mutated: the models are frozen
 
 
 def evolve(obj, update: dict):
@@ -28,24 +36,24 @@ def evolve(obj, update: dict):
     The reducer's fast path (like ``model_copy(update=...)`` but cheaper): the engine only
     passes values it built itself, of the right types. The original is never touched.
     """
-    cls = obj.__class__
-    new = cls.__new__(cls)
-    values = obj.__dict__.copy()
-    values.update(update)
-    _setattr(new, "__dict__", values)
-    _setattr(new, "__pydantic_fields_set__", obj.__pydantic_fields_set__)
-    _setattr(new, "__pydantic_extra__", None)
-    _setattr(new, "__pydantic_private__", None)
+    new = _new(obj.__class__)
+    _set_dict(new, {**obj.__dict__, **update})
+    _set_fields_set(new, obj.__pydantic_fields_set__)
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
 
 
 def construct(cls, values: dict):
     """Build a frozen model from complete, already valid ``values`` (every field given)."""
-    new = cls.__new__(cls)
-    _setattr(new, "__dict__", values)
-    _setattr(new, "__pydantic_fields_set__", set(values))
-    _setattr(new, "__pydantic_extra__", None)
-    _setattr(new, "__pydantic_private__", None)
+    new = _new(cls)
+    _set_dict(new, values)
+    fields_set = _FIELDS_SET.get(cls)
+    if fields_set is None or len(fields_set) != len(values):
+        fields_set = _FIELDS_SET[cls] = set(values)
+    _set_fields_set(new, fields_set)
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
 
 
