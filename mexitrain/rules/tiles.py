@@ -31,9 +31,15 @@ def tile(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
+_FULL_SETS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
 def full_set(n: int) -> tuple[tuple[int, int], ...]:
     """Every tile of a double-``n`` set, one per unordered pair (RULES.md §1)."""
-    return tuple((a, b) for a in range(n + 1) for b in range(a, n + 1))
+    tiles = _FULL_SETS.get(n)
+    if tiles is None:
+        tiles = _FULL_SETS[n] = tuple((a, b) for a in range(n + 1) for b in range(a, n + 1))
+    return tiles
 
 
 def pips(t: tuple[int, int]) -> int:

@@ -71,23 +71,68 @@ class SeatView(BaseModel):
         """Tiles this seat cannot see: in hidden hands or the boneyard, in set order."""
         seen = {(self.engine, self.engine)}
         for train in self.trains:
-            for a, b in train.tiles:
-                seen.add((a, b) if a <= b else (b, a))
+            seen.update(_memo(_TRAIN_TILES, train, _train_tiles))
         for h in self.hands:
             if h:
                 seen.update(h)
-        return tuple(t for t in full_set(self.rules.set) if t not in seen)
+        return tuple([t for t in full_set(self.rules.set) if t not in seen])
+
+
+def _train_tiles(train: Train) -> frozenset[Tile]:
+    return frozenset((a, b) if a <= b else (b, a) for line in train.lines for a, b in line)
+
+
+# Another seat's draw as this seat sees it: one shared event per drawing seat.
+_HIDDEN_DRAWS: dict[int, Event] = {}
+
+
+def _hidden_draw(e: Event) -> Event:
+    hidden = _HIDDEN_DRAWS.get(e.seat)
+    if hidden is None:
+        hidden = _HIDDEN_DRAWS[e.seat] = evolve(e, {"tile": None, "train": None, "branch": 0})
+    return hidden
+
+
+# Per seat, the last events hidden and their hidden form: a round's events only grow, so
+# the next view of the same round hides only what is new.
+_LAST_HIDDEN: dict[int, tuple[tuple[Event, ...], tuple[Event, ...]]] = {}
 
 
 def _hide(events: tuple[Event, ...], seat: int, open_hands: bool) -> tuple[Event, ...]:
     if open_hands:  # a drawn tile joins a hand everyone can see
         return events
-    return tuple(
-        evolve(e, {"tile": None}) if e.type == "draw" and e.seat != seat else e for e in events
-    )
+    done, hidden = _LAST_HIDDEN.get(seat, ((), ()))
+    k = len(done)
+    if not (k and len(events) >= k and events[:k] == done):
+        k, hidden = 0, ()
+    if k < len(events):
+        hidden = hidden + tuple(
+            [_hidden_draw(e) if e.type == "draw" and e.seat != seat else e for e in events[k:]]
+        )
+    _LAST_HIDDEN[seat] = (events, hidden)
+    return hidden
 
 
-def _public_round(r: RoundResult) -> PublicRound:
+# Finished rounds are shared by every later snapshot, so their public and rebuilt forms are
+# memoised by identity (the entry keeps its key object alive, so an id is never reused).
+_MEMO_LIMIT = 4096
+_TRAIN_TILES: dict[int, tuple] = {}
+_PUBLIC: dict[int, tuple[RoundResult, PublicRound]] = {}
+_REBUILT: dict[int, tuple[PublicRound, RoundResult]] = {}
+
+
+def _memo(cache: dict, obj, make):
+    hit = cache.get(id(obj))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    if len(cache) >= _MEMO_LIMIT:
+        cache.clear()
+    value = make(obj)
+    cache[id(obj)] = (obj, value)
+    return value
+
+
+def _make_public_round(r: RoundResult) -> PublicRound:
     return construct(
         PublicRound,
         dict(
@@ -103,11 +148,31 @@ def _public_round(r: RoundResult) -> PublicRound:
     )
 
 
-def _hidden_result(p: PublicRound) -> RoundResult:
-    """A finished round rebuilt from its public part (deal and events unknown)."""
-    values = p.model_dump()
+def _public_round(r: RoundResult) -> PublicRound:
+    return _memo(_PUBLIC, r, _make_public_round)
+
+
+_PUBLIC_ROUNDS: dict[int, tuple] = {}
+_REBUILT_ROUNDS: dict[int, tuple] = {}
+
+
+def _public_rounds(results: tuple[RoundResult, ...]) -> tuple[PublicRound, ...]:
+    return tuple([_public_round(r) for r in results])
+
+
+def _hidden_results(results: tuple[PublicRound, ...]) -> tuple[RoundResult, ...]:
+    return tuple([_hidden_result(r) for r in results])
+
+
+def _make_hidden_result(p: PublicRound) -> RoundResult:
+    values = dict(p.__dict__)
     values.update(hands=(), boneyard=(), events=())
     return construct(RoundResult, values)
+
+
+def _hidden_result(p: PublicRound) -> RoundResult:
+    """A finished round rebuilt from its public part (deal and events unknown)."""
+    return _memo(_REBUILT, p, _make_hidden_result)
 
 
 def view(state: GameState, seat: int) -> SeatView:
@@ -141,7 +206,7 @@ def view(state: GameState, seat: int) -> SeatView:
             failed=state.failed,
             idle_turns=state.idle_turns,
             events=_hide(state.events, seat, open_hands),
-            results=tuple(_public_round(r) for r in state.results),
+            results=_memo(_PUBLIC_ROUNDS, state.results, _public_rounds),
             winners=state.winners,
         ),
     )
@@ -201,7 +266,7 @@ def determinize(
             dealt_hands=tuple(full_hands),
             dealt_boneyard=tuple(pool),
             events=v.events,
-            results=tuple(_hidden_result(r) for r in v.results),  # the game knows its round
+            results=_memo(_REBUILT_ROUNDS, v.results, _hidden_results),  # its round number
             winners=v.winners,
         ),
     )
@@ -211,4 +276,15 @@ def view_legal_actions(v: SeatView) -> tuple[Action, ...]:
     """The legal actions of the seat to move, computed from a view alone."""
     from .engine import legal_actions
 
-    return legal_actions(determinize(v))
+    global _LAST_DETERMINIZED
+    last = _LAST_DETERMINIZED
+    if last[0] is v:
+        state = last[1]
+    else:
+        state = determinize(v)
+        _LAST_DETERMINIZED = (v, state)
+    return legal_actions(state)
+
+
+# The last view whose legal actions were asked for, and its (unshuffled) determinization.
+_LAST_DETERMINIZED: tuple[object, object] = (None, None)
