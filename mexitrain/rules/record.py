@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from .actions import MEXICAN, Action, Draw, Mark, Pass, Play, Skip
 from .engine import apply, new_game
 from .errors import IllegalAction
-from .ruleset import RuleSet, RuleSetError
+from .ruleset import RuleSet, RuleSetError, _error_data
 from .state import Event, GameState, RoundResult
 
 FORMAT = "mexitrain-record"
@@ -53,7 +53,52 @@ _ACTIONS: dict[str, Action] = {"draw": Draw(), "mark": Mark(), "pass": Pass(), "
 
 
 class RecordError(ValueError):
-    """A record that is not a well-formed, legal, self-consistent mexitrain game."""
+    """A record that is not a well-formed, legal, self-consistent mexitrain game.
+
+    As with :class:`~mexitrain.rules.errors.IllegalAction`, ``str(exc)`` is one English line
+    for developers and ``code`` + ``values`` are the same problem as data, for interfaces to
+    say in the player's language. Where it is, when known: ``round`` and ``event`` (counted
+    from 1) and ``field`` (the key path as the file writes it: ``hands[2]``, ``rules.set``).
+    JSON types are named by :func:`json_type` (``"list"``, ``"null"``...), tiles are
+    ``(a, b)`` tuples; ``error``/``reason`` hold the underlying RuleSetError/IllegalAction.
+    """
+
+    def __init__(self, message: str, code: str = "invalid", **values: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
+
+
+class _Where:
+    """Where a problem is: round and event (from 1), the field's key path, the event in words."""
+
+    def __init__(self, field: str | None = None, round: int | None = None, event: int | None = None,
+                 desc: str = "", label: str | None = None) -> None:
+        self.field, self.round, self.event, self.desc = field, round, event, desc
+        self.label = label  # the field as the English message names it, if not its path
+
+    def __truediv__(self, key: str | int) -> _Where:
+        if isinstance(key, int):
+            field = f"{self.field}[{key}]"
+        else:
+            field = key if self.field is None else f"{self.field}.{key}"
+        return _Where(field, self.round, self.event, self.desc)
+
+    def __str__(self) -> str:
+        field = self.label or self.field
+        if self.round is None:
+            return field or "the record"
+        head = f"round {self.round}" if self.event is None else f"round {self.round}, event {self.event}"
+        if self.event is not None and self.desc:
+            head += f" ({self.desc})"
+        return f"{head}: {field}" if field else head
+
+    def values(self) -> dict[str, Any]:
+        return {k: v for k, v in (("round", self.round), ("event", self.event), ("field", self.field)) if v is not None}
+
+
+def _error(code: str, message: str, where: _Where | None = None, **values: Any) -> RecordError:
+    return RecordError(message, code, **(where.values() if where is not None else {}), **values)
 
 
 # ---------------------------------------------------------------------------------------
@@ -67,9 +112,9 @@ def _player(p: Any) -> dict[str, str]:
     elif hasattr(p, "name") and hasattr(p, "kind"):  # a SeatConfig, or anything like it
         name, kind = p.name, p.kind
     else:
-        raise RecordError(f"a player is a {{name, kind}} mapping or a (name, kind) pair, not {p!r}")
+        raise RecordError(f"a player is a {{name, kind}} mapping or a (name, kind) pair, not {p!r}", "bad_player")
     if not isinstance(name, str) or not name or not isinstance(kind, str) or not kind:
-        raise RecordError(f"a player needs a non-empty name and kind, not {p!r}")
+        raise RecordError(f"a player needs a non-empty name and kind, not {p!r}", "bad_player")
     return {"name": name, "kind": kind}
 
 
@@ -121,7 +166,10 @@ def to_record(state: GameState, players: Iterable[Any], meta: Mapping[str, Any] 
     """
     seats = [_player(p) for p in players]
     if len(seats) != state.players:
-        raise RecordError(f"the game has {state.players} players but {len(seats)} were given")
+        raise RecordError(
+            f"the game has {state.players} players but {len(seats)} were given",
+            "player_count", players=state.players, given=len(seats),
+        )
     rules = state.rules
     rounds = []
     for r in state.results:
@@ -159,18 +207,22 @@ def to_record(state: GameState, players: Iterable[Any], meta: Mapping[str, Any] 
 # ---------------------------------------------------------------------------------------
 # Structure checks (before any replay)
 # ---------------------------------------------------------------------------------------
-def json_type_name(value: Any) -> str:
-    """What a JSON value is, in words: "a number", "a list", "null"..."""
+def json_type(value: Any) -> str:
+    """What a JSON value is, as a code: "null", "boolean", "number", "string", "list", "object"."""
     if value is None:
         return "null"
     return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
+        bool: "boolean", int: "number", float: "number", str: "string", list: "list", dict: "object",
     }.get(type(value), type(value).__name__)
+
+
+def json_type_name(value: Any) -> str:
+    """What a JSON value is, in English words: "a number", "a list", "null"..."""
+    kind = json_type(value)
+    return {
+        "null": "null", "boolean": "a boolean", "number": "a number", "string": "a string",
+        "list": "a list", "object": "an object",
+    }.get(kind, kind)
 
 
 _type_name = json_type_name
@@ -180,52 +232,60 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _want_int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+def _want_int(value: Any, where: _Where, low: int | None = None, high: int | None = None) -> int:
     if not _is_int(value):
-        raise RecordError(f"{where} must be a whole number, not {_type_name(value)} ({value!r})")
+        raise _error(
+            "not_whole_number", f"{where} must be a whole number, not {_type_name(value)} ({value!r})",
+            where, found=json_type(value),
+        )
     if low is not None and value < low or high is not None and value > high:
         span = f"from {low}" if high is None else f"from {low} to {high}"
-        raise RecordError(f"{where} must be {span}, not {value}")
+        raise _error("out_of_range", f"{where} must be {span}, not {value}", where, min=low, max=high, value=value)
     return value
 
 
-def _want_list(value: Any, where: str, length: int | None = None) -> list:
+def _want_list(value: Any, where: _Where, length: int | None = None) -> list:
     if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list, not {_type_name(value)}")
+        raise _error("not_a_list", f"{where} must be a list, not {_type_name(value)}", where, found=json_type(value))
     if length is not None and len(value) != length:
-        raise RecordError(f"{where} must have {length} entries, one per seat, not {len(value)}")
+        raise _error(
+            "wrong_length", f"{where} must have {length} entries, one per seat, not {len(value)}",
+            where, length=length, count=len(value),
+        )
     return value
 
 
-def _want_keys(obj: Any, where: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict:
+def _want_keys(obj: Any, where: _Where, required: Iterable[str], optional: Iterable[str] = ()) -> dict:
     if not isinstance(obj, dict):
-        raise RecordError(f"{where} must be an object, not {_type_name(obj)}")
+        raise _error("not_an_object", f"{where} must be an object, not {_type_name(obj)}", where, found=json_type(obj))
     required = tuple(required)
     missing = [k for k in required if k not in obj]
     if missing:
-        raise RecordError(f"{where} lacks {', '.join(repr(k) for k in missing)}")
+        raise _error("missing_keys", f"{where} lacks {', '.join(repr(k) for k in missing)}", where, keys=tuple(missing))
     allowed = set(required) | set(optional)
     extra = [k for k in obj if k not in allowed]
     if extra:
-        raise RecordError(f"{where} has unknown {', '.join(repr(k) for k in extra)}")
+        raise _error("unknown_keys", f"{where} has unknown {', '.join(repr(k) for k in extra)}", where, keys=tuple(extra))
     return obj
 
 
-def _want_tile(value: Any, where: str, top: int) -> tuple[int, int]:
+def _want_tile(value: Any, where: _Where, top: int) -> tuple[int, int]:
     if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
-        raise RecordError(f"{where} must be a tile [a, b] of two whole numbers, not {value!r}")
+        raise _error("not_a_tile", f"{where} must be a tile [a, b] of two whole numbers, not {value!r}", where)
     a, b = value
     if not (0 <= a <= top and 0 <= b <= top):
-        raise RecordError(f"{where}: {a}-{b} is not a tile of the double-{top} set")
+        raise _error("not_in_set", f"{where}: {a}-{b} is not a tile of the double-{top} set", where, tile=(a, b), set=top)
     return (a, b)
 
 
-def _want_tiles(value: Any, where: str, top: int, canonical: bool) -> tuple[tuple[int, int], ...]:
+def _want_tiles(value: Any, where: _Where, top: int, canonical: bool) -> tuple[tuple[int, int], ...]:
     out = []
     for i, t in enumerate(_want_list(value, where)):
-        a, b = _want_tile(t, f"{where}[{i}]", top)
+        a, b = _want_tile(t, where / i, top)
         if canonical and a > b:
-            raise RecordError(f"{where}[{i}]: a dealt tile is written low half first, [{b}, {a}]")
+            raise _error(
+                "tile_order", f"{where / i}: a dealt tile is written low half first, [{b}, {a}]", where / i, tile=(b, a)
+            )
         out.append((a, b))
     return tuple(out)
 
@@ -246,123 +306,155 @@ def _describe(e: dict) -> str:
     return " ".join(parts)
 
 
-def _check_event(e: Any, where: str, players: int, top: int) -> Action:
+def _check_event(e: Any, where: _Where, players: int, top: int) -> Action:
     """The action an event stands for; refuses a malformed event."""
     if not isinstance(e, dict):
-        raise RecordError(f"{where}: an event must be an object, not {_type_name(e)}")
-    where = f"{where} ({_describe(e)})"
+        raise _error(
+            "event_not_an_object", f"{where}: an event must be an object, not {_type_name(e)}", where, found=json_type(e)
+        )
+    where = _Where(None, where.round, where.event, _describe(e))
     kind = e.get("type")
     if not isinstance(kind, str) or kind not in _EVENT_KEYS:
         choices = ", ".join(_EVENT_KEYS)
-        raise RecordError(f"{where}: the event type must be one of {choices}, not {kind!r}")
+        raise _error(
+            "event_type", f"{where}: the event type must be one of {choices}, not {kind!r}", where,
+            choices=tuple(_EVENT_KEYS), value=kind if isinstance(kind, str) else None,
+        )
     required, optional = _EVENT_KEYS[kind]
     _want_keys(e, where, required, optional)
-    _want_int(e["seat"], f"{where}: seat", 0, players - 1)
+    _want_int(e["seat"], where / "seat", 0, players - 1)
     if kind == "draw":
-        _want_tile(e["tile"], f"{where}: tile", top)
+        _want_tile(e["tile"], where / "tile", top)
     if kind in _ACTIONS:
         return _ACTIONS[kind]
-    tile = _want_tile(e["tile"], f"{where}: tile", top)
+    tile = _want_tile(e["tile"], where / "tile", top)
     if kind == "draw":
         return _ACTIONS["draw"]
     train = e["train"]
     if train != MEXICAN:
         if not _is_int(train):
-            raise RecordError(f"{where}: train must be a seat number or \"mexican\", not {train!r}")
-        _want_int(train, f"{where}: train", 0, players - 1)
+            raise _error(
+                "bad_train", f"{where}: train must be a seat number or \"mexican\", not {train!r}", where / "train"
+            )
+        _want_int(train, where / "train", 0, players - 1)
     branch = 0
     if "branch" in e:
-        branch = _want_int(e["branch"], f"{where}: branch (written only when not 0)", 1)
+        label = "branch (written only when not 0)"
+        branch = _want_int(e["branch"], _Where("branch", where.round, where.event, where.desc, label), 1)
     return Play.model_construct(tile=tile, train=train, branch=branch)
 
 
 def _check_rules(value: Any) -> RuleSet:
     if not isinstance(value, dict):
-        raise RecordError(f"rules must be an object, not {_type_name(value)}")
+        where = _Where("rules")
+        raise _error("not_an_object", f"rules must be an object, not {_type_name(value)}", where, found=json_type(value))
     try:
         return RuleSet.model_validate(value, strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
-        raise RecordError(f"rules.{loc}: {msg}" if loc else f"rules: {msg}") from None
+        error = RuleSetError(msg)
+        error.code, error.values = _error_data(err, value)
+        raise RecordError(
+            f"rules.{loc}: {msg}" if loc else f"rules: {msg}", "bad_rules",
+            field=f"rules.{loc}" if loc else "rules", error=error,
+        ) from None
 
 
 def _check_header(record: Any) -> None:
     if not isinstance(record, dict):
-        raise RecordError(f"a record must be a JSON object, not {_type_name(record)}")
+        raise RecordError(
+            f"a record must be a JSON object, not {_type_name(record)}", "not_a_record", found=json_type(record)
+        )
     fmt_ = record.get("format")
     if fmt_ != FORMAT:
-        raise RecordError(f"not a mexitrain record: format is {fmt_!r}, not {FORMAT!r}")
+        raise RecordError(f"not a mexitrain record: format is {fmt_!r}, not {FORMAT!r}", "not_a_record")
     version = record.get("version")
     if not _is_int(version):
-        raise RecordError(f"the record's version must be a whole number, not {version!r}")
+        raise RecordError(
+            f"the record's version must be a whole number, not {version!r}", "not_whole_number",
+            field="version", found=json_type(version),
+        )
     if version != VERSION:
         newer = "newer than" if version > VERSION else "older than"
         raise RecordError(
-            f"record version {version} is {newer} the version this mexitrain reads ({VERSION})"
+            f"record version {version} is {newer} the version this mexitrain reads ({VERSION})",
+            "other_version", version=version, reads=VERSION,
         )
 
 
 def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
     """Check a record's shape and types (no replay): the rule set and each round's actions."""
     _check_header(record)
-    _want_keys(record, "the record", _TOP_KEYS, _TOP_OPTIONAL)
-    _want_int(record["seed"], "seed")
+    _want_keys(record, _Where(), _TOP_KEYS, _TOP_OPTIONAL)
+    _want_int(record["seed"], _Where("seed"))
     rules = _check_rules(record["rules"])
-    players = _want_list(record["players"], "players")
+    players = _want_list(record["players"], _Where("players"))
     for i, p in enumerate(players):
-        where = f"players[{i}]"
+        where = _Where("players") / i
         _want_keys(p, where, ("name", "kind"))
         for key in ("name", "kind"):
             if not isinstance(p[key], str) or not p[key]:
-                raise RecordError(f"{where}.{key} must be a non-empty string, not {p[key]!r}")
+                raise _error(
+                    "empty_string", f"{where}.{key} must be a non-empty string, not {p[key]!r}", where / key,
+                    found=json_type(p[key]),
+                )
     n = len(players)
     try:
         rules.check_players(n)
     except RuleSetError as exc:
-        raise RecordError(f"players: {exc}") from None
+        raise RecordError(f"players: {exc}", "bad_rules", field="players", error=exc) from None
     top = rules.set
-    rounds = _want_list(record["rounds"], "rounds")
+    rounds = _want_list(record["rounds"], _Where("rounds"))
     if not rounds:
-        raise RecordError("rounds must hold at least the first round")
+        raise RecordError("rounds must hold at least the first round", "no_rounds", field="rounds")
     if len(rounds) > rules.round_count:
-        raise RecordError(f"rounds has {len(rounds)} rounds, but the rules play {rules.round_count}")
+        raise RecordError(
+            f"rounds has {len(rounds)} rounds, but the rules play {rules.round_count}",
+            "too_many_rounds", field="rounds", count=len(rounds), max=rules.round_count,
+        )
     actions: list[list[Action]] = []
     for k, rd in enumerate(rounds, start=1):
-        where = f"round {k}"
+        where = _Where(round=k)
         optional = _ROUND_OPTIONAL if rules.engine == "highest_double" else ("end", "scores")
         required = _ROUND_KEYS + (("engine_seat",) if rules.engine == "highest_double" else ())
         _want_keys(rd, where, required, optional)
-        _want_int(rd["engine"], f"{where}: engine", 0, top)
+        _want_int(rd["engine"], where / "engine", 0, top)
         if "engine_seat" in rd:
-            _want_int(rd["engine_seat"], f"{where}: engine_seat", 0, n - 1)
-        _want_int(rd["first_seat"], f"{where}: first_seat", 0, n - 1)
-        hands = _want_list(rd["hands"], f"{where}: hands", n)
+            _want_int(rd["engine_seat"], where / "engine_seat", 0, n - 1)
+        _want_int(rd["first_seat"], where / "first_seat", 0, n - 1)
+        hands = _want_list(rd["hands"], where / "hands", n)
         for s, h in enumerate(hands):
-            _want_tiles(h, f"{where}: hands[{s}]", top, canonical=True)
-        _want_tiles(rd["boneyard"], f"{where}: boneyard", top, canonical=True)
+            _want_tiles(h, where / "hands" / s, top, canonical=True)
+        _want_tiles(rd["boneyard"], where / "boneyard", top, canonical=True)
         if ("end" in rd) != ("scores" in rd):
-            raise RecordError(f"{where}: a finished round has both 'end' and 'scores'")
+            raise _error("end_and_scores", f"{where}: a finished round has both 'end' and 'scores'", where)
         if "end" in rd:
             if rd["end"] not in _ENDS:
-                raise RecordError(f"{where}: end must be one of {', '.join(_ENDS)}, not {rd['end']!r}")
-            for s, v in enumerate(_want_list(rd["scores"], f"{where}: scores", n)):
-                _want_int(v, f"{where}: scores[{s}]", 0)
+                raise _error(
+                    "bad_end", f"{where}: end must be one of {', '.join(_ENDS)}, not {rd['end']!r}", where / "end",
+                    choices=_ENDS, value=rd["end"] if isinstance(rd["end"], str) else None,
+                )
+            for s, v in enumerate(_want_list(rd["scores"], where / "scores", n)):
+                _want_int(v, where / "scores" / s, 0)
         elif k != len(rounds):
-            raise RecordError(f"{where}: only the last round may be unfinished (no 'end')")
-        events = _want_list(rd["events"], f"{where}: events")
+            raise _error("unfinished_round", f"{where}: only the last round may be unfinished (no 'end')", where)
+        events = _want_list(rd["events"], where / "events")
         actions.append(
-            [_check_event(e, f"{where}, event {j}", n, top) for j, e in enumerate(events, start=1)]
+            [_check_event(e, _Where(round=k, event=j), n, top) for j, e in enumerate(events, start=1)]
         )
     for key in ("totals",):
-        for s, v in enumerate(_want_list(record[key], key, n)):
-            _want_int(v, f"{key}[{s}]", 0)
-    winners = _want_list(record["winners"], "winners")
+        for s, v in enumerate(_want_list(record[key], _Where(key), n)):
+            _want_int(v, _Where(key) / s, 0)
+    winners = _want_list(record["winners"], _Where("winners"))
     for i, w in enumerate(winners):
-        _want_int(w, f"winners[{i}]", 0, n - 1)
+        _want_int(w, _Where("winners") / i, 0, n - 1)
     if "meta" in record and not isinstance(record["meta"], dict):
-        raise RecordError(f"meta must be an object, not {_type_name(record['meta'])}")
+        raise _error(
+            "not_an_object", f"meta must be an object, not {_type_name(record['meta'])}", _Where("meta"),
+            found=json_type(record["meta"]),
+        )
     return rules, actions
 
 
@@ -389,23 +481,38 @@ def _check_deal(state: GameState, k: int, rd: dict) -> None:
     else:
         r = state
         hands, boneyard = state.dealt_hands, state.dealt_boneyard
-    where = f"round {k}"
+    where = _Where(round=k)
     if rd["engine"] != r.engine:
-        raise RecordError(f"{where}: the engine is {r.engine}, not {rd['engine']}")
+        raise _error(
+            "wrong_engine", f"{where}: the engine is {r.engine}, not {rd['engine']}", where / "engine",
+            engine=r.engine, found=rd["engine"],
+        )
     if "engine_seat" in rd and rd["engine_seat"] != r.engine_seat:
-        raise RecordError(f"{where}: seat {r.engine_seat} set the engine, not seat {rd['engine_seat']}")
+        raise _error(
+            "wrong_seat", f"{where}: seat {r.engine_seat} set the engine, not seat {rd['engine_seat']}",
+            where / "engine_seat", seat=r.engine_seat, found=rd["engine_seat"],
+        )
     if rd["first_seat"] != r.first_seat:
-        raise RecordError(f"{where}: seat {r.first_seat} plays first, not seat {rd['first_seat']}")
+        raise _error(
+            "wrong_seat", f"{where}: seat {r.first_seat} plays first, not seat {rd['first_seat']}",
+            where / "first_seat", seat=r.first_seat, found=rd["first_seat"],
+        )
     for s, (want, got) in enumerate(zip(hands, rd["hands"], strict=True)):
         if [list(t) for t in want] != got:
-            raise RecordError(
+            raise _error(
+                "wrong_deal",
                 f"{where}: hands[{s}] is not seed {state.seed}'s deal: "
-                f"expected {_fmt_tiles(want)}, found {_fmt_tiles(got)}"
+                f"expected {_fmt_tiles(want)}, found {_fmt_tiles(got)}",
+                where / "hands" / s, seed=state.seed, expected=tuple(map(tuple, want)),
+                found=tuple(tuple(t) for t in got),
             )
     if [list(t) for t in boneyard] != rd["boneyard"]:
-        raise RecordError(
+        raise _error(
+            "wrong_deal",
             f"{where}: the boneyard is not seed {state.seed}'s deal: expected "
-            f"{_fmt_tiles(boneyard)}, found {_fmt_tiles(rd['boneyard'])}"
+            f"{_fmt_tiles(boneyard)}, found {_fmt_tiles(rd['boneyard'])}",
+            where / "boneyard", seed=state.seed, expected=tuple(map(tuple, boneyard)),
+            found=tuple(tuple(t) for t in rd["boneyard"]),
         )
 
 
@@ -414,7 +521,9 @@ def _check_result(state: GameState, k: int, rd: dict) -> None:
     if rd["end"] != r.end or list(r.scores) != rd["scores"]:
         raise RecordError(
             f"round {k}: the record says it ended {rd['end']} with scores {rd['scores']}, "
-            f"but the replay ends it {r.end} with scores {list(r.scores)}"
+            f"but the replay ends it {r.end} with scores {list(r.scores)}",
+            "wrong_result", round=k, end=rd["end"], scores=tuple(rd["scores"]), replay_end=r.end,
+            replay_scores=tuple(r.scores),
         )
 
 
@@ -432,50 +541,70 @@ def replay(record: Any) -> GameState:
     try:
         state = new_game(rules, players=n, seed=record["seed"])
     except RuleSetError as exc:  # pragma: no cover - check_players already passed
-        raise RecordError(str(exc)) from None
+        raise RecordError(str(exc), "bad_rules", field="players", error=exc) from None
     for k, (rd, acts) in enumerate(zip(rounds, actions, strict=True), start=1):
         if state.over and len(state.results) < k:
-            raise RecordError(f"round {k}: the game ended after round {len(state.results)}")
+            raise RecordError(
+                f"round {k}: the game ended after round {len(state.results)}", "game_ended", round=k,
+                after=len(state.results),
+            )
         _check_deal(state, k, rd)
         for j, (e, action) in enumerate(zip(rd["events"], acts, strict=True), start=1):
-            where = f"round {k}, event {j} ({_describe(e)})"
+            where = _Where(None, k, j, _describe(e))
             if len(state.results) >= k:
                 ended = state.results[k - 1].end
-                raise RecordError(f"{where}: the round is already over ({ended}) after event {j - 1}")
+                raise _error(
+                    "round_over", f"{where}: the round is already over ({ended}) after event {j - 1}", where, end=ended
+                )
             if e["seat"] != state.turn:
-                raise RecordError(f"{where}: it is seat {state.turn}'s turn, not seat {e['seat']}'s")
+                raise _error(
+                    "wrong_turn", f"{where}: it is seat {state.turn}'s turn, not seat {e['seat']}'s", where,
+                    turn=state.turn, seat=e["seat"],
+                )
             try:
                 after = apply(state, action)
             except IllegalAction as exc:
-                raise RecordError(f"{where}: {_file_terms(str(exc))}") from None
+                raise _error(
+                    "illegal_move", f"{where}: {_file_terms(str(exc))}", where, seat=e["seat"], reason=exc
+                ) from None
             if e["type"] == "draw":
                 got = state.boneyard[0]
                 if tuple(e["tile"]) != got:
-                    raise RecordError(f"{where}: the boneyard gives {got[0]}-{got[1]}, not that tile")
+                    raise _error(
+                        "wrong_draw", f"{where}: the boneyard gives {got[0]}-{got[1]}, not that tile", where,
+                        tile=got, found=tuple(e["tile"]),
+                    )
             state = after
         finished = len(state.results) >= k
         if "end" in rd:
             if not finished:
                 raise RecordError(
                     f"round {k}: the record is truncated: the round has not ended "
-                    f"after its {len(acts)} events, yet the record says it ended {rd['end']}"
+                    f"after its {len(acts)} events, yet the record says it ended {rd['end']}",
+                    "round_not_over", round=k, events=len(acts), end=rd["end"],
                 )
             _check_result(state, k, rd)
         elif finished:
             raise RecordError(
                 f"round {k}: the round ended ({state.results[k - 1].end}) but the record "
-                "gives no 'end' and 'scores'"
+                "gives no 'end' and 'scores'",
+                "round_over_unsaid", round=k, end=state.results[k - 1].end,
             )
     if not state.over and len(state.results) >= len(rounds):
         raise RecordError(
-            f"the record is truncated: the game goes on to round {state.round}, which is missing"
+            f"the record is truncated: the game goes on to round {state.round}, which is missing",
+            "game_truncated", missing=state.round,
         )
     totals = _totals(state)
     if record["totals"] != totals:
-        raise RecordError(f"totals: the record says {record['totals']}, the replay gives {totals}")
+        raise RecordError(
+            f"totals: the record says {record['totals']}, the replay gives {totals}", "wrong_totals",
+            field="totals", recorded=tuple(record["totals"]), replayed=tuple(totals),
+        )
     if record["winners"] != list(state.winners):
         raise RecordError(
-            f"winners: the record says {record['winners']}, the replay gives {list(state.winners)}"
+            f"winners: the record says {record['winners']}, the replay gives {list(state.winners)}",
+            "wrong_winners", field="winners", recorded=tuple(record["winners"]), replayed=tuple(state.winners),
         )
     return state
 
@@ -484,18 +613,25 @@ def replay(record: Any) -> GameState:
 # JSON text
 # ---------------------------------------------------------------------------------------
 class StrictJSONError(ValueError):
-    """JSON that ``json`` accepts but a strict reader refuses (NaN, a key given twice)."""
+    """JSON that ``json`` accepts but a strict reader refuses (NaN, a key given twice).
+    ``code`` is ``"not_a_number"`` (``values["name"]``: NaN, Infinity...) or ``"duplicate_key"``
+    (``values["key"]``)."""
+
+    def __init__(self, message: str, code: str, **values: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 def _no_constants(name: str) -> Any:
-    raise StrictJSONError(f"{name} is not a number JSON allows")
+    raise StrictJSONError(f"{name} is not a number JSON allows", "not_a_number", name=name)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise StrictJSONError(f"the key {key!r} appears twice")
+            raise StrictJSONError(f"the key {key!r} appears twice", "duplicate_key", key=key)
         out[key] = value
     return out
 
@@ -515,20 +651,24 @@ def load_record(text: str | bytes) -> dict:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordError(f"the record is not UTF-8 text: {exc.reason} at byte {exc.start}") from None
+            raise RecordError(
+                f"the record is not UTF-8 text: {exc.reason} at byte {exc.start}", "not_utf8", offset=exc.start
+            ) from None
     try:
         record = strict_json(text)
     except StrictJSONError as exc:
-        raise RecordError(f"the record is not strict JSON: {exc}") from None
+        raise RecordError(f"the record is not strict JSON: {exc}", "not_strict_json", error=exc) from None
     except json.JSONDecodeError as exc:
-        what = "truncated" if exc.pos >= len(text.rstrip()) else "not valid JSON"
+        cut = exc.pos >= len(text.rstrip())
+        what = "truncated" if cut else "not valid JSON"
         raise RecordError(
-            f"the record is {what}: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+            f"the record is {what}: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            "truncated" if cut else "not_json", line=exc.lineno, column=exc.colno,
         ) from None
     except RecursionError:
-        raise RecordError("the record is not a game record: its JSON is nested too deeply") from None
+        raise RecordError("the record is not a game record: its JSON is nested too deeply", "too_deep") from None
     except ValueError as exc:  # e.g. an integer with thousands of digits
-        raise RecordError(f"the record is not valid JSON: {exc}") from None
+        raise RecordError(f"the record is not valid JSON: {exc}", "not_json") from None
     _check_header(record)
     return record
 
@@ -569,7 +709,7 @@ def dump_record(record: dict) -> str:
     try:
         _dump(record, 0, out)
     except (TypeError, ValueError) as exc:
-        raise RecordError(f"the record cannot be written as JSON: {exc}") from None
+        raise RecordError(f"the record cannot be written as JSON: {exc}", "not_writable") from None
     return "".join(out) + "\n"
 
 
@@ -579,6 +719,8 @@ __all__ = [
     "RecordError",
     "check_record",
     "dump_record",
+    "json_type",
+    "json_type_name",
     "load_record",
     "replay",
     "to_record",
