@@ -92,15 +92,10 @@ def _one_line(exc: BaseException) -> str:
         from .messages import error_text  # in the player's language
 
         return " ".join(error_text(ours).split())
-    errors = getattr(exc, "errors", None)
-    if callable(errors):  # a pydantic ValidationError: its first error, on one line
-        try:
-            err = errors()[0]
-            loc = ".".join(str(p) for p in err.get("loc", ()))
-            msg = str(err.get("msg", exc)).removeprefix("Value error, ")
-            text = f"{loc}: {msg}" if loc else msg
-        except (TypeError, IndexError, AttributeError):
-            text = str(exc)
+    if callable(getattr(exc, "errors", None)):  # a pydantic ValidationError: its first error
+        from .messages import validation_error_text  # in the player's language, not pydantic's
+
+        text = validation_error_text(exc)
     else:
         text = str(exc) or type(exc).__name__
     return " ".join(text.split())

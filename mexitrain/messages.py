@@ -411,6 +411,10 @@ def _ruleset_error_text(code: str | None, v: dict) -> str | None:
         return _("option {option} takes a whole number, not {value}").format(
             option=v["option"], value=_shown(v["value"])
         )
+    if code == "invalid" and "option" in v:  # any other value an option refuses
+        if v["option"] not in RuleSet.model_fields:
+            return _("{field} is not a known setting").format(field=quote(v["option"]))
+        return _("{field} is not valid").format(field=_field_text((v["option"],)))
     return None
 
 
@@ -448,7 +452,7 @@ def save_error_text(exc: Any) -> str:
     moved = getattr(exc, "moved_to", None)
     if moved is not None:
         text = _("{error}; it was moved to {path}").format(error=text, path=moved)
-    return text
+    return " ".join(text.split())  # one line, whatever a damaged file holds
 
 
 def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
@@ -489,6 +493,8 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
     if code == "too_deep":
         return _("cannot load {path}: the file is damaged: not valid JSON").format(path=where)
     if code == "wrong_format":
+        if v.get("format") == "mexitrain-stats":
+            return _("cannot load {path}: it is not a mexitrain statistics file").format(path=where)
         return _("cannot load {path}: it is not a mexitrain saved game").format(path=where)
     if code == "newer_version":
         return _(
@@ -503,9 +509,260 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
             path=where, round=v["round"], event=v["event"], name=_name(names, seat) or seat_label(seat),
             reason=reason,
         )
-    return _("cannot load {path}: the file is damaged ({problem})").format(
-        path=where, problem=getattr(exc, "problem", "") or str(exc)
-    )
+    if code == "bad_record" and isinstance(v.get("error"), ValueError):
+        return _("cannot load {path}: {problem}").format(path=where, problem=record_error_text(v["error"]))
+    if code == "bad_setup":
+        return _("cannot load {path}: the game's setup is not valid: {problem}").format(
+            path=where, problem=validation_error_text(v["error"])
+        )
+    if code == "bad_stats":
+        return _("cannot load {path}: the statistics are not valid: {problem}").format(
+            path=where, problem=validation_error_text(v["error"])
+        )
+    if code == "not_strict_json":
+        return _("cannot load {path}: the file is damaged: {problem}").format(
+            path=where, problem=strict_json_text(v["error"])
+        )
+    if code == "not_json_value":
+        return _("cannot load {path}: the file is damaged: not valid JSON").format(path=where)
+    if code == "unknown_version":
+        return _("cannot load {path}: unknown version {version} (this mexitrain reads {reads})").format(
+            path=where, version=v["version"], reads=v["reads"]
+        )
+    if code == "bad_speed":
+        return _("cannot load {path}: the game speed it gives is not valid").format(path=where)
+    if code == "bad_date":
+        return _("cannot load {path}: the date it was saved is not valid").format(path=where)
+    if code == "setup_mismatch":
+        return _("cannot load {path}: the game's setup does not match its record").format(path=where)
+    if code == "internal":
+        return _("cannot load {path}: internal error while reading it ({error})").format(
+            path=where, error=v["error"]
+        )
+    if code in _PREDICATES:
+        return _("cannot load {path}: the file is damaged: {problem}").format(
+            path=where, problem=_record_problem(code, v, _("the file"))
+        )
+    return _("cannot load {path}: the file is damaged").format(path=where)
+
+
+def notice_text(notice: Any) -> str:
+    """A notice from the autosave or the statistics (a damaged file moved aside) in the
+    player's language; a plain string is returned as it is."""
+    error = getattr(notice, "error", None)
+    moved = getattr(notice, "moved_to", None)
+    if error is None or moved is None:
+        return str(notice)
+    if getattr(notice, "new_stats", False):
+        return _("{error}; it was moved to {path} and new statistics were started").format(
+            error=save_error_text(error), path=moved
+        )
+    return _("{error}; it was moved to {path}").format(error=save_error_text(error), path=moved)
+
+
+# ---------------------------------------------------------------------------------------
+# Game records (RecordError's code and values; the file's key names are kept as written)
+# ---------------------------------------------------------------------------------------
+def _json_type(kind: Any) -> str:
+    return {
+        "null": _("null"),
+        "boolean": _("true or false"),
+        "number": _("a number"),
+        "string": _("text"),
+        "list": _("a list"),
+        "object": _("an object"),
+    }.get(kind, str(kind))
+
+
+def _keys(keys: Sequence[str]) -> str:
+    return join_and([quote(k) for k in keys])
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return join_and([str(s + 1) for s in seats]) if seats else _("none")
+
+
+def _numbers(values: Sequence[int]) -> str:
+    return ", ".join(str(x) for x in values)
+
+
+def strict_json_text(exc: Any) -> str:
+    """What strict JSON refuses (NaN, a key given twice), in the player's language."""
+    code = getattr(exc, "code", None)
+    v = getattr(exc, "values", {}) or {}
+    if code == "not_a_number" and "name" in v:
+        return _("{name} is not a number JSON allows").format(name=v["name"])
+    if code == "duplicate_key" and "key" in v:
+        return _("the key {key} appears twice").format(key=quote(v["key"]))
+    return _("not valid JSON")
+
+
+#: Record problems said of a thing (the field, the move, the round, the record): "must be...".
+_PREDICATES: dict[str, Any] = {
+    "not_whole_number": lambda v: _("must be a whole number, not {found}").format(found=_json_type(v["found"])),
+    "out_of_range": lambda v: (
+        _("must be {min} or more, not {value}") if v.get("max") is None
+        else _("must be from {min} to {max}, not {value}")
+    ).format(min=v["min"], max=v.get("max"), value=v["value"]),
+    "not_a_list": lambda v: _("must be a list, not {found}").format(found=_json_type(v["found"])),
+    "wrong_length": lambda v: ngettext(
+        "must have {n} entry, one per seat, not {count}", "must have {n} entries, one per seat, not {count}",
+        v["length"],
+    ).format(n=v["length"], count=v["count"]),
+    "not_an_object": lambda v: _("must be an object, not {found}").format(found=_json_type(v["found"])),
+    "event_not_an_object": lambda v: _("must be an object, not {found}").format(found=_json_type(v["found"])),
+    "not_a_string": lambda v: _("must be text or null, not {found}").format(found=_json_type(v["found"])),
+    "missing_keys": lambda v: ngettext("lacks the key {keys}", "lacks the keys {keys}", len(v["keys"])).format(
+        keys=_keys(v["keys"])
+    ),
+    "unknown_keys": lambda v: ngettext(
+        "has an unknown key {keys}", "has unknown keys {keys}", len(v["keys"])
+    ).format(keys=_keys(v["keys"])),
+    "not_a_tile": lambda v: _("must be a tile [a, b] of two whole numbers"),
+    "empty_string": lambda v: _("must be a non-empty text"),
+}
+
+
+def _record_where(v: dict, code: str | None = None) -> str | None:
+    if code == "illegal_move" and v.get("round") is not None and isinstance(v.get("seat"), int):
+        return _("round {round}, move {event} by {seat}").format(
+            round=v["round"], event=v["event"], seat=seat_label(v["seat"])
+        )
+    if v.get("round") is not None and v.get("event") is not None:
+        return _("round {round}, move {event}").format(round=v["round"], event=v["event"])
+    if v.get("round") is not None:
+        return _("round {round}").format(round=v["round"])
+    return None
+
+
+def _record_problem(code: str | None, v: dict, subject: str | None = None) -> str:
+    """A record problem without its place (round, move) but with its field."""
+    if code in _PREDICATES:
+        if v.get("field"):
+            subject = quote(v["field"])
+        elif subject is None:
+            subject = (
+                _("the move") if v.get("event") is not None
+                else _("the round") if v.get("round") is not None else _("the record")
+            )
+        return _("{subject} {problem}").format(subject=subject, problem=_PREDICATES[code](v))
+    text = _record_clause(code, v)
+    if text is None:
+        return _("the record is not valid")
+    return text
+
+
+def _record_clause(code: str | None, v: dict) -> str | None:
+    if code == "not_in_set":
+        return _("{tile} is not a tile of the double-{set} set").format(tile=tile_text(v["tile"]), set=v["set"])
+    if code == "tile_order":
+        a, b = v["tile"]
+        return _("a dealt tile is written low half first, [{a}, {b}]").format(a=a, b=b)
+    if code in ("event_type", "bad_end"):
+        choices = join_or([quote(c) for c in v["choices"]])
+        what = _("the move type") if code == "event_type" else quote("end")
+        if v.get("value") is None:
+            return _("{what} must be {choices}").format(what=what, choices=choices)
+        return _("{what} must be {choices}, not {value}").format(what=what, choices=choices, value=quote(v["value"]))
+    if code == "bad_train":
+        return _("the train must be a seat number or {mexican}").format(mexican=quote("mexican"))
+    if code == "bad_rules":
+        return ruleset_error_text(v["error"])
+    if code == "no_rounds":
+        return _("the record holds no round")
+    if code == "too_many_rounds":
+        return _("the record has {count} rounds, but the rules play {max}").format(count=v["count"], max=v["max"])
+    if code == "end_and_scores":
+        return _("a finished round has both {end} and {scores}").format(end=quote("end"), scores=quote("scores"))
+    if code == "unfinished_round":
+        return _("only the last round may be unfinished")
+    if code == "not_a_record":
+        return _("it is not a mexitrain game record")
+    if code == "other_version":
+        if v["version"] > v["reads"]:
+            return _("it was written by a newer mexitrain (version {version}; this one reads {reads})").format(
+                version=v["version"], reads=v["reads"]
+            )
+        return _("it was written by an older mexitrain (version {version}; this one reads {reads})").format(
+            version=v["version"], reads=v["reads"]
+        )
+    if code == "wrong_engine":
+        return _("the engine is the double {engine}, not {found}").format(engine=v["engine"], found=v["found"])
+    if code == "wrong_seat":
+        if str(v.get("field", "")).endswith("engine_seat"):
+            return _("{seat} set the engine, not {found}").format(
+                seat=seat_label(v["seat"]), found=seat_label(v["found"])
+            )
+        return _("{seat} plays first, not {found}").format(seat=seat_label(v["seat"]), found=seat_label(v["found"]))
+    if code == "wrong_deal":
+        return _("{field} is not the deal of seed {seed}").format(field=quote(v["field"]), seed=v["seed"])
+    if code == "wrong_result":
+        return _("the record gives scores {scores}, the replay gives {replay_scores}").format(
+            scores=_numbers(v["scores"]), replay_scores=_numbers(v["replay_scores"])
+        ) if tuple(v["scores"]) != tuple(v["replay_scores"]) else _("the record ends the round another way than the replay")
+    if code == "game_ended":
+        return _("the game ended after round {after}").format(after=v["after"])
+    if code == "round_over":
+        return _("the round is already over")
+    if code == "wrong_turn":
+        return _("it is the turn of {turn}, not of {seat}").format(
+            turn=seat_label(v["turn"]), seat=seat_label(v["seat"])
+        )
+    if code == "illegal_move":
+        return reason_text(v["reason"], None, None)
+    if code == "wrong_draw":
+        return _("the boneyard gives {tile}, not that tile").format(tile=tile_text(v["tile"]))
+    if code == "round_not_over":
+        return ngettext(
+            "the record is truncated: the round has not ended after its {n} move",
+            "the record is truncated: the round has not ended after its {n} moves",
+            v["events"],
+        ).format(n=v["events"])
+    if code == "round_over_unsaid":
+        return _("the round ended, but the record gives no end and scores")
+    if code == "game_truncated":
+        return _("the record is truncated: round {round} is missing").format(round=v["missing"])
+    if code == "wrong_totals":
+        return _("the record gives totals {recorded}, the replay gives {replayed}").format(
+            recorded=_numbers(v["recorded"]), replayed=_numbers(v["replayed"])
+        )
+    if code == "wrong_winners":
+        return _("the record gives the winners as seats {recorded}, the replay gives {replayed}").format(
+            recorded=_seats(v["recorded"]), replayed=_seats(v["replayed"])
+        )
+    if code == "not_utf8":
+        return _("the file is damaged: it is not text")
+    if code == "not_strict_json":
+        return _("the file is damaged: {problem}").format(problem=strict_json_text(v["error"]))
+    if code == "truncated":
+        return _("the file is truncated (line {line}, column {column})").format(line=v["line"], column=v["column"])
+    if code == "not_json":
+        if "line" in v:
+            return _("the file is damaged: it is not valid JSON (line {line}, column {column})").format(
+                line=v["line"], column=v["column"]
+            )
+        return _("the file is damaged: not valid JSON")
+    if code == "too_deep":
+        return _("the file is damaged: not valid JSON")
+    if code in ("bad_player", "player_count", "not_writable"):
+        return _("the game cannot be written as a record")
+    return None
+
+
+def record_error_text(exc: Any) -> str:
+    """A :class:`~mexitrain.rules.record.RecordError` as one line in the player's language:
+    where it is (round, move) and what is wrong, from its code and values."""
+    code = getattr(exc, "code", None)
+    v = getattr(exc, "values", {}) or {}
+    try:
+        problem = _record_problem(code, v)
+        where = _record_where(v, code)
+        text = problem if where is None else _("{where}: {problem}").format(where=where, problem=problem)
+    except (KeyError, TypeError, ValueError, IndexError):  # a code without the values it needs
+        text = _("the record is not valid")
+    if v.get("path"):
+        text = _("{path}: {problem}").format(path=v["path"], problem=text)
+    return " ".join(text.split())  # one line, whatever a damaged file holds
 
 
 def error_text(exc: BaseException) -> str:
@@ -519,15 +776,112 @@ def error_text(exc: BaseException) -> str:
         return save_error_text(exc)
     if type(exc).__name__ == "UndoRefused":
         return undo_refused_text(exc)
-    errors = getattr(exc, "errors", None)
-    if callable(errors):  # a pydantic ValidationError around a RuleSetError (GameSetup)
-        try:
-            inner = (errors()[0].get("ctx") or {}).get("error")
-        except (TypeError, IndexError, AttributeError):
-            inner = None
-        if isinstance(inner, RuleSetError):
-            return ruleset_error_text(inner)
+    if type(exc).__name__ == "RecordError":
+        return record_error_text(exc)
+    if callable(getattr(exc, "errors", None)):  # a pydantic ValidationError
+        return validation_error_text(exc)
     return str(exc)
+
+
+# ---------------------------------------------------------------------------------------
+# pydantic's validation errors (never shown in pydantic's English)
+# ---------------------------------------------------------------------------------------
+def _field_text(loc: Sequence[Any]) -> str:
+    """Where a pydantic error is, in words: "option hand_size", "the name of seat 2"."""
+    parts = [p for p in loc if p != "rules"]
+    if len(parts) >= 3 and parts[0] == "seats" and isinstance(parts[1], int):
+        if parts[2] == "name":
+            return _("the name of seat {n}").format(n=parts[1] + 1)
+        if parts[2] == "kind":
+            return _("the player of seat {n}").format(n=parts[1] + 1)
+    if parts == ["seed"]:
+        return _("the seed")
+    if parts == ["seats"]:
+        return _("the seats")
+    if len(parts) == 1 and parts[0] in RuleSet.model_fields:
+        return _("option {option}").format(option=parts[0])
+    if not parts:
+        return _("the settings")
+    return quote(".".join(str(p) for p in parts))  # as the file writes it
+
+
+def _literal_choices(loc: Sequence[Any]) -> tuple[Any, ...]:
+    """The values a Literal field takes (RuleSet's options, a seat's player kind)."""
+    from typing import get_args
+
+    from .setup import SeatConfig
+
+    parts = [p for p in loc if p != "rules"]
+    if len(parts) == 1 and parts[0] in RuleSet.model_fields:
+        return get_args(RuleSet.model_fields[parts[0]].annotation)
+    if parts and parts[-1] == "kind":
+        return get_args(SeatConfig.model_fields["kind"].annotation)
+    return ()
+
+
+def validation_error_text(exc: Any) -> str:
+    """A pydantic ``ValidationError`` as one line in the player's language, from the first
+    error's ``type``, ``loc``, ``ctx`` and ``input``: never pydantic's English message."""
+    return " ".join(_validation_error_text(exc).split())
+
+
+def _validation_error_text(exc: Any) -> str:
+    try:
+        err = exc.errors()[0]
+    except (TypeError, IndexError, AttributeError):
+        return _("a value is not valid")
+    ctx = err.get("ctx") or {}
+    inner = ctx.get("error")
+    if isinstance(inner, RuleSetError):
+        return ruleset_error_text(inner)
+    loc = tuple(err.get("loc") or ())
+    kind = err.get("type", "")
+    field = _field_text(loc)
+    value = err.get("input")
+    shown = _shown(value) if isinstance(value, (str, int, float, bool)) else None
+    if kind in ("literal_error", "enum"):
+        choices = _literal_choices(loc)
+        if choices and shown is not None:
+            return _("{field} takes {choices}, not {value}").format(
+                field=field, choices=join_or([_shown(c) for c in choices]), value=shown
+            )
+    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        limit = next((ctx[k] for k in ("ge", "gt", "le", "lt") if k in ctx), None)
+        text = {
+            "greater_than_equal": _("{field} must be at least {limit}"),
+            "greater_than": _("{field} must be more than {limit}"),
+            "less_than_equal": _("{field} must be at most {limit}"),
+            "less_than": _("{field} must be less than {limit}"),
+        }[kind]
+        line = text.format(field=field, limit=limit)
+        return line if shown is None else _("{error}, not {value}").format(error=line, value=shown)
+    elif kind in ("int_parsing", "int_type", "int_from_float", "int_parsing_size"):
+        if shown is None:
+            return _("{field} takes a whole number").format(field=field)
+        return _("{field} takes a whole number, not {value}").format(field=field, value=shown)
+    elif kind in ("bool_parsing", "bool_type"):
+        return _("{field} takes on or off").format(field=field)
+    elif kind == "string_too_short" and ctx.get("min_length") == 1:
+        return _("{field} cannot be empty").format(field=field)
+    elif kind == "string_too_short":
+        n = ctx.get("min_length", 0)
+        return ngettext(
+            "{field} needs at least {n} character", "{field} needs at least {n} characters", n
+        ).format(field=field, n=n)
+    elif kind == "string_too_long":
+        n = ctx.get("max_length", 0)
+        return ngettext(
+            "{field} takes at most {n} character", "{field} takes at most {n} characters", n
+        ).format(field=field, n=n)
+    elif kind in ("string_type", "string_unicode"):
+        return _("{field} must be text").format(field=field)
+    elif kind == "missing":
+        return _("{field} is missing").format(field=field)
+    elif kind == "extra_forbidden":
+        return _("{field} is not a known setting").format(field=field)
+    elif kind in ("too_short", "too_long"):
+        return _("{field} has the wrong number of entries").format(field=field)
+    return _("{field} is not valid").format(field=field)
 
 
 # ---------------------------------------------------------------------------------------
@@ -938,7 +1292,11 @@ __all__ = [
     "round_header",
     "round_phrase",
     "rules_summary",
+    "notice_text",
+    "record_error_text",
     "ruleset_error_text",
+    "strict_json_text",
+    "validation_error_text",
     "save_error_text",
     "seat_label",
     "side_name",

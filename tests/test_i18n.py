@@ -800,3 +800,126 @@ def test_update_adds_new_ids_and_marks_unused_ones_obsolete(tmp_path: Path) -> N
     assert not entries["Kept"].obsolete
     assert entries["{n} new"].msgstr_plural == {0: "", 1: ""}
     assert i18n_tools.check(path, extracted) == ["xx.po: '{n} new' (x.py:2): a plural form is empty"]
+
+
+# ---------------------------------------------------------------------------------------
+# pydantic's validation errors, save and record problems: in the player's language
+# ---------------------------------------------------------------------------------------
+def _validation_error(build) -> Exception:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as info:
+        build()
+    return info.value
+
+
+PYDANTIC_FRENCH = [
+    (lambda: RuleSet(hand_size=0), "l'option hand_size doit valoir au moins 1, pas 0"),
+    (lambda: RuleSet(hand_size="abc"), "l'option hand_size attend un nombre entier, pas « abc »"),
+    (lambda: RuleSet(teams="maybe"), "l'option teams attend on ou off"),
+    (lambda: RuleSet(engine="sideways"), "l'option engine accepte « descending » ou « highest_double », pas « sideways »"),
+    (lambda: _setup(seats=({"name": "x" * 30},)), "le nom de la place 1 accepte au plus 20 caractères"),
+    (lambda: _setup(seats=({"name": ""},)), "le nom de la place 1 ne peut pas être vide"),
+    (lambda: _setup(seats=({"name": "Zoé", "kind": "wizard"},)), "le joueur de la place 1 accepte « human »,"),
+    (lambda: _setup(seed=-1), "la graine doit valoir au moins 0, pas -1"),
+    (lambda: _setup(colour="red"), "« colour » n'est pas un réglage connu"),
+    (lambda: _setup(seats=({"name": "Zoé"},)), "le train mexicain se joue à 2 joueurs au moins"),  # a RuleSetError inside
+]
+
+
+def _setup(**kw):
+    from mexitrain.setup import GameSetup
+
+    seats = kw.pop("seats", ({"name": "Zoé"}, {"name": "Bea", "kind": "random"}))
+    return GameSetup(seats=seats, **kw)
+
+
+@pytest.mark.parametrize(("build", "needle"), PYDANTIC_FRENCH, ids=[n[:30] for _, n in PYDANTIC_FRENCH])
+def test_pydantic_errors_are_said_from_their_type_never_in_pydantic_english(build, needle, french) -> None:
+    exc = _validation_error(build)
+    text = messages.error_text(exc)
+    assert messages.validation_error_text(exc) == text
+    assert needle in text, text
+    assert "\n" not in text
+    for pydantic_words in ("Input should", "String should", "Value error", "Field required", "Extra inputs"):
+        assert pydantic_words not in text
+    set_language("en")
+    english = messages.error_text(exc)
+    assert english != text and "Input should" not in english and "String should" not in english
+
+
+def test_pydantic_error_types_we_do_not_know_still_read_in_the_language(french) -> None:
+    class Fake:
+        def errors(self):
+            return [{"type": "some_future_type", "loc": ("rules", "set"), "msg": "Some English", "input": 3}]
+
+    assert messages.validation_error_text(Fake()) == "l'option set n'est pas valide"
+    assert messages.validation_error_text(object()) == "une valeur n'est pas valide"
+
+
+def test_command_line_bad_files_in_french(tmp_path: Path, capsys, no_locale) -> None:
+    """--load and --replay of a bad file: one French line whatever is wrong with it."""
+    files = {
+        "keys.json": '{"format": "mexitrain-save", "version": 1}',
+        "record.json": '{"format": "mexitrain-record", "version": 1, "rules": {}, "players": [], "rounds": []}',
+        "nan.json": '{"a": NaN}',
+        "twice.json": '{"a": 1, "a": 2}',
+        "rules.json": json.dumps({
+            "format": "mexitrain-record", "version": 1, "seed": 1, "rules": {"set": 7}, "players": [],
+            "rounds": [], "totals": [], "winners": [],
+        }),
+    }
+    expected = {
+        "keys.json": "le fichier est abîmé : le fichier n'a pas les clés « app » et « record »",
+        "record.json": "l'enregistrement n'a pas les clés « seed », « totals » et « winners »",
+        "nan.json": "le fichier est abîmé : NaN n'est pas un nombre admis en JSON",
+        "twice.json": "le fichier est abîmé : la clé « a » apparaît deux fois",
+        "rules.json": "l'option set vaut 6, 9, 12, 15 ou 18, pas 7",
+    }
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        for option in ("--load", "--replay"):
+            assert main([option, str(path), "--lang", "fr"]) == 2
+            err = capsys.readouterr().err
+            assert err == f"mexitrain : erreur : impossible de charger {path} : {expected[name]}\n", err
+            assert path.read_text(encoding="utf-8") == text  # left untouched
+
+
+def test_mexitrain_stats_with_a_damaged_file_in_french(tmp_path: Path, capsys, no_locale) -> None:
+    from mexitrain.storage.paths import stats_path
+
+    path = stats_path(tmp_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"format": "mexitrain-stats", "version": 1, "players": {"Zoé": 3}}', encoding="utf-8")
+    assert main(["stats", "--data-dir", str(tmp_path), "--lang", "fr"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"mexitrain : erreur : impossible de charger {path} : les statistiques ne sont pas valides : ")
+    assert "Input should" not in err and "valid dictionary" not in err
+    path.write_text('{"format": "mexitrain-save", "version": 1}', encoding="utf-8")
+    assert main(["stats", "--data-dir", str(tmp_path), "--lang", "fr"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("ce n'est pas un fichier de statistiques de mexitrain"), err
+
+
+def test_a_damaged_stats_file_moved_aside_is_said_in_french(tmp_path: Path, french) -> None:
+    from mexitrain.setup import GameSetup, SeatConfig
+    from mexitrain.storage.paths import stats_path
+    from mexitrain.storage.stats import record_finished_game
+
+    path = stats_path(tmp_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("[1, 2", encoding="utf-8")
+    setup = GameSetup(rules=RuleSet(set=6, rounds=1), seed=3, seats=(SeatConfig(name="Zoé"), SeatConfig(name="Bea", kind="random")))
+    state = new_game(setup.rules, players=2, seed=3)
+    rng = random.Random(3)
+    while not state.over:
+        state = apply(state, rng.choice(legal_actions(state)))
+    update = record_finished_game(tmp_path, setup, state)
+    assert update.notice is not None and "new statistics were started" in update.notice  # English for logs
+    text = messages.notice_text(update.notice)
+    moved = update.notice.moved_to
+    assert text == (
+        f"impossible de charger {path} : le fichier est tronqué (ligne 1, colonne 6) ; le fichier a été "
+        f"déplacé vers {moved} et de nouvelles statistiques ont commencé"
+    )

@@ -9,10 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
+from french_errors import in_french
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mexitrain.cli import main
+from mexitrain.messages import record_error_text
 from mexitrain.records import read_record, write_record
 from mexitrain.rules import (
     PRESETS,
@@ -76,7 +78,14 @@ def refused(record: dict, *needles: str) -> str:
     assert "\n" not in message
     for needle in needles:
         assert needle in message, message
+    said_in_french(info.value)
     return message
+
+
+def said_in_french(exc: RecordError, *paths) -> str:
+    """Every refusal has a code (not the catch-all) and reads in French with no English word."""
+    assert exc.code != "invalid", exc
+    return in_french(record_error_text, exc, *paths)
 
 
 # ---------------------------------------------------------------------------------------
@@ -510,20 +519,23 @@ def test_load_record_is_strict(game) -> None:
     text = dump_record(game[1])
     assert load_record(text) == game[1]
     assert load_record(text.encode("utf-8")) == game[1]
-    with pytest.raises(RecordError, match="truncated"):
-        load_record(text[: len(text) // 2])
-    with pytest.raises(RecordError, match="not valid JSON"):
-        load_record("{'format': 1}")
-    with pytest.raises(RecordError, match="NaN"):
-        load_record(text.replace('"seed": 5', '"seed": NaN'))
-    with pytest.raises(RecordError, match="appears twice"):
-        load_record(text.replace('"seed": 5', '"seed": 5, "seed": 6'))
-    with pytest.raises(RecordError, match="not a mexitrain record"):
-        load_record(json.dumps({"format": "other"}))
-    with pytest.raises(RecordError, match="newer"):
-        load_record(json.dumps({"format": FORMAT, "version": 99}))
-    with pytest.raises(RecordError, match="UTF-8"):
-        load_record(b"\xff\xfe")
+    french = []
+    for bad, needle in [
+        (text[: len(text) // 2], "truncated"),
+        ("{'format': 1}", "not valid JSON"),
+        (text.replace('"seed": 5', '"seed": NaN'), "NaN"),
+        (text.replace('"seed": 5', '"seed": 5, "seed": 6'), "appears twice"),
+        (json.dumps({"format": "other"}), "not a mexitrain record"),
+        (json.dumps({"format": FORMAT, "version": 99}), "newer"),
+        (b"\xff\xfe", "UTF-8"),
+    ]:
+        with pytest.raises(RecordError, match=needle) as info:
+            load_record(bad)
+        french.append(said_in_french(info.value))
+    assert french[0].startswith("le fichier est tronqué (ligne ")
+    assert french[2] == "le fichier est abîmé : NaN n'est pas un nombre admis en JSON"
+    assert french[3] == "le fichier est abîmé : la clé « seed » apparaît deux fois"
+    assert french[5] == "il a été écrit par un mexitrain plus récent (version 99 ; celui-ci lit la version 1)"
 
 
 def test_dump_record_is_json_and_one_event_per_line(game) -> None:
@@ -539,8 +551,10 @@ def test_record_files_are_written_atomically(tmp_path: Path, game) -> None:
     assert read_record(path) == game[1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
     (tmp_path / "bad.json").write_text('{"format": "mexitrain-record", "version": 1', encoding="utf-8")
-    with pytest.raises(RecordError, match="bad.json: the record is truncated"):
+    with pytest.raises(RecordError, match="bad.json: the record is truncated") as info:
         read_record(tmp_path / "bad.json")
+    french = said_in_french(info.value, tmp_path / "bad.json")
+    assert french == f"{tmp_path / 'bad.json'} : le fichier est tronqué (ligne 1, colonne 44)"
 
 
 def test_failed_write_leaves_no_temporary_file(tmp_path: Path, game, monkeypatch) -> None:
@@ -606,8 +620,9 @@ def _small_record() -> dict:
 def test_event_type_of_the_wrong_kind_is_refused(bad) -> None:
     record = _small_record()
     record["rounds"][0]["events"][0]["type"] = bad
-    with pytest.raises(RecordError, match=r"round 1, event 1 .*the event type must be one of"):
+    with pytest.raises(RecordError, match=r"round 1, event 1 .*the event type must be one of") as info:
         replay(record)
+    assert said_in_french(info.value).startswith("manche 1, coup 1 : le type de coup doit être « play »")
 
 
 @pytest.mark.parametrize("bad", [None, "x", [1], [1, 2, 3], {"a": 1}])
@@ -615,8 +630,9 @@ def test_draw_event_tile_of_the_wrong_shape_is_refused(bad) -> None:
     record = _small_record()
     draw = next(e for e in record["rounds"][0]["events"] if e["type"] == "draw")
     draw["tile"] = bad
-    with pytest.raises(RecordError, match=r"tile must be a tile \[a, b\]"):
+    with pytest.raises(RecordError, match=r"tile must be a tile \[a, b\]") as info:
         replay(record)
+    assert said_in_french(info.value).endswith("« tile » doit être une tuile [a, b] de deux nombres entiers")
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000, "1" * 5000])
@@ -624,3 +640,4 @@ def test_pathological_json_is_refused_in_one_line(text) -> None:
     with pytest.raises(RecordError) as err:
         load_record(text)
     assert "\n" not in str(err.value)
+    said_in_french(err.value)

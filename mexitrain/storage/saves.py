@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +37,7 @@ from ..rules.record import (
     RecordError,
     StrictJSONError,
     dump_record,
+    json_type,
     json_type_name,
     replay,
     strict_json,
@@ -86,6 +86,22 @@ class SaveError(Exception):
         self.action = action
         self.code = code
         self.values = dict(values or {})
+
+
+class Notice(str):
+    """A one-line notice (English, as a ``str``) that a damaged file was moved aside, with its
+    data for interfaces: ``error`` (the :class:`SaveError` that found it damaged), ``moved_to``,
+    and ``new_stats`` (True when new statistics were started). ``mexitrain.messages`` says it
+    in the player's language (``notice_text``)."""
+
+    error: SaveError
+    moved_to: Path
+    new_stats: bool
+
+    def __new__(cls, text: str, error: SaveError, moved_to: Path, *, new_stats: bool = False) -> Notice:
+        self = super().__new__(cls, text)
+        self.error, self.moved_to, self.new_stats = error, moved_to, new_stats
+        return self
 
 
 class _Bad(Exception):
@@ -288,7 +304,7 @@ def _guard(path: Path) -> str | None:
         load_save(path)
     except SaveError as exc:
         dest = atomic.move_aside(path)
-        return f"{exc}; it was moved to {dest}"
+        return Notice(f"{exc}; it was moved to {dest}", exc, dest)
     return None
 
 
@@ -400,7 +416,7 @@ def _parse_json(data: bytes) -> Any:
     try:
         return strict_json(text)
     except StrictJSONError as exc:
-        raise _Bad(f"not strict JSON: {exc}") from None
+        raise _Bad(f"not strict JSON: {exc}", "not_strict_json", error=exc) from None
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
         what = "truncated" if cut else "damaged: not valid JSON"
@@ -413,7 +429,7 @@ def _parse_json(data: bytes) -> Any:
     except RecursionError:
         raise _Bad("the file is damaged: its JSON is nested too deeply", "too_deep") from None
     except ValueError as exc:  # e.g. an integer with thousands of digits
-        raise _Bad(f"the file is damaged: {exc}") from None
+        raise _Bad(f"the file is damaged: {exc}", "not_json_value") from None
 
 
 def _check_header_named(data: Any, fmt: str, version_read: int, what: str) -> None:
@@ -426,7 +442,10 @@ def _check_header_named(data: Any, fmt: str, version_read: int, what: str) -> No
         raise _Bad(f"not a {what} ({found_text}, expected {fmt!r})", "wrong_format", format=fmt)
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise _Bad(f"the version must be a whole number, not {version!r}")
+        raise _Bad(
+            f"the version must be a whole number, not {version!r}", "not_whole_number", field="version",
+            found=json_type(version),
+        )
     if version > version_read:
         raise _Bad(
             f"it was written by a newer mexitrain (version {version}; this one reads {version_read})",
@@ -435,7 +454,10 @@ def _check_header_named(data: Any, fmt: str, version_read: int, what: str) -> No
             reads=version_read,
         )
     if version < 1:
-        raise _Bad(f"unknown version {version} (this mexitrain reads {version_read})")
+        raise _Bad(
+            f"unknown version {version} (this mexitrain reads {version_read})", "unknown_version",
+            version=version, reads=version_read,
+        )
 
 
 def _check_header(data: Any) -> str:
@@ -445,32 +467,38 @@ def _check_header(data: Any) -> str:
     _check_header_named(data, FORMAT, VERSION, "mexitrain saved game")
     missing = [k for k in _TOP_KEYS if k not in data]
     if missing:
-        raise _Bad(f"the file lacks {', '.join(repr(k) for k in missing)}")
+        raise _Bad(f"the file lacks {', '.join(repr(k) for k in missing)}", "missing_keys", keys=tuple(missing))
     extra = [k for k in data if k not in _TOP_KEYS]
     if extra:
-        raise _Bad(f"the file has unknown {', '.join(repr(k) for k in extra)}")
+        raise _Bad(f"the file has unknown {', '.join(repr(k) for k in extra)}", "unknown_keys", keys=tuple(extra))
     if not isinstance(data["app"], dict):
-        raise _Bad(f"app must be an object, not {json_type_name(data['app'])}")
+        raise _Bad(
+            f"app must be an object, not {json_type_name(data['app'])}", "not_an_object", field="app",
+            found=json_type(data["app"]),
+        )
     return "save"
 
 
 def _setup(value: Any) -> GameSetup:
     if not isinstance(value, dict):
-        raise _Bad(f"app.setup must be an object, not {json_type_name(value)}")
+        raise _Bad(
+            f"app.setup must be an object, not {json_type_name(value)}", "not_an_object", field="app.setup",
+            found=json_type(value),
+        )
     try:
         return GameSetup.model_validate_json(json.dumps(value), strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err.get("loc", ()))
         msg = str(err.get("msg", exc)).removeprefix("Value error, ")
-        raise _Bad(f"app.setup{'.' + loc if loc else ''}: {msg}") from None
+        raise _Bad(f"app.setup{'.' + loc if loc else ''}: {msg}", "bad_setup", error=exc) from None
 
 
 def _speed(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise _Bad(f"app.speed must be a number of seconds (0 or more) or null, not {value!r}")
+        raise _Bad(f"app.speed must be a number of seconds (0 or more) or null, not {value!r}", "bad_speed")
     return float(value)
 
 
@@ -478,18 +506,21 @@ def _saved_at(value: Any, required: bool = True) -> datetime | None:
     if value is None and not required:
         return None
     if not isinstance(value, str):
-        raise _Bad(f"app.saved_at must be an ISO date and time, not {json_type_name(value)}")
+        raise _Bad(f"app.saved_at must be an ISO date and time, not {json_type_name(value)}", "bad_date")
     try:
         when = datetime.fromisoformat(value)
     except ValueError:
-        raise _Bad(f"app.saved_at is not an ISO date and time: {value!r}") from None
+        raise _Bad(f"app.saved_at is not an ISO date and time: {value!r}", "bad_date") from None
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _name(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise _Bad(f"app.name must be a string or null, not {json_type_name(value)}")
+    raise _Bad(
+        f"app.name must be a string or null, not {json_type_name(value)}", "not_a_string", field="app.name",
+        found=json_type(value),
+    )
 
 
 def _setup_of_record(record: dict, state: GameState) -> GameSetup:
@@ -500,11 +531,11 @@ def _setup_of_record(record: dict, state: GameState) -> GameSetup:
 def _check_consistent(setup: GameSetup, record: dict, state: GameState) -> None:
     players = [{"name": s.name, "kind": s.kind} for s in setup.seats]
     if record["players"] != players:
-        raise _Bad("app.setup's seats do not match the record's players")
+        raise _Bad("app.setup's seats do not match the record's players", "setup_mismatch", what="seats")
     if state.seed != setup.seed:
-        raise _Bad(f"app.setup's seed {setup.seed} is not the record's seed {state.seed}")
+        raise _Bad(f"app.setup's seed {setup.seed} is not the record's seed {state.seed}", "setup_mismatch", what="seed")
     if state.rules != setup.rules:
-        raise _Bad("app.setup's rules are not the record's rules")
+        raise _Bad("app.setup's rules are not the record's rules", "setup_mismatch", what="rules")
 
 
 def _rules_of(record: dict):
@@ -522,10 +553,10 @@ def parse_save(data: bytes, path: Path | None = None) -> SavedGame:
     except _Bad as exc:
         problem, code, values = str(exc), exc.code, exc.values
     except RecordError as exc:
-        problem, code, values = str(exc), "bad_record", {}
+        problem, code, values = str(exc), "bad_record", {"error": exc}
     except Exception as exc:  # a bug, not the file's fault: still one clear line, no crash
         problem = f"internal error while reading it ({type(exc).__name__}: {exc})"
-        code, values = None, {}
+        code, values = "internal", {"error": f"{type(exc).__name__}: {exc}"}
     raise SaveError(
         f"cannot load {where}: {problem}", path, problem, action="load", code=code, values=values
     )
@@ -542,15 +573,18 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
         app = top["app"]
         record = top["record"]
         if "setup" not in app:
-            raise _Bad("app lacks 'setup'")
+            raise _Bad("app lacks 'setup'", "missing_keys", field="app", keys=("setup",))
         if "saved_at" not in app:
-            raise _Bad("app lacks 'saved_at'")
+            raise _Bad("app lacks 'saved_at'", "missing_keys", field="app", keys=("saved_at",))
         setup = _setup(app["setup"])
     speed = _speed(app.get("speed"))
     name = _name(app.get("name"))
     saved_at = _saved_at(app.get("saved_at"), required=kind == "save")
     if not isinstance(record, dict):
-        raise _Bad(f"record must be an object, not {json_type_name(record)}")
+        raise _Bad(
+            f"record must be an object, not {json_type_name(record)}", "not_an_object", field="record",
+            found=json_type(record),
+        )
     _precheck_events(record)
     try:
         state = replay(record)  # checks the record completely
@@ -563,20 +597,17 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
     return SavedGame(path=path, setup=setup, state=state, speed=speed, name=name, saved_at=saved_at)
 
 
-_WHERE = re.compile(r"round (\d+), event (\d+) \(seat (\d+) ")
-
-
 def _record_problem(exc: RecordError, record: dict) -> _Bad:
-    """A RecordError as a _Bad with the same message; an illegal move keeps its data."""
-    illegal = exc.__context__
-    where = _WHERE.match(str(exc))
-    if isinstance(illegal, IllegalAction) and where:
+    """A RecordError as a _Bad with the same message and its data (an illegal move also
+    keeps the players' names)."""
+    v = exc.values
+    if exc.code == "illegal_move" and isinstance(v.get("reason"), IllegalAction):
         names = tuple(str(p.get("name")) for p in record["players"])
-        round_, event, seat = (int(g) for g in where.groups())
         return _Bad(
-            str(exc), "illegal_move", round=round_, event=event, seat=seat, names=names, reason=illegal
+            str(exc), "illegal_move", round=v["round"], event=v["event"], seat=v["seat"], names=names,
+            reason=v["reason"],
         )
-    return _Bad(str(exc), "bad_record")
+    return _Bad(str(exc), "bad_record", error=exc)
 
 
 def _is_tile(value: Any) -> bool:
@@ -601,12 +632,19 @@ def _precheck_events(record: dict) -> None:
             if not isinstance(kind, str | None):
                 raise _Bad(
                     f"{where}: the event type must be one of play, draw, mark, pass, skip, "
-                    f"not {kind!r}"
+                    f"not {kind!r}",
+                    "bad_record",
+                    error=RecordError(
+                        "bad event type", "event_type", round=k, event=j,
+                        choices=("play", "draw", "mark", "pass", "skip"), value=None,
+                    ),
                 )
             if kind == "draw" and "tile" in e and not _is_tile(e["tile"]):
                 raise _Bad(
                     f"{where} (seat {e.get('seat')!r} draw): tile must be a tile [a, b] of two "
-                    f"whole numbers, not {e['tile']!r}"
+                    f"whole numbers, not {e['tile']!r}",
+                    "bad_record",
+                    error=RecordError("bad tile", "not_a_tile", round=k, event=j, field="tile"),
                 )
 
 
@@ -647,7 +685,10 @@ def _info(path: Path) -> SaveInfo:
         app = top.get("app", {}) if kind == "save" else {}
         record = top.get("record") if kind == "save" else top
         if not isinstance(record, dict):
-            raise _Bad(f"record must be an object, not {json_type_name(record)}")
+            raise _Bad(
+                f"record must be an object, not {json_type_name(record)}", "not_an_object", field="record",
+                found=json_type(record),
+            )
         players = record.get("players")
         rounds = record.get("rounds")
         rules = record.get("rules")
@@ -669,17 +710,22 @@ def _info(path: Path) -> SaveInfo:
             rounds=count,
             over=bool(record.get("winners")),
         )
-    except SaveError as exc:
+    except (SaveError, _Bad) as exc:
         from ..messages import save_error_text  # the listing is shown to the player
 
+        if isinstance(exc, _Bad):
+            exc = SaveError(
+                f"cannot load {path}: {exc}", path, str(exc), action="load", code=exc.code, values=exc.values
+            )
         return SaveInfo(path, None, None, None, None, None, None, save_error_text(exc))
-    except Exception as exc:
-        problem = str(exc)
-        from ..i18n import _
+    except Exception as exc:  # a bug, not the file's fault: still one line
+        from ..messages import save_error_text
 
-        return SaveInfo(
-            path, None, None, None, None, None, None, _("cannot load {path}: {problem}").format(path=path, problem=problem)
+        error = SaveError(
+            f"cannot load {path}: internal error while reading it ({type(exc).__name__}: {exc})", path,
+            action="load", code="internal", values={"error": f"{type(exc).__name__}: {exc}"},
         )
+        return SaveInfo(path, None, None, None, None, None, None, save_error_text(error))
 
 
 def list_saves(root: str | os.PathLike[str]) -> list[SaveInfo]:
@@ -711,6 +757,7 @@ __all__ = [
     "FORMAT",
     "MAX_BYTES",
     "VERSION",
+    "Notice",
     "SaveError",
     "SaveInfo",
     "SavedGame",

@@ -26,7 +26,7 @@ from ..rules import PRESETS, GameState, standings
 from ..setup import GameSetup
 from . import atomic
 from .paths import stats_path
-from .saves import SaveError, _Bad, _check_header_named, _parse_json
+from .saves import Notice, SaveError, _Bad, _check_header_named, _os_error, _parse_json
 
 FORMAT = "mexitrain-stats"
 VERSION = 1
@@ -141,7 +141,7 @@ def _read_stats(path) -> Stats:
     except FileNotFoundError:
         return Stats()
     except OSError as exc:
-        raise SaveError(f"cannot load {path}: {exc.strerror or exc}", path) from None
+        raise _os_error("load", path, exc) from None
     try:
         top = _parse_json(data)
         _check_header_named(top, FORMAT, VERSION, "mexitrain statistics file")
@@ -150,12 +150,13 @@ def _read_stats(path) -> Stats:
         except ValidationError as exc:
             err = exc.errors()[0]
             loc = ".".join(str(p) for p in err.get("loc", ()))
-            raise _Bad(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg"))) from None
+            raise _Bad(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")), "bad_stats", error=exc) from None
     except _Bad as exc:
-        problem = str(exc)
+        problem, code, values = str(exc), exc.code, exc.values
     except Exception as exc:  # never a crash over statistics
         problem = f"internal error while reading it ({type(exc).__name__}: {exc})"
-    raise SaveError(f"cannot load {path}: {problem}", path, problem)
+        code, values = "internal", {"error": f"{type(exc).__name__}: {exc}"}
+    raise SaveError(f"cannot load {path}: {problem}", path, problem, action="load", code=code, values=values)
 
 
 def load_stats(root: str | os.PathLike[str]) -> Stats:
@@ -183,7 +184,9 @@ def record_finished_game(
         if not path.is_file():
             raise
         dest = atomic.move_aside(path)
-        notice = f"{exc}; it was moved to {dest} and new statistics were started"
+        notice = Notice(
+            f"{exc}; it was moved to {dest} and new statistics were started", exc, dest, new_stats=True
+        )
         stats = Stats()
     key = _game_key(setup, final_state)
     if key in stats.recent:
@@ -194,7 +197,7 @@ def record_finished_game(
     try:
         atomic.write_text(path, text)
     except OSError as exc:
-        raise SaveError(f"cannot save {path}: {exc.strerror or exc}", path) from None
+        raise _os_error("save", path, exc) from None
     return StatsUpdate(stats, True, notice)
 
 
@@ -244,7 +247,9 @@ def run_command(args: Any) -> int:
     try:
         stats = load_stats(root)
     except SaveError as exc:
-        raise CommandError(str(exc)) from None
+        from ..messages import save_error_text  # in the player's language
+
+        raise CommandError(save_error_text(exc)) from None
     print(format_stats(stats))
     return 0
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..i18n import _
-from ..messages import error_text
+from ..messages import error_text, notice_text
 from ..rules import GameState
 from ..setup import GameSetup
 from ..storage import SaveError, autosave
@@ -73,11 +73,11 @@ class Autosaver:
             if state.over:
                 update = record_finished_game(self.root, setup, state)
                 if update.notice:
-                    self._report(update.notice, True)
+                    self._report(notice_text(update.notice), True)
             notice = autosave(state, setup, self.root, speed=speed)
             self.writes += 1
             if notice:
-                self._report(notice, True)
+                self._report(notice_text(notice), True)
         except SaveError as exc:
             self._report(error_text(exc), True)
         except Exception as exc:  # never let a save problem stop the game

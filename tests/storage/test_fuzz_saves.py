@@ -10,9 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from french_errors import in_french
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mexitrain.messages import save_error_text
 from mexitrain.rules import RuleSet
 from mexitrain.storage.saves import SavedGame, SaveError, parse_save, save_data, save_text
 
@@ -37,6 +39,9 @@ def check(data: bytes) -> SavedGame | None:
         assert len(text) > len(f"cannot load {PATH}: ") + 5
         assert "internal error" not in text, text
         assert exc.path == PATH
+        assert exc.code is not None, text
+        french = in_french(save_error_text, exc, PATH)
+        assert french.startswith(f"impossible de charger {PATH} : "), french
         return None
 
 

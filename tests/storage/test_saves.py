@@ -10,7 +10,9 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from french_errors import in_french
 
+from mexitrain.messages import save_error_text
 from mexitrain.records import write_record
 from mexitrain.rules.record import replay, to_record
 from mexitrain.storage import (
@@ -36,6 +38,10 @@ def _one_line_naming(exc: SaveError, path: Path) -> str:
     text = str(exc)
     assert "\n" not in text
     assert text.startswith(f"cannot load {path}: "), text
+    # and for the player: in French, from the error's code, no English detail
+    assert exc.code is not None, text
+    french = in_french(save_error_text, exc, path)
+    assert french.startswith(f"impossible de charger {path} : "), french
     return text
 
 
@@ -239,6 +245,9 @@ def test_a_bad_autosave_is_moved_aside_and_said_so(tmp_path: Path) -> None:
         text = str(info.value)
         assert text.startswith(f"cannot load {path}: the file is truncated")
         assert text.endswith(f"it was moved to {moved}")
+        french = in_french(save_error_text, info.value, path, moved)
+        assert french.startswith(f"impossible de charger {path} : le fichier est tronqué"), french
+        assert french.endswith(f"le fichier a été déplacé vers {moved}"), french
         assert info.value.moved_to == moved
         assert moved.read_bytes().startswith(b'{"format"')
         assert not path.exists()

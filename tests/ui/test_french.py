@@ -215,10 +215,14 @@ async def test_french_command_palette():
         assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
 
 
-async def _palette_text(pilot, app) -> str:
-    for _ in range(10):
+async def _palette_text(pilot, app, needle: str = "") -> str:
+    """The screen's text once ``needle`` shows (the palette fills in after a short delay)."""
+    for _ in range(100):
         await pilot.pause(0.05)
-    return screen_text(app)
+        text = screen_text(app)
+        if needle in text:
+            break
+    return text
 
 
 async def test_french_palette_has_no_textual_english():
@@ -238,14 +242,14 @@ async def test_french_palette_has_no_textual_english():
         assert not titles & textual_english
         assert not any(re.search(r"\b(the|current|focused|widget|keys|save|change)\b", h, re.I) for h in helps), helps
         await pilot.press("ctrl+p")
-        text = await _palette_text(pilot, app)
+        text = await _palette_text(pilot, app, "hercher une commande")
         assert "hercher une commande" in text and "Search" not in text  # (C: the cursor)
         await pilot.press(*"zzzqqq")
-        text = await _palette_text(pilot, app)
+        text = await _palette_text(pilot, app, "Aucun résultat")
         assert "Aucun résultat" in text and "No matches" not in text
         await pilot.press("escape")
         app.search_themes()
-        text = await _palette_text(pilot, app)
+        text = await _palette_text(pilot, app, "atom-one (sombre)")
         assert "hercher un thème" in text and "Search for themes" not in text
         assert "atom-one (sombre)" in text and "ansi (clair)" in text
         assert not re.search(r"-(dark|light)\b", text), text
@@ -319,3 +323,32 @@ def test_tips_in_french():
         seen += 1
         state = apply(state, legal_actions(state)[0])
     assert seen > 5
+
+
+async def test_new_game_form_says_a_pydantic_refusal_in_french(monkeypatch):
+    """A value the rules' model refuses without a RuleSetError (rare on the form): the verdict
+    says it from the error's type, in French, never in pydantic's English."""
+    from textual.widgets import Button, Static
+
+    from mexitrain.ui.screens import new_game
+
+    set_language("fr")
+    app = MexitrainApp(None, speed=0, seed=4242)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+
+        def refusing(**values):
+            if "first_seat" in values:  # the form's full rule set, not its probes
+                values = {**values, "hand_size": 0}
+            return RuleSet(**values)
+
+        monkeypatch.setattr(new_game, "RuleSet", refusing)
+        screen.validate()
+        await pilot.pause()
+        text = screen.query_one("#verdict", Static).render().plain
+        assert "Impossible de commencer" in text, text
+        assert "l'option hand_size doit valoir au moins 1, pas 0" in text, text
+        assert "greater than" not in text and "Input should" not in text
+        assert screen.query_one("#start", Button).disabled

@@ -275,13 +275,8 @@ class NewGameScreen(Screen):
                 return None, _("{field} must be a whole number of at least 1 (or empty for the default)").format(field=_(LABELS[key]))
         try:
             rules = RuleSet(**values)
-        except ValueError as exc:  # pydantic's ValidationError is a ValueError
-            text = error_text(exc)
-            if text != str(exc):
-                return None, text
-            errors = getattr(exc, "errors", None)
-            msg = errors()[0]["msg"] if callable(errors) else str(exc)
-            return None, msg.removeprefix("Value error, ")
+        except ValueError as exc:  # pydantic's ValidationError: said from its error type, never its English
+            return None, error_text(exc)
         n = int(self._value("players"))
         try:
             rules.check_players(n)
