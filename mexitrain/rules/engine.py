@@ -273,6 +273,11 @@ _LINE_PLAYS: dict[tuple, dict[tuple[int, int], tuple[tuple[_Cand, Play], ...]]] 
 _PLAY_ACTIONS: dict[tuple, Play] = {}
 
 
+# The candidate of each shared Play action, by identity (the actions live for good in
+# _PLAY_ACTIONS, so their ids are never reused): apply() skips decoding them.
+_CAND_OF: dict[int, tuple[Play, int, _Cand]] = {}
+
+
 def _play_action(cand: _Cand, n: int) -> Play:
     key = (cand, n)
     action = _PLAY_ACTIONS.get(key)
@@ -281,6 +286,7 @@ def _play_action(cand: _Cand, n: int) -> Play:
         ref = MEXICAN if ti == n else ti
         action = construct(Play, {"type": "play", "tile": lay, "train": ref, "branch": li})
         _PLAY_ACTIONS[key] = action
+        _CAND_OF[id(action)] = (action, n, cand)
     return action
 
 
@@ -342,12 +348,55 @@ def _plays(state: GameState) -> dict[_Cand, Play]:
     return plays
 
 
+def _turn_plays(state: GameState, seat: int, tiles) -> dict[_Cand, Play] | None:
+    """The plays of ``tiles`` on every line ``seat`` may play on, in one pass over the
+    trains; None if an open double blocks (§6), which the general path then handles."""
+    rules = state.rules
+    wild = rules.blanks_wild
+    n = state.players
+    partner = (seat + n // 2) % n if rules.teams else seat
+    get = _LINE_PLAYS.get
+    out: dict[_Cand, Play] = {}
+    ti = -1
+    for train in state.trains:
+        ti += 1
+        owner = train.owner
+        allowed = owner is None or train.marker or owner == seat or owner == partner
+        li = -1
+        starts = train.starts
+        for line in train.lines:
+            li += 1
+            if line:
+                last = line[-1]
+                end = last[1]
+                if last[0] == end and _satisfiable(state, end):
+                    return None
+            else:
+                end = starts[li]
+            if not allowed:
+                continue
+            table = get((end, wild, ti, li, n))
+            if table is None:
+                table = _line_plays(end, wild, ti, li, n)
+            hits = [table[t] for t in tiles if t in table]
+            if hits:
+                if len(hits) == 1:
+                    for cand, action in hits[0]:
+                        out[cand] = action
+                else:
+                    for cand, action in sorted([e for h in hits for e in h]):
+                        out[cand] = action
+    return out
+
+
 def _compute_plays(state: GameState) -> dict[_Cand, Play]:
     phase = state.phase
     if phase == "turn":  # the common case first: every tile in hand, the default lines
         seat = state.turn
-        lines, blocked = _default_lines(state, seat)
-        cands = _candidates(state, state.hands[seat], lines, not blocked)
+        cands = _turn_plays(state, seat, state.hands[seat])
+        if cands is None:
+            lines, blocked = _default_lines(state, seat)
+            cands = _candidates(state, state.hands[seat], lines, not blocked)
         if state.rules.opening == "first_turn_chain" and state.chain_right[seat]:
             own = {c: a for c, a in cands.items() if c[1] == seat}
             if own:
@@ -516,6 +565,12 @@ def apply(state: GameState, action: Action) -> GameState:
     """The snapshot after ``action``; raises :class:`IllegalAction` (state untouched) if illegal."""
     if state.phase == "game_over":
         raise IllegalAction("game_over")
+    shared = _CAND_OF.get(id(action))
+    if shared is not None and shared[0] is action and shared[1] == state.players:
+        cand = shared[2]
+        if cand not in _plays(state):
+            raise _diagnose_play(state, action)
+        return _settle(_play(state, cand))
     cls = action.__class__
     if cls is Play or (cls not in _OTHER_ACTIONS and isinstance(action, Play)):
         a, b = action.tile
