@@ -69,17 +69,24 @@ class SeatView(BaseModel):
 
     def unseen(self) -> tuple[Tile, ...]:
         """Tiles this seat cannot see: in hidden hands or the boneyard, in set order."""
-        seen = {(self.engine, self.engine)}
-        for train in self.trains:
-            seen.update(_memo(_TRAIN_TILES, train, _train_tiles))
+        off = _memo(_OFF_TRAINS, self.trains, lambda trains: _off_trains(trains, self))
+        if off[0] != (self.engine, self.rules.set):  # the same trains in another set-up
+            off = _off_trains(self.trains, self)
+        seen: set[Tile] = set()
         for h in self.hands:
             if h:
                 seen.update(h)
-        return tuple([t for t in full_set(self.rules.set) if t not in seen])
+        return tuple([t for t in off[1] if t not in seen])
 
 
-def _train_tiles(train: Train) -> frozenset[Tile]:
-    return frozenset((a, b) if a <= b else (b, a) for line in train.lines for a, b in line)
+def _off_trains(trains: tuple[Train, ...], v: SeatView) -> tuple[tuple[int, int], tuple]:
+    """((engine, set), the tiles of the set neither on ``trains`` nor the engine)."""
+    seen = {(v.engine, v.engine)}
+    for train in trains:
+        for line in train.lines:
+            for a, b in line:
+                seen.add((a, b) if a <= b else (b, a))
+    return (v.engine, v.rules.set), tuple([t for t in full_set(v.rules.set) if t not in seen])
 
 
 # Another seat's draw as this seat sees it: one shared event per drawing seat.
@@ -116,7 +123,7 @@ def _hide(events: tuple[Event, ...], seat: int, open_hands: bool) -> tuple[Event
 # Finished rounds are shared by every later snapshot, so their public and rebuilt forms are
 # memoised by identity (the entry keeps its key object alive, so an id is never reused).
 _MEMO_LIMIT = 4096
-_TRAIN_TILES: dict[int, tuple] = {}
+_OFF_TRAINS: dict[int, tuple] = {}
 _PUBLIC: dict[int, tuple[RoundResult, PublicRound]] = {}
 _REBUILT: dict[int, tuple[PublicRound, RoundResult]] = {}
 
