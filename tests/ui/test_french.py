@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from textual.app import App
 from textual.widgets import Select
 
 from mexitrain import settings
@@ -352,3 +353,48 @@ async def test_new_game_form_says_a_pydantic_refusal_in_french(monkeypatch):
         assert "l'option hand_size doit valoir au moins 1, pas 0" in text, text
         assert "greater than" not in text and "Input should" not in text
         assert screen.query_one("#start", Button).disabled
+
+
+class _SheetApp(App):
+    """Just the score-sheet popup over an empty screen, with the game's stylesheet."""
+
+    CSS_PATH = MexitrainApp.CSS_PATH
+
+    def __init__(self, seat_view, names) -> None:
+        super().__init__()
+        self.seat_view, self.names = seat_view, names
+
+    def on_mount(self) -> None:
+        self.push_screen(ScoreScreen(self.seat_view, self.names))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_score_sheet_popup_fits_80x24_with_2_to_8_players(lang):
+    """The popup's rows are whole at 80 columns, the current round's tail included, in both
+    languages: columns narrow as players are added (running totals go last)."""
+    import random
+
+    from mexitrain.rules import apply, legal_actions, new_game, view
+
+    set_language(lang)
+    tail = {"en": "◀ now", "fr": "◀ en cours"}[lang]
+    names = ("Zoé", "Bernadette", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal")
+    for n in range(2, 9):
+        state = new_game(RuleSet(), players=n, seed=n)
+        rng = random.Random(n)
+        while len(state.results) < 2:
+            state = apply(state, rng.choice(legal_actions(state)))
+        app = _SheetApp(view(state, 0), names[:n])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            scroll = app.screen.query_one("#scores-scroll")
+            assert scroll.max_scroll_x == 0, (n, lang)  # nothing hidden to the right
+            text = screen_text(app)
+            row = next(line for line in text.split("\n") if tail.split()[-1] in line)
+            assert tail in " ".join(row.split()), (n, lang, row)
+            header = next(line for line in text.split("\n") if "Zoé" in line)
+            for name in names[:n]:
+                assert name[:5] in header, (n, lang, header)
+            if n <= 4 or (lang == "en" and n == 5):
+                assert "(" in text  # room for the running totals

@@ -92,7 +92,8 @@ class ScoreScreen(ModalScreen[None]):
                 )
             )
             with VerticalScroll(id="scores-scroll"):
-                yield ScoreSheet(self.view, self.names, id="score-sheet")
+                # the box's border and padding (4) and a scroll bar (2)
+                yield ScoreSheet(self.view, self.names, chrome=6, id="score-sheet")
             yield Label(
                 "[dim]"
                 + _("★ a round at 0 · (n) running total · ties: most rounds\nat 0, then the lowest non-zero round · Esc closes")

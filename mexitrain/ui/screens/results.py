@@ -68,7 +68,7 @@ class RoundOverScreen(Screen[None]):
             )
             yield Static(Content.from_markup(leftovers_markup(self.view, self.names)), id="leftovers")
             yield Label("[b]" + _("Score sheet") + "[/]", classes="section")
-            yield ScoreSheet(self.view, self.names, id="score-sheet")
+            yield ScoreSheet(self.view, self.names, chrome=4, id="score-sheet")  # padding, scroll bar
             yield Label(
                 "[dim]" + (_("Press Enter for the final standings") if self.last else _("Press Enter to deal the next round")) + "[/]",
                 id="round-next",
@@ -123,7 +123,7 @@ class GameOverScreen(Screen[str]):
                 yield Button(_("New game… (n)"), id="new", compact=True)
                 yield Button(_("Quit (q)"), id="quit", variant="error", compact=True)
             with VerticalScroll(id="final-sheet"):
-                yield ScoreSheet(view, self.names, id="score-sheet")
+                yield ScoreSheet(view, self.names, chrome=4, id="score-sheet")  # padding, scroll bar
         yield Footer()
 
     def on_mount(self) -> None:

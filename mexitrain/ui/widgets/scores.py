@@ -13,20 +13,48 @@ from .. import words
 from ..palette import seat_colour
 
 
-def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
-    """The score sheet as markup lines (a plain grid, so it reads the same in every theme)."""
+def _layout(
+    cols: list[str], label: int, now_word: str, width: int | None
+) -> tuple[bool, list[int], str]:
+    """``(running totals shown, each column's width, the current round's tail)``: the widest
+    layout whose lines fit ``width`` columns (None: no limit).
+
+    In order: running totals beside each score with names up to 14 letters, then with
+    narrower columns (down to "123 (456)"), then scores alone, narrower and narrower, and at
+    last a bare ◀ instead of the tail's word. Without a limit: running totals up to 6 sides."""
+    n = len(cols)
+    tail = "  " + now_word
+
+    def fits(widths: list[int], tail: str) -> bool:
+        return width is None or label + sum(w + 1 for w in widths) + len(tail) <= width
+
+    named = [[max(base, min(14, len(c))) for c in cols] for base in (11, 5)]
+    tries: list[tuple[bool, list[int]]] = []
+    if n <= 6 or width is not None:
+        tries.append((True, named[0]))
+    if width is not None:
+        tries += [(True, [w] * n) for w in (11, 10, 9)]
+    tries += [(False, named[1])] + [(False, [w] * n) for w in (8, 7, 6, 5)]
+    for running, widths in tries:
+        if fits(widths, tail):
+            return running, widths, tail
+    return False, [5] * n, "  ◀"
+
+
+def sheet_markup(view: SeatView, names: tuple[str, ...], width: int | None = None) -> str:
+    """The score sheet as markup lines (a plain grid, so it reads the same in every theme),
+    as wide as ``width`` columns at most if it can be (None: no limit; see :func:`_layout`)."""
     groups = sides(view)  # duck-typed: players, rules, results are all the sheet needs
     table = standings(view)
     place = {st.seats: st for st in table}
     played = len(view.results)
     leaders = {st.seats for st in table if st.place == 1} if played else set()
     cols = [words.side_name(names, side) for side in groups]
-    running = len(groups) <= 6  # room for each round's running total beside its score
-    widths = [max(11 if running else 5, min(14, len(c))) for c in cols]
     totals = [0] * len(groups)
     round_word = pgettext("score sheet column", "Round")
     engine_word = pgettext("score sheet column", "Engine")
     rw, ew = max(6, len(round_word) + 1), max(7, len(engine_word) + 1)
+    running, widths, tail = _layout(cols, rw + ew, pgettext("score sheet", "◀ now"), width)
     head = f"{round_word:<{rw}}{engine_word:<{ew}}" + "".join(f" {c[:w]:>{w}}" for c, w in zip(cols, widths, strict=True))
     lines = []
     header_parts = [f"[b]{round_word:<{rw}}{engine_word:<{ew}}[/]"]
@@ -62,8 +90,7 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
                 engine = "?"
             label = f"{r + 1:<{rw}}{engine:<{ew}}"
             cells = "".join(f" {'·':>{w}}" for w in widths)
-            now_word = pgettext("score sheet", "◀ now")
-            lines.append(f"[b $accent]{label}{cells}  {now_word}[/]" if now else f"[dim]{label}{cells}[/]")
+            lines.append(f"[b $accent]{label}{cells}{tail}[/]" if now else f"[dim]{label}{cells}[/]")
     lines.append("[dim]" + "─" * len(head) + "[/]")
 
     def summary(title: str, values: list[str], bold: bool = False) -> str:
@@ -92,14 +119,26 @@ def sheet_markup(view: SeatView, names: tuple[str, ...]) -> str:
 
 
 class ScoreSheet(Widget):
-    """Renders :func:`sheet_markup` for the view it is given."""
+    """Renders :func:`sheet_markup` for the view it is given.
+
+    ``chrome`` is how many columns of the terminal its surroundings take (borders, padding, a
+    scroll bar): the sheet then fits the rest of the terminal's width (narrower columns, see
+    :func:`_layout`), again after every resize. None: no limit."""
 
     view: reactive[SeatView | None] = reactive(None)
 
-    def __init__(self, view: SeatView | None = None, names: tuple[str, ...] = (), **kwargs) -> None:
+    def __init__(
+        self, view: SeatView | None = None, names: tuple[str, ...] = (), *, chrome: int | None = None, **kwargs
+    ) -> None:
         super().__init__(**kwargs)
         self.names = names
+        self.chrome = chrome
         self.set_reactive(ScoreSheet.view, view)
+
+    def fit_width(self) -> int | None:
+        if self.chrome is None:
+            return None
+        return max(20, self.app.size.width - self.chrome)
 
     def render(self) -> Content:
         if self.view is None:
@@ -118,4 +157,4 @@ class ScoreSheet(Widget):
 
     def render_markup(self) -> str:
         assert self.view is not None
-        return sheet_markup(self.view, self.names)
+        return sheet_markup(self.view, self.names, self.fit_width())
