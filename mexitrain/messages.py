@@ -845,6 +845,8 @@ def _validation_error_text(exc: Any) -> str:
             return _("{field} takes {choices}, not {value}").format(
                 field=field, choices=join_or([_shown(c) for c in choices]), value=shown
             )
+        if choices:
+            return _("{field} takes {choices}").format(field=field, choices=join_or([_shown(c) for c in choices]))
     elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         limit = next((ctx[k] for k in ("ge", "gt", "le", "lt") if k in ctx), None)
         text = {

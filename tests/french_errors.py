@@ -28,6 +28,7 @@ def english_in(text: str, *paths: Any) -> list[str]:
     for path in paths:
         text = text.replace(str(path), " ")
     text = re.sub(r"«[^»]*»", " ", text)
+    text = re.sub(r"l'option \w+", " ", text)  # rule option names are the same in every language
     return ENGLISH.findall(text)
 
 

@@ -207,6 +207,21 @@ def record_finished_game(
 _HEAD = ("", N_("games"), N_("wins"), N_("win %"), N_("avg total"), N_("best"), N_("rounds out"))
 
 
+#: Each preset's row label (the preset names are identifiers, not words of every language).
+_PRESET_RULES = {
+    "standard": N_("standard rules"),
+    "fast": N_("fast rules"),
+    "common": N_("common rules"),
+    CUSTOM: N_("custom rules"),
+}
+
+
+def _preset_rules(preset: str) -> str:
+    if preset in _PRESET_RULES:
+        return _(_PRESET_RULES[preset])
+    return _("{preset} rules").format(preset=preset)
+
+
 def _row(label: str, t: Tally) -> tuple[str, ...]:
     pct = f"{100 * t.wins / t.games:.0f}%" if t.games else "-"
     avg = decimal(t.average) if t.average is not None else "-"
@@ -228,7 +243,7 @@ def format_stats(stats: Stats) -> str:
             _row(_("vs {level}").format(level=level_name(level)) if level != PEOPLE_ONLY else _("people only"), t)
             for level, t in sorted(p.by_level.items())
         ]
-        rows += [_row(_("{preset} rules").format(preset=preset), t) for preset, t in sorted(p.by_preset.items())]
+        rows += [_row(_preset_rules(preset), t) for preset, t in sorted(p.by_preset.items())]
         widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
         lines = [name]
         for r in rows:

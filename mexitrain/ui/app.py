@@ -51,7 +51,7 @@ from .screens import (
     RoundOverScreen,
     ScoreScreen,
 )
-from .system import Palette, ThemeProvider
+from .system import Palette, ThemeProvider, key_label
 
 
 class AiChose(Message):
@@ -143,6 +143,10 @@ class MexitrainApp(App[None]):
         """Textual's command palette, its search box in the player's language."""
         if self.use_command_palette and not Palette.is_open(self):
             self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names as the player's keyboard says them (« Échap » for esc)."""
+        return key_label(binding.key_display or super().get_key_display(binding))
 
     def search_themes(self) -> None:
         """The theme list (palette's Theme command), in the player's language."""

@@ -2,9 +2,10 @@
 
 Textual (8.2) writes a few things in English that a player meets: the command palette's
 "No matches found", the theme list and its search box, the screenshot notices and the Keys
-panel (its key descriptions come from Textual's widgets). The app uses this module's
-:class:`Palette` and :class:`ThemeProvider` instead of Textual's, notifies screenshots itself
-and shows its own help screen where Textual would open the Keys panel.
+panel (its key descriptions come from Textual's widgets), and key names in the footer (``esc``).
+The app uses this module's :class:`Palette` and :class:`ThemeProvider` instead of Textual's,
+:func:`key_label` for key names, notifies screenshots itself and shows its own help screen
+where Textual would open the Keys panel.
 """
 
 from __future__ import annotations
@@ -25,6 +26,30 @@ THEME_VARIANTS = {
     "moon": lambda: pgettext("theme variant", "moon"),
     "night": lambda: pgettext("theme variant", "night"),
 }
+
+
+#: Key names Textual shows in the footer (``esc``, ``space``...), said as the player's keyboard
+#: says them; the same words in English.
+KEY_NAMES = {
+    "esc": lambda: pgettext("key", "esc"),
+    "space": lambda: pgettext("key", "space"),
+    "tab": lambda: pgettext("key", "tab"),
+    "shift": lambda: pgettext("key", "shift"),
+    "home": lambda: pgettext("key", "home"),
+    "end": lambda: pgettext("key", "end"),
+    "pgup": lambda: pgettext("key", "pgup"),
+    "pgdn": lambda: pgettext("key", "pgdn"),
+    "del": lambda: pgettext("key", "del"),
+    "insert": lambda: pgettext("key", "insert"),
+    # our own displays (Binding key_display)
+    "Home/End": lambda: pgettext("key", "Home/End"),
+    "PgUp/Dn": lambda: pgettext("key", "PgUp/Dn"),
+}
+
+
+def key_label(display: str) -> str:
+    """Textual's display of a key (``esc``, ``shift+tab``, ``^p``) with its names translated."""
+    return "+".join(KEY_NAMES[part]() if part in KEY_NAMES else part for part in display.split("+"))
 
 
 def theme_label(name: str) -> str:

@@ -304,7 +304,13 @@ def test_statistics_table_in_french():
     t = Tally(games=2, wins=1, total_sum=45, best_total=20, rounds=6, rounds_out=2)
     stats = Stats(players={"Zoé": PlayerStats(overall=t, by_level={"random": t}, by_preset={"custom": t})})
     text = format_stats(stats)
-    assert "parties" in text and "toutes les parties" in text and "contre hasard" in text
+    assert "parties" in text and "toutes parties" in text and "contre hasard" in text
+    assert "règles maison" in text and "custom" not in text  # the preset's name is not a French word
+    big = Tally(games=120, wins=50, total_sum=4550, best_total=120, rounds=600, rounds_out=120)
+    levels = {lv: big for lv in ("random", "greedy", "planner", "expert", "people")}
+    presets = {p: big for p in ("standard", "fast", "common", "custom")}
+    wide = format_stats(Stats(players={"Zoé": PlayerStats(overall=big, by_level=levels, by_preset=presets)}))
+    assert max(len(line) for line in wide.split("\n")) <= 74, wide  # the statistics box at 80 columns
     assert "22,5" in text and "2 sur 6" in text
     assert not re.search(r"\b(games|wins|rounds|all|vs|of)\b", text), text
 
@@ -398,3 +404,43 @@ async def test_score_sheet_popup_fits_80x24_with_2_to_8_players(lang):
                 assert name[:5] in header, (n, lang, header)
             if n <= 4 or (lang == "en" and n == 5):
                 assert "(" in text  # room for the running totals
+
+
+def test_key_names_in_the_footer_follow_the_language():
+    from textual.binding import Binding
+
+    from mexitrain.ui.system import key_label
+
+    app = MexitrainApp(None, speed=0)
+    assert app.get_key_display(Binding("escape", "x")) == "esc"
+    assert app.get_key_display(Binding("home", "x", key_display="Home/End")) == "Home/End"
+    set_language("fr")
+    assert app.get_key_display(Binding("escape", "x")) == "Échap"
+    assert app.get_key_display(Binding("space", "x")) == "Espace"
+    assert app.get_key_display(Binding("home", "x", key_display="Home/End")) == "Début/Fin"
+    assert app.get_key_display(Binding("pageup", "x", key_display="PgUp/Dn")) == "PgPréc/Suiv"
+    assert app.get_key_display(Binding("ctrl+p", "x")) == "^p"
+    assert key_label("shift+tab") == "Maj+Tab"
+
+
+async def test_save_load_and_resume_dialogs_in_french(tmp_path):
+    """The typed-in boxes' hints and the resume prompt's keys are French."""
+    from textual.widgets import Input
+
+    from mexitrain.ui.screens.saves import FileScreen, SaveAsScreen
+
+    set_language("fr")
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.push_screen(SaveAsScreen())
+        await pilot.pause()
+        assert app.screen.query_one("#save-name", Input).placeholder == "un nom, par exemple partie du dimanche"
+        note = screen_text(app)
+        assert "nouvelle partie (Charger…)" in " ".join(note.split())  # the note wraps, whole
+        app.pop_screen()
+        await app.push_screen(FileScreen("Ouvrir un rejeu…"))
+        await pilot.pause()
+        placeholder = app.screen.query_one("#file-path", Input).placeholder
+        assert placeholder.startswith("chemin d'une partie enregistrée")
+        assert not english_words(screen_text(app), names=("You", "Bea"))  # the table's names

@@ -40,6 +40,13 @@ ResumeScreen, SaveAsScreen, LoadScreen, StatsScreen, FileScreen {
 #resume-box .buttons Button {
     margin-bottom: 1;
 }
+#stats-box {
+    width: 80;  /* the statistics table's columns, in every language */
+    max-width: 100%;
+}
+.save-box Label {
+    width: 100%;  /* a long line wraps instead of being cut */
+}
 .save-box .note {
     color: $text-muted;
 }
@@ -95,7 +102,7 @@ class ResumeScreen(ModalScreen[bool]):
             with Vertical(classes="buttons"):
                 yield Button(resume_text(self.game), id="resume-yes", variant="success", compact=True)
                 yield Button(_("New game"), id="resume-no", compact=True)
-            yield Label("Enter or r resumes, n starts a new game", classes="note")
+            yield Label(_("Enter or r resumes, n starts a new game"), classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -123,7 +130,7 @@ class SaveAsScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box", classes="save-box"):
             yield Label("[b]" + _("Save game as…") + "[/]")
-            yield Input(value=self.initial, placeholder="a name, e.g. Sunday game", max_length=60, id="save-name")
+            yield Input(value=self.initial, placeholder=_("a name, e.g. Sunday game"), max_length=60, id="save-name")
             yield Label(escape(self.problem), id="save-problem", classes="problem")
             yield Label(_("Enter saves, Esc cancels. Load it from the new-game screen (Load…)."), classes="note")
         yield Footer()
@@ -207,7 +214,7 @@ class FileScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="file-box", classes="save-box"):
             yield Label(f"[b]{escape(self.title_text)}[/]")
-            yield Input(value=self.value, placeholder="path of a saved game or game record (.json)", id="file-path")
+            yield Input(value=self.value, placeholder=_("path of a saved game or game record (.json)"), id="file-path")
             yield Label(_("Enter opens, Esc cancels."), classes="note")
         yield Footer()
 
