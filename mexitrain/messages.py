@@ -778,6 +778,11 @@ def error_text(exc: BaseException) -> str:
         return undo_refused_text(exc)
     if type(exc).__name__ == "RecordError":
         return record_error_text(exc)
+    if isinstance(exc, OSError):  # a file the system refused (its message is in English)
+        problem = _os_problem({"errno": exc.errno, "error": exc.strerror or str(exc)})
+        if exc.filename:
+            return _("{path}: {problem}").format(path=exc.filename, problem=problem)
+        return problem
     if callable(getattr(exc, "errors", None)):  # a pydantic ValidationError
         return validation_error_text(exc)
     return str(exc)

@@ -376,7 +376,13 @@ class MexitrainApp(App[None]):
         try:
             action = player.choose(view(state, seat))  # type: ignore[attr-defined]
         except Exception as exc:  # a computer player's bug must not stop the game
-            self.call_from_thread(self.notify, f"{self.names[seat]}: {exc}", severity="error")
+            self.log.error(f"{self.names[seat]}'s computer player failed: {exc!r}")  # the details, for developers
+            self.call_from_thread(
+                self.notify,
+                _("{name}'s computer player failed; it plays the first legal move instead").format(name=self.names[seat]),
+                title=_("Computer player error"),
+                severity="error",
+            )
             action = legal_actions(state)[0]
         rest = self.speed - (time.monotonic() - started)
         if rest > 0:

@@ -444,3 +444,44 @@ async def test_save_load_and_resume_dialogs_in_french(tmp_path):
         placeholder = app.screen.query_one("#file-path", Input).placeholder
         assert placeholder.startswith("chemin d'une partie enregistrée")
         assert not english_words(screen_text(app), names=("You", "Bea"))  # the table's names
+
+
+async def test_language_that_cannot_be_saved_is_said_in_the_new_language(tmp_path, monkeypatch):
+    def refuse(root, **changes):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "settings.json"))
+
+    monkeypatch.setattr(settings, "save", refuse)
+    app = MexitrainApp(None, speed=0, seed=1, data_dir=tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#language", Select).value = "fr"
+        for _ in range(20):
+            await pilot.pause()
+        assert language() == "fr"  # switched for now, though not saved
+        said = [(n.title, n.message) for n in app._notifications]
+        assert ("La langue n'a pas pu être enregistrée", f"{tmp_path / 'settings.json'} : permission refusée") in said
+
+
+async def test_a_failing_computer_player_is_reported_in_french(monkeypatch):
+    from mexitrain.ui import app as app_module
+
+    class Broken:
+        def choose(self, seat_view):
+            raise RuntimeError("boom in English")
+
+    monkeypatch.setattr(app_module, "make_player", lambda *a, **k: Broken())
+    set_language("fr")
+    app = game_app(table(RuleSet(set=6, rounds=1), seed=3, kinds=("human", "random")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for _ in range(6):  # until the computer player has had a turn
+            if app._notifications:
+                break
+            await human_move(pilot)
+            await settle(pilot)
+        said = [(n.title, n.message) for n in app._notifications]
+        assert said, "no notice"
+        title, message = said[0]
+        assert title == "Erreur du joueur de l'ordinateur"
+        assert message.endswith("a échoué ; il joue à la place le premier coup permis"), message
+        assert "boom" not in message

@@ -391,7 +391,7 @@ class NewGameScreen(Screen):
         try:
             settings.save(getattr(self.app, "root", None), language=lang)
         except (OSError, ValueError) as exc:
-            self.notify(error_text(exc), severity="warning")
+            self.notify(error_text(exc), title=_("The language could not be saved"), severity="warning")
         # keep what was typed and chosen, then build the form again in the new words
         self._save_seats()
         n = int(self._value("players"))
