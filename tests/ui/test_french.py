@@ -485,3 +485,23 @@ async def test_a_failing_computer_player_is_reported_in_french(monkeypatch):
         assert title == "Erreur du joueur de l'ordinateur"
         assert message.endswith("a échoué ; il joue à la place le premier coup permis"), message
         assert "boom" not in message
+
+
+async def test_a_tip_that_fails_is_said_in_french(monkeypatch):
+    from mexitrain.ui.screens import game as game_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("search blew up")
+
+    monkeypatch.setattr(game_module, "_hint", broken)
+    set_language("fr")
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        for _ in range(40):
+            await pilot.pause(0.02)
+            if any(n.severity == "warning" for n in app._notifications):
+                break
+        said = [(n.title, n.message) for n in app._notifications if n.severity == "warning"]
+        assert said == [("Idée", "Pas de conseil disponible cette fois")], said

@@ -228,7 +228,8 @@ class GameScreen(Screen):
         try:
             action, reason = _hint(view) if limit is None else _hint(view, time_limit=limit)
         except Exception as exc:  # the coach must never break the game
-            self.app.call_from_thread(self.notify, _("No tip available: {error}").format(error=exc), severity="warning")
+            self.log.error(f"no tip: {exc!r}")  # the details, for developers (Python's words)
+            self.app.call_from_thread(self.notify, _("No tip available this time"), title=_("Tip"), severity="warning")
             return
         self.app.call_from_thread(self._show_hint, view, action, reason)
 
