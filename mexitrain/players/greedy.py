@@ -10,12 +10,15 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
     """The heaviest play. Ties (the same tile on several trains, or tiles of equal pips) go,
     in order, to a double the seat can follow up, to a play on the seat's own train when it
     carries a marker (which that play removes), to the play after which most tiles left in
-    the hand fit an end the seat may play on, then to the first in the engine's stable order. With no play: the
-    forced draw, marker or pass."""
+    the hand fit the end of the seat's own train (its private end: the opponents rarely
+    change it, unlike the Mexican Train's), then to the play after which most tiles left fit
+    any end the seat may play on, then to the first in the engine's stable order. With no
+    play: the forced draw, marker or pass."""
     best = None
     best_key = None
     plays = [a for a in legal if a.type == "play"]
     ends: dict = {}
+    own: set = set()
     if view is not None and len(plays) > 1:
         n, seat = view.players, view.seat
         team = {seat, (seat + n // 2) % n} if view.rules.teams else {seat}
@@ -23,6 +26,8 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
             if train.owner is None or train.marker or train.owner in team:
                 for li in range(len(train.lines)):
                     ends[(ti, li)] = train.end(li)
+                    if train.owner in team:
+                        own.add((ti, li))
     for a in plays:
         x, y = a.tile
         key: tuple = (x + y, x == y)
@@ -32,10 +37,13 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
             unmark = ti == view.seat and view.trains[ti].marker
             after = dict(ends)
             after[(ti, a.branch)] = y
-            tables = [placement_table(e, view.rules.blanks_wild) for e in set(after.values())]
+            wild = view.rules.blanks_wild
+            tables = [placement_table(e, wild) for e in set(after.values())]
+            own_tables = [placement_table(e, wild) for e in {after[k] for k in own}]
             fits = [u for u in view.hand if u != t and any(u in tb for tb in tables)]
+            own_fits = sum(1 for u in fits if any(u in tb for tb in own_tables))
             followable = x != y or any(u[0] != u[1] for u in fits)
-            key = (x + y, x == y and followable, unmark, len(fits))
+            key = (x + y, x == y and followable, unmark, own_fits, len(fits))
         if best_key is None or key > best_key:
             best, best_key = a, key
     if best is not None:
@@ -57,4 +65,3 @@ class GreedyPlayer:
 
     def choose(self, view: SeatView) -> Action:
         return greedy_action(view_legal_actions(view), view)
-

@@ -33,6 +33,53 @@ def test_greedy_plays_the_heaviest_tile():
     assert isinstance(a, Play) and sorted(a.tile) == [11, 12]
 
 
+def test_greedy_keeps_the_tiles_that_fit_its_own_train():
+    # 12-3 (own train) and 11-4 (Mexican Train) weigh 15 each. After 12-3 more tiles fit some
+    # end (the Mexican Train's 4 takes 4-5, 4-6, 4-11), but after 11-4 more fit its own
+    # train's 12 (12-3, 12-0), which the opponent cannot change: greedy plays 11-4.
+    s = position(
+        hands=[[(12, 3), (4, 11), (3, 1), (4, 5), (4, 6), (12, 0)], [(1, 2)]],
+        trains={MEXICAN: [(12, 7), (7, 4)]},
+        boneyard=[(0, 0)],
+    )
+    assert _choose("greedy", s) == Play(tile=(4, 11), train=MEXICAN)
+
+
+def test_greedy_then_counts_the_tiles_that_fit_any_end():
+    # 12-4 (own train) and 11-5 (Mexican Train) weigh 16 each and each leaves one tile on the
+    # own train's end (4-2 after 12-4; 12-4 itself after 11-5). Then the tiles fitting any
+    # end decide: after 11-5 the Mexican Train's 5 also takes 5-0 and 5-1, so 11-5 it is.
+    s = position(
+        hands=[[(12, 4), (11, 5), (4, 2), (5, 0), (5, 1)], [(1, 2)]],
+        trains={MEXICAN: [(12, 11)]},
+        boneyard=[(0, 0)],
+    )
+    assert _choose("greedy", s) == Play(tile=(11, 5), train=MEXICAN)
+
+
+def test_greedy_prefers_a_double_it_can_follow():
+    # 11-11 on its train's 11 and 12-10 on the empty Mexican Train weigh 22 each; 12-10 can
+    # follow the double, so greedy plays the double.
+    s = position(
+        hands=[[(12, 10), (11, 11), (3, 1)], [(1, 2)]],
+        trains={0: [(12, 11)]},
+        boneyard=[(0, 0)],
+    )
+    assert _choose("greedy", s) == Play(tile=(11, 11), train=0)
+
+
+def test_greedy_lifts_its_marker_before_keeping_tiles_for_its_train():
+    # 5-6 fits its marked train (5) and the Mexican Train (6): on its own train it lifts the
+    # marker, although on the Mexican Train it would keep 5-1 and 5-2 fitting its train.
+    s = position(
+        hands=[[(5, 6), (5, 1), (5, 2)], [(1, 2)]],
+        trains={0: [(12, 5)], MEXICAN: [(12, 6)]},
+        markers=[0],
+        boneyard=[(0, 0)],
+    )
+    assert _choose("greedy", s) == Play(tile=(5, 6), train=0)
+
+
 def test_greedy_draws_when_forced():
     s = position(hands=[[(1, 3)], [(1, 2)]], boneyard=[(0, 0)])
     assert _choose("greedy", s) == Draw()
