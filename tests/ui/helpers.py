@@ -43,6 +43,15 @@ async def settle(pilot: Pilot, limit: int = 2000) -> None:
     raise AssertionError("the computer players never stopped")
 
 
+async def wait_for(pilot: Pilot, condition, what: str, limit: int = 400) -> None:
+    """Let the app run until ``condition()`` holds; fail naming ``what`` if it never does."""
+    for _ in range(limit):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
 def board(app: MexitrainApp):
     screen = app.game_screen
     assert screen is not None

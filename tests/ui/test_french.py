@@ -17,7 +17,7 @@ from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
 from mexitrain.ui.widgets.log import log_lines
 
-from .helpers import board, game_app, human_move, settle, table
+from .helpers import board, game_app, human_move, settle, table, wait_for
 from .test_snapshots import _settle, _until, quiet
 
 #: English words that must not appear on a French game screen (whole words, any case).
@@ -124,8 +124,11 @@ async def test_language_select_switches_and_saves(tmp_path):
         screen.query_one("#players", Select).value = 3
         await pilot.pause()
         screen.query_one("#language", Select).value = "fr"
-        for _ in range(20):
-            await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: settings.saved_language(tmp_path) == "fr" and "Nouvelle partie" in screen_text(app),
+            "the form in French and the choice saved",
+        )
         assert language() == "fr"
         assert settings.saved_language(tmp_path) == "fr"
         text = screen_text(app)
@@ -136,8 +139,11 @@ async def test_language_select_switches_and_saves(tmp_path):
         assert screen.setup is not None and len(screen.setup.seats) == 3
         assert "Prêt" in screen.query_one("#verdict").render().plain
         screen.query_one("#language", Select).value = "en"
-        for _ in range(20):
-            await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: settings.saved_language(tmp_path) == "en" and "New game" in screen_text(app),
+            "the form in English and the choice saved",
+        )
         assert language() == "en"
         assert "New game" in screen_text(app)
         assert settings.saved_language(tmp_path) == "en"
@@ -455,12 +461,11 @@ async def test_language_that_cannot_be_saved_is_said_in_the_new_language(tmp_pat
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
         app.screen.query_one("#language", Select).value = "fr"
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if app._notifications:
-                break
-        for _ in range(20):  # the form finishes rebuilding itself in French
-            await pilot.pause()
+        await wait_for(
+            pilot,
+            lambda: app._notifications and "Nouvelle partie" in screen_text(app),
+            "the notice, and the form rebuilt in French",
+        )
         assert language() == "fr"  # switched for now, though not saved
         said = [(n.title, n.message) for n in app._notifications]
         assert ("La langue n'a pas pu être enregistrée", f"{tmp_path / 'settings.json'} : permission refusée") in said

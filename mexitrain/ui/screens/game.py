@@ -110,7 +110,8 @@ class GameScreen(Screen):
             self._keys_state = keys
             self.refresh_bindings()
         if board is not None:
-            self.query_one("#open-hands").display = board.view.rules.open_hands
+            for panel in self.query("#open-hands"):  # none while the screen is torn down
+                panel.display = board.view.rules.open_hands
             self.call_after_refresh(self._scroll_to_target)
 
     def _scroll_to_target(self) -> None:
