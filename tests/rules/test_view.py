@@ -166,3 +166,32 @@ def test_determinized_final_engine_zero_round_does_not_crash() -> None:
     while not d.over:
         d = apply(d, rng.choice(legal_actions(d)))
     assert len(d.results) == 7 and d.results[-1].engine == 0
+
+
+def _fresh_hidden_events(s, seat: int) -> tuple:
+    """The round's events as ``seat`` sees them, worked out here without any memo."""
+    return tuple(
+        (e.seat, e.type, None if e.type == "draw" and e.seat != seat else e.tile, e.train)
+        for e in s.events
+    )
+
+
+def test_views_of_interleaved_games_never_mix_their_histories() -> None:
+    """RULES.md §8: each view hides exactly its own game's draws, however views of other games
+    (the UI's game, a hint's search, a tournament) are interleaved with it; the memos that make
+    views cheap must never carry one game's events or tiles into another's."""
+    a = _midgame(RuleSet(), 4, 21, 120)
+    b = _midgame(RuleSet(set=9), 3, 22, 120)
+    order = [(x, 0) for x in a] + [(x, 1) for x in b]
+    random.Random(5).shuffle(order)
+    for s, _game in order:
+        if s.over:
+            continue
+        for seat in range(s.players):
+            v = view(s, seat)
+            got = tuple((e.seat, e.type, e.tile, e.train) for e in v.events)
+            assert got == _fresh_hidden_events(s, seat)
+            hidden = sorted([t for i, h in enumerate(s.hands) if i != seat for t in h] + list(s.boneyard))
+            assert sorted(v.unseen()) == hidden
+            if seat == s.turn:
+                assert view_legal_actions(v) == legal_actions(s)
