@@ -114,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     global CLOCK
     if args.wall:
         CLOCK = time.perf_counter
+    from mexitrain.cli import freeze_startup_objects
     from mexitrain.players.expert import DEFAULT_ROLLOUTS
 
+    freeze_startup_objects()  # as the mexitrain program does once it has started
     print(
         f"4 players, double-12 Standard, {args.rounds} round(s), {args.games} game(s) per level; "
         f"expert budget {args.budget or DEFAULT_ROLLOUTS} rollouts; "

@@ -35,6 +35,7 @@ texts and messages in ``_()``; argparse's own words are translated here (:class:
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import math
 import os
@@ -330,6 +331,17 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Runner | str  # a callable, or "module:function" imported when the command runs
     description: str | None = None
+
+
+def freeze_startup_objects() -> None:
+    """Move everything imported so far out of the garbage collector's sight.
+
+    The modules, classes and functions of Textual, pydantic and the game live as long as the
+    program, yet every full collection walked all of them: some 40 ms on a slow machine, a
+    visible hitch in the middle of a computer player's turn or a key press. Frozen, a full
+    collection only looks at the game's own objects (about 6 ms)."""
+    gc.collect()
+    gc.freeze()
 
 
 def _resolve(run: Runner | str) -> Runner:
@@ -758,7 +770,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(_with_default_command(args_list))
         command = COMMANDS[args.command]
-        return int(_resolve(command.run)(args) or 0)
+        run = _resolve(command.run)
+        if argv is None:  # the real program, not a test calling main([...])
+            freeze_startup_objects()
+        return int(run(args) or 0)
     except UsageError as exc:
         print(_("{prog}: error: {message}").format(prog=PROG, message=_one_line(exc)), file=sys.stderr)
         return 2

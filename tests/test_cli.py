@@ -338,3 +338,23 @@ def test_register_function_and_bad_values(monkeypatch, capsys) -> None:
     cli.register("broken", Command(help="x", add_arguments=lambda p: None, run=run))
     assert main(["broken"]) == 2
     assert capsys.readouterr().err == "mexitrain: error: no such thing\n"
+
+
+def test_the_program_freezes_its_startup_objects_but_main_called_by_code_does_not(tmp_path):
+    """The program hides its imports from the garbage collector (shorter full collections,
+    no hitch in a turn); a test or a library calling ``main([...])`` keeps its collector as is."""
+    import gc
+
+    before = gc.get_freeze_count()
+    assert main(["stats", "--data-dir", str(tmp_path)]) == 0
+    assert gc.get_freeze_count() == before
+    code = (
+        "import gc, sys\n"
+        "from mexitrain.cli import main\n"
+        f"sys.argv = ['mexitrain', 'stats', '--data-dir', {str(tmp_path)!r}]\n"
+        "status = main()\n"
+        "print(status, gc.get_freeze_count())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    status, frozen = proc.stdout.split()[-2:]
+    assert status == "0" and int(frozen) > 1000, proc.stdout + proc.stderr
