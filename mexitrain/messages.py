@@ -1150,9 +1150,10 @@ def winners_text(names: Sequence[str], sides: Sequence[Sequence[int]], viewer: i
     """"You win", "Bea wins", "Bea & Dot win", "Bea and Cal win"."""
     if len(sides) == 1 and len(sides[0]) == 1:
         seat = sides[0][0]
-        if seat == viewer:
-            return _("You win")
-        return _("{name} wins").format(name=_name(names, seat) or seat_label(seat))
+        name = _name(names, seat)
+        if seat == viewer or name in ("You", pgettext("player name", "You")):
+            return _("You win")  # not "You wins": the default name of the human seat is "You"
+        return _("{name} wins").format(name=name or seat_label(seat))
     return _("{names} win").format(names=join_and([side_name(names, side) for side in sides]))
 
 

@@ -304,7 +304,8 @@ class MexitrainApp(App[None]):
         if state.over:
             if not self._game_over_shown:
                 self._game_over_shown = True
-                self.push_screen(GameOverScreen(view(state, self.shown_seat), self.names), self._after_game)
+                you = self.shown_seat if list(self.kinds).count("human") == 1 else None
+                self.push_screen(GameOverScreen(view(state, self.shown_seat), self.names, you), self._after_game)
             return
         seat = state.turn
         if self.kinds[seat] == "human":

@@ -99,3 +99,39 @@ async def test_game_over_new_game_goes_back_to_the_form():
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
+
+
+def _finished_game(players: int = 3):
+    import random
+
+    from mexitrain.rules import apply, legal_actions, new_game, winners
+
+    state = new_game(RuleSet(set=6, rounds=1), players=players, seed=8)
+    rng = random.Random(8)
+    while not state.over:
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state, winners(state)
+
+
+async def test_game_over_says_you_win_to_the_one_person_at_the_table():
+    """"You win", never "You wins": the person's seat is "you", and so is the default name."""
+    from mexitrain.rules import view
+
+    state, won = _finished_game()
+    assert len(won) == 1
+    seat = won[0]
+    named = tuple("You" if i == seat else f"Bot{i}" for i in range(3))
+    app = game_app(table(RuleSet(set=6, rounds=1), kinds=("human", "random", "random")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for names, viewer in ((named, None), (("Ann", "Bea", "Cal"), seat)):
+            await app.push_screen(GameOverScreen(view(state, seat), names, viewer))
+            await pilot.pause()
+            text = str(app.screen.query_one("#winner").render())
+            assert text.startswith("You win ") and "wins" not in text, text
+            app.pop_screen()
+            await pilot.pause()
+        await app.push_screen(GameOverScreen(view(state, seat), ("Ann", "Bea", "Cal"), None))
+        await pilot.pause()
+        text = str(app.screen.query_one("#winner").render())
+        assert text.startswith(f"{('Ann', 'Bea', 'Cal')[seat]} wins "), text

@@ -88,17 +88,18 @@ class GameOverScreen(Screen[str]):
         Binding("q,escape", "choose('quit')", "Quit", id="over-quit"),
     ]
 
-    def __init__(self, view: SeatView, names: tuple[str, ...]) -> None:
+    def __init__(self, view: SeatView, names: tuple[str, ...], viewer: int | None = None) -> None:
         super().__init__()
         self.view = view
         self.names = names
+        self.viewer = viewer  # the one person at the table, who is "you"
 
     def compose(self) -> ComposeResult:
         view = self.view
         table = standings(view)
         decided = decided_by(view)
         top = [st for st in table if st.place == 1]
-        winners = winners_text(self.names, [st.seats for st in top])
+        winners = winners_text(self.names, [st.seats for st in top], self.viewer)
         lines = []
         for st in table:
             name = words.side_name(self.names, st.seats)
