@@ -318,18 +318,22 @@ def _candidates(state: GameState, tiles, lines, ordered: bool = False) -> dict[_
         laid = train.lines[li]
         end = laid[-1][1] if laid else train.starts[li]
         table = get((end, wild, ti, li, n))
-        if table is None:
-            table = _line_plays(end, wild, ti, li, n)
-        hits = [table[t] for t in tiles if t in table]
-        if not hits:
-            continue
-        if len(hits) == 1:
-            for cand, action in hits[0]:
-                out[cand] = action
-        else:
-            for cand, action in sorted([e for h in hits for e in h]):
-                out[cand] = action
+        _add_plays(out, tiles, table if table is not None else _line_plays(end, wild, ti, li, n))
     return out
+
+
+def _add_plays(out: dict[_Cand, Play], tiles, table: dict) -> None:
+    """Add to ``out`` the plays of ``tiles`` on one line (its ``_line_plays`` table), in
+    laid order."""
+    hits = [table[t] for t in tiles if t in table]
+    if not hits:
+        return
+    if len(hits) == 1:
+        for cand, action in hits[0]:
+            out[cand] = action
+    else:
+        for cand, action in sorted([e for h in hits for e in h]):
+            out[cand] = action
 
 
 # The last state whose plays were computed, and those plays: ``legal_actions(s)`` followed by
@@ -376,16 +380,7 @@ def _turn_plays(state: GameState, seat: int, tiles) -> dict[_Cand, Play] | None:
             if not allowed:
                 continue
             table = get((end, wild, ti, li, n))
-            if table is None:
-                table = _line_plays(end, wild, ti, li, n)
-            hits = [table[t] for t in tiles if t in table]
-            if hits:
-                if len(hits) == 1:
-                    for cand, action in hits[0]:
-                        out[cand] = action
-                else:
-                    for cand, action in sorted([e for h in hits for e in h]):
-                        out[cand] = action
+            _add_plays(out, tiles, table if table is not None else _line_plays(end, wild, ti, li, n))
     return out
 
 
