@@ -455,6 +455,19 @@ def save_error_text(exc: Any) -> str:
     return " ".join(text.split())  # one line, whatever a damaged file holds
 
 
+
+# Problems with a file that need no more than its path to be told (save problem codes).
+_LOAD_PROBLEMS = {
+    "empty": N_("cannot load {path}: the file is empty"),
+    "not_utf8": N_("cannot load {path}: the file is damaged: it is not text"),
+    "too_deep": N_("cannot load {path}: the file is damaged: not valid JSON"),
+    "not_json_value": N_("cannot load {path}: the file is damaged: not valid JSON"),
+    "bad_speed": N_("cannot load {path}: the game speed it gives is not valid"),
+    "bad_date": N_("cannot load {path}: the date it was saved is not valid"),
+    "setup_mismatch": N_("cannot load {path}: the game's setup does not match its record"),
+}
+
+
 def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
     if action == "save":
         if code == "os_error":
@@ -472,16 +485,14 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
         return None
     if action != "load":
         return None
+    if code in _LOAD_PROBLEMS:
+        return _(_LOAD_PROBLEMS[code]).format(path=where)
     if code == "os_error":
         return _("cannot load {path}: {problem}").format(path=where, problem=_os_problem(v))
     if code == "too_large":
         return _("cannot load {path}: the file is too large to be a saved game ({size} bytes)").format(
             path=where, size=v["size"]
         )
-    if code == "empty":
-        return _("cannot load {path}: the file is empty").format(path=where)
-    if code == "not_utf8":
-        return _("cannot load {path}: the file is damaged: it is not text").format(path=where)
     if code == "truncated":
         return _("cannot load {path}: the file is truncated (line {line}, column {column})").format(
             path=where, line=v["line"], column=v["column"]
@@ -490,8 +501,6 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
         return _(
             "cannot load {path}: the file is damaged: it is not valid JSON (line {line}, column {column})"
         ).format(path=where, line=v["line"], column=v["column"])
-    if code == "too_deep":
-        return _("cannot load {path}: the file is damaged: not valid JSON").format(path=where)
     if code == "wrong_format":
         if v.get("format") == "mexitrain-stats":
             return _("cannot load {path}: it is not a mexitrain statistics file").format(path=where)
@@ -523,18 +532,10 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
         return _("cannot load {path}: the file is damaged: {problem}").format(
             path=where, problem=strict_json_text(v["error"])
         )
-    if code == "not_json_value":
-        return _("cannot load {path}: the file is damaged: not valid JSON").format(path=where)
     if code == "unknown_version":
         return _("cannot load {path}: unknown version {version} (this mexitrain reads {reads})").format(
             path=where, version=v["version"], reads=v["reads"]
         )
-    if code == "bad_speed":
-        return _("cannot load {path}: the game speed it gives is not valid").format(path=where)
-    if code == "bad_date":
-        return _("cannot load {path}: the date it was saved is not valid").format(path=where)
-    if code == "setup_mismatch":
-        return _("cannot load {path}: the game's setup does not match its record").format(path=where)
     if code == "internal":
         return _("cannot load {path}: internal error while reading it ({error})").format(
             path=where, error=v["error"]
