@@ -61,6 +61,8 @@ class SeatView(BaseModel):
     idle_turns: int
     events: tuple[Event, ...]  # this round; others' draws without their tile
     results: tuple[PublicRound, ...]
+    # the events of the round just finished (results[-1]), hidden as ``events`` is
+    last_round_events: tuple[Event, ...] = ()
     winners: tuple[int, ...]
 
     @property
@@ -182,6 +184,24 @@ def _hidden_result(p: PublicRound) -> RoundResult:
     return _memo(_REBUILT, p, _make_hidden_result)
 
 
+# Per seat, the last finished round whose events were hidden, and their hidden form.
+_LAST_ROUND: dict[int, tuple[RoundResult, tuple[Event, ...]]] = {}
+
+
+def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: bool) -> tuple[Event, ...]:
+    if not results:
+        return ()
+    last = results[-1]
+    if open_hands:  # every drawn tile joined a hand everyone could see
+        return last.events
+    hit = _LAST_ROUND.get(seat)
+    if hit is not None and hit[0] is last:
+        return hit[1]
+    hidden = tuple(_hidden_draw(e) if e.type == "draw" and e.seat != seat else e for e in last.events)
+    _LAST_ROUND[seat] = (last, hidden)
+    return hidden
+
+
 def view(state: GameState, seat: int) -> SeatView:
     """What ``seat`` may know of ``state``."""
     open_hands = state.rules.open_hands
@@ -215,6 +235,7 @@ def view(state: GameState, seat: int) -> SeatView:
             events=_hide(state.events, seat, open_hands),
             results=_memo(_PUBLIC_ROUNDS, state.results, _public_rounds),
             winners=state.winners,
+            last_round_events=_last_round_events(state.results, seat, open_hands),
         ),
     )
 

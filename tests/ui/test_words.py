@@ -88,3 +88,47 @@ def test_rules_summary_lists_the_options_in_force():
     assert lines[0].startswith("double-12 set, 15 tiles each, 3 rounds")
     assert any("blanks are wild" in line for line in lines)
     assert any("swan" in line or "go on along the public trains" in line for line in lines)
+
+
+def _play_until_round_two(seed: int = 2):
+    """A 3-player double-6 game played by its first legal actions until round 2 begins."""
+    from mexitrain.rules import legal_actions
+
+    state = new_game(RuleSet(set=6), players=3, seed=seed)
+    while state.round == 1:
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def test_the_log_keeps_the_round_just_finished_down_to_its_last_move():
+    # RULES.md §7: the round ends at once on the domino; the log must still show that move
+    state = _play_until_round_two()
+    assert state.events == ()  # round 2 has not begun
+    done = state.results[-1]
+    last = done.events[-1]
+    v = view(state, 0)
+    assert v.last_round_events[-1] == last
+    lines = log_lines(build(v, NAMES, KINDS))
+    finished = [i for i, line in enumerate(lines) if "Round 1 over" in line]
+    assert len(finished) == 1
+    assert done.end == "domino" and last.type == "play" and last.seat == done.out_seat == 2
+    # the final move is the line just above "Round 1 over: ...", dimmed like the whole round
+    final = words.event_line(v.model_copy(update={"events": v.last_round_events}), NAMES, len(done.events) - 1)
+    assert final == f"Cal played {last.tile[0]}-{last.tile[1]} on the Mexican Train"
+    assert lines[finished[0] - 1] == f"[dim]{final}[/]"
+    assert lines[finished[0]] == "[dim b]Round 1 over: Cal went out (domino)[/]"
+    assert lines[-1].startswith("[b]Round 2 of 7")  # then this round's header, newest at the bottom
+
+
+def test_the_finished_rounds_log_hides_the_others_draws():
+    state = _play_until_round_two()
+    events = state.results[-1].events
+    for seat in range(3):
+        seen = view(state, seat).last_round_events
+        assert len(seen) == len(events)
+        for mine, full in zip(seen, events, strict=True):
+            if full.type == "draw" and full.seat != seat:
+                assert mine.tile is None
+            else:
+                assert mine == full
+    assert view(new_game(RuleSet(set=6), players=3, seed=2), 0).last_round_events == ()

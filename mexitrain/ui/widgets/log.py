@@ -1,4 +1,4 @@
-"""The move log: this round's moves in words, newest at the bottom."""
+"""The move log: the round just finished (dimmed), then this round's moves, newest at the bottom."""
 
 from __future__ import annotations
 
@@ -9,21 +9,48 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...i18n import _
+from ...rules import SeatView
 from .. import words
 from ..board import Board
 
 
 def log_lines(board: Board) -> list[str]:
+    """The round just finished (dimmed, down to how it ended), then this round's moves."""
     v = board.view
-    lines = [f"[b]{escape(words.round_header(v, board.names))}[/]"]
+    lines: list[str] = []
+    if v.results and v.last_round_events and v.phase != "game_over":
+        done = v.results[-1]
+        before = v.model_copy(
+            update=dict(
+                round=done.number,
+                engine=done.engine,
+                engine_seat=done.engine_seat,
+                first_seat=done.first_seat,
+                phase="turn",
+                events=v.last_round_events,
+            )
+        )
+        lines.append(f"[dim b]{escape(words.round_header(before, board.names))}[/]")
+        lines += [f"[dim]{text}[/]" for text in _event_lines(before, board, frozenset())]
+        how = words.end_words(done.end, done.out_seat, board.names, v.seat)
+        over = _("Round {number} over: {how}").format(number=done.number, how=how)
+        lines.append(f"[dim b]{escape(over)}[/]")
+        lines.append("")
+    lines.append(f"[b]{escape(words.round_header(v, board.names))}[/]")
+    lines += _event_lines(v, board, board.auto_events)
+    return lines
+
+
+def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[str]:
+    lines = []
     i = 0
     while i < len(v.events):
         e = v.events[i]
-        text = words.event_line(v, board.names, i, auto=i in board.auto_events)
+        text = words.event_line(v, board.names, i, auto=i in auto)
         nxt = v.events[i + 1] if i + 1 < len(v.events) else None
         if e.type == "draw" and nxt is not None and nxt.seat == e.seat and nxt.type in ("mark", "play"):
             # "Cal drew a tile and placed a marker on their train": one line per turn
-            rest = words.event_line(v, board.names, i + 1, auto=i + 1 in board.auto_events)
+            rest = words.event_line(v, board.names, i + 1, auto=i + 1 in auto)
             subject = words.who(board.names, v.seat, nxt.seat) + " "
             rest = rest.removeprefix(subject)  # drop the repeated subject
             text = _("{drew} and {rest}").format(drew=text, rest=rest)
