@@ -928,10 +928,18 @@ def _marked_owner(view: SeatView, index: int) -> int:
     return e.seat
 
 
-def event_line(view: SeatView, names: Sequence[str], index: int, auto: bool = False) -> str:
-    """One event of this round in words, as ``view.seat`` may know it."""
+#: ``viewer`` default of the sentences about a view: the view's own seat is "you".
+VIEW_SEAT = -1
+
+
+def event_line(
+    view: SeatView, names: Sequence[str], index: int, auto: bool = False, viewer: int | None = VIEW_SEAT
+) -> str:
+    """One event of this round in words, as ``view.seat`` may know it, told to ``viewer``
+    ("you"; None: nobody at the table, as in the replay viewer)."""
     e: Event = view.events[index]
-    viewer = view.seat
+    if viewer == VIEW_SEAT:
+        viewer = view.seat
     mine = e.seat == viewer
     name = _name(names, e.seat) or seat_label(e.seat)
     n = view.players
@@ -997,19 +1005,21 @@ def event_line(view: SeatView, names: Sequence[str], index: int, auto: bool = Fa
     return f"{name}: {e.type}"  # pragma: no cover
 
 
-def round_header(view: SeatView, names: Sequence[str]) -> str:
-    """"Round 3 of 13 · engine 10-10, set by Bea · you start"."""
+def round_header(view: SeatView, names: Sequence[str], viewer: int | None = VIEW_SEAT) -> str:
+    """"Round 3 of 13 · engine 10-10, set by Bea · you start" (``viewer``: as in event_line)."""
+    if viewer == VIEW_SEAT:
+        viewer = view.seat
     parts = [round_phrase(view.round, view.rules.round_count)]
     engine = f"{view.engine}-{view.engine}"
     if view.engine_seat is None:
         parts.append(_("engine {engine}").format(engine=engine))
-    elif view.engine_seat == view.seat:
+    elif view.engine_seat == viewer:
         parts.append(_("engine {engine}, set by you").format(engine=engine))
     else:
         setter = _name(names, view.engine_seat) or seat_label(view.engine_seat)
         parts.append(_("engine {engine}, set by {name}").format(engine=engine, name=setter))
     first = view.first_seat
-    if first == view.seat:
+    if first == viewer:
         parts.append(_("you start"))
     else:
         parts.append(_("{name} starts").format(name=_name(names, first) or seat_label(first)))

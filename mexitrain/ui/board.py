@@ -69,6 +69,7 @@ class Board:
     flip: int = 0
     plain: bool = False
     auto_events: frozenset[int] = frozenset()  # indices of this round's events done for the player
+    you: int | None = -1  # the seat the texts call "you": -1 the view's seat, None nobody (replay)
     tray: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     plan_len: int = field(default=0, compare=False)
 
@@ -76,6 +77,11 @@ class Board:
     @property
     def seat(self) -> int:
         return self.view.seat
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat the texts call "you" (None: nobody, in the replay viewer)."""
+        return self.view.seat if self.you == -1 else self.you
 
     @property
     def my_turn(self) -> bool:
@@ -150,6 +156,7 @@ def build(
     previous: Board | None = None,
     plain: bool = False,
     auto_events: frozenset[int] = frozenset(),
+    you: int | None = -1,
 ) -> Board:
     """A fresh board for a new view, keeping the selection where it still makes sense."""
     legal: tuple[Action, ...] = ()
@@ -174,6 +181,7 @@ def build(
         legal=legal,
         plain=plain,
         auto_events=auto_events,
+        you=you,
         tray=tray,
         plan_len=plan_len,
     )

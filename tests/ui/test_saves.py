@@ -20,6 +20,8 @@ from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
 from mexitrain.ui.screens.replay import ReplayScreen, describe, snapshots
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen, SaveAsScreen, StatsScreen
+from mexitrain.ui.widgets import HandTray
+from mexitrain.ui.widgets.log import log_lines
 
 from .helpers import game_app, human_move, play_until_screen_changes, settle, table
 
@@ -212,9 +214,35 @@ async def test_replay_viewer_steps_through_a_finished_game(tmp_path: Path):
             "Bea plays 6-5 on the Mexican Train"
         )
         assert describe(Event(seat=0, type="mark"), ("You", "Bea")) == "You place a marker"
+        assert screen.you == 0  # the seat named "You" is "you", as in describe()
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_replay_viewer_tells_the_game_by_names_never_as_you(tmp_path: Path):
+    # a replay has no "you": not the seat to move, nor the one who started, nor a human seat
+    setup, final = finished_game(RuleSet(set=6, rounds=2))
+    setup = setup.model_copy(update={"seats": tuple(s.model_copy(update={"name": n}) for s, n in zip(setup.seats, ("Ann", "Bea"), strict=True))})
+    app = MexitrainApp(None, speed=0, replay=load_save(save_game(tmp_path / "named.json", final, setup)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        seen_starts = set()
+        for _ in range(len(screen.states) - 1):
+            await pilot.press("right")
+            board = screen.board
+            assert board is not None and board.viewer is None and screen.you is None
+            log = "\n".join(log_lines(board)).lower()
+            tray = screen.query_one(HandTray).header().lower()
+            for text in (log, tray):
+                assert "you" not in text and "your" not in text, text
+            seen_starts.add(board.view.first_seat)
+            if board.view.first_seat == board.view.seat:  # the "you start" case of a live game
+                assert ("ann starts" if board.view.first_seat == 0 else "bea starts") in log
+        assert seen_starts == {0, 1}  # both rounds, each seat starting one
+        await pilot.press("q")
 
 
 async def test_statistics_screen_shows_a_finished_game():

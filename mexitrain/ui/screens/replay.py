@@ -114,6 +114,9 @@ class ReplayScreen(Screen[None]):
         self.names = tuple(s.name for s in game.setup.seats)
         self.kinds = tuple(s.kind for s in game.setup.seats)
         self.states, self.events = snapshots(game)
+        # "you" is the person who played as "You" (the one human's default name), if anyone
+        # did, as in describe(); never simply the seat to move
+        self.you = next((i for i, name in enumerate(self.names) if _is_you(name)), None)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="replay-status")
@@ -141,7 +144,7 @@ class ReplayScreen(Screen[None]):
         return v.model_copy(update={"hands": state.hands, "events": state.events})
 
     def _show(self) -> None:
-        self.board = B.build(self.seat_view(), self.names, self.kinds)
+        self.board = B.build(self.seat_view(), self.names, self.kinds, you=self.you)
         state = self.state
         last = len(self.states) - 1
         what = describe(self.events[self.step], self.names)

@@ -87,7 +87,7 @@ class HandTray(BoardWidget):
         assert board is not None
         v = board.view
         count = len(v.hand)
-        if board.kinds[v.seat] == "human":
+        if board.kinds[v.seat] == "human" and board.viewer == v.seat:
             whose = _("Your hand")
         else:
             whose = escape(_("{name}'s hand").format(name=board.names[v.seat]))

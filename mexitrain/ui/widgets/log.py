@@ -30,13 +30,13 @@ def log_lines(board: Board) -> list[str]:
                 events=v.last_round_events,
             )
         )
-        lines.append(f"[dim b]{escape(words.round_header(before, board.names))}[/]")
+        lines.append(f"[dim b]{escape(words.round_header(before, board.names, board.viewer))}[/]")
         lines += [f"[dim]{text}[/]" for text in _event_lines(before, board, frozenset())]
-        how = words.end_words(done.end, done.out_seat, board.names, v.seat)
+        how = words.end_words(done.end, done.out_seat, board.names, board.viewer)
         over = _("Round {number} over: {how}").format(number=done.number, how=how)
         lines.append(f"[dim b]{escape(over)}[/]")
         lines.append("")
-    lines.append(f"[b]{escape(words.round_header(v, board.names))}[/]")
+    lines.append(f"[b]{escape(words.round_header(v, board.names, board.viewer))}[/]")
     lines += _event_lines(v, board, board.auto_events)
     return lines
 
@@ -46,17 +46,17 @@ def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[str]:
     i = 0
     while i < len(v.events):
         e = v.events[i]
-        text = words.event_line(v, board.names, i, auto=i in auto)
+        text = words.event_line(v, board.names, i, auto=i in auto, viewer=board.viewer)
         nxt = v.events[i + 1] if i + 1 < len(v.events) else None
         if e.type == "draw" and nxt is not None and nxt.seat == e.seat and nxt.type in ("mark", "play"):
             # "Cal drew a tile and placed a marker on their train": one line per turn
-            rest = words.event_line(v, board.names, i + 1, auto=i + 1 in auto)
-            subject = words.who(board.names, v.seat, nxt.seat) + " "
+            rest = words.event_line(v, board.names, i + 1, auto=i + 1 in auto, viewer=board.viewer)
+            subject = words.who(board.names, board.viewer, nxt.seat) + " "
             rest = rest.removeprefix(subject)  # drop the repeated subject
             text = _("{drew} and {rest}").format(drew=text, rest=rest)
             i += 1
         text = escape(text)
-        if e.seat == v.seat:
+        if e.seat == board.viewer:
             text = f"[b]{text}[/]"
         lines.append(text)
         i += 1
