@@ -514,3 +514,15 @@ async def test_a_tip_that_fails_is_said_in_french(monkeypatch):
                 break
         said = [(n.title, n.message) for n in app._notifications if n.severity == "warning"]
         assert said == [("Idée", "Pas de conseil disponible cette fois")], said
+
+
+async def test_the_hub_names_the_mexican_train_in_full_at_80_columns():
+    # RULES.md §4: the Mexican Train; below the station its label has the hub's width
+    from mexitrain.ui.widgets import StationHub
+
+    set_language("fr")
+    app = game_app(table(RuleSet(), seed=5, kinds=("human", "random", "random", "random"), names=NAMES))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        hub = str(app.screen.query_one(StationHub).render())
+        assert "0 Mexicain" in hub and "Mexica." not in hub, hub

@@ -11,7 +11,7 @@ from mexitrain.ui.screens import (
     RoundOverScreen,
     ScoreScreen,
 )
-from mexitrain.ui.widgets import HandTray, ScoreSheet
+from mexitrain.ui.widgets import HandTray, ScoreSheet, StationHub
 from mexitrain.ui.widgets.scores import sheet_markup
 
 from .helpers import board, game_app, human_move, play_until_screen_changes, settle, table
@@ -135,3 +135,23 @@ async def test_game_over_says_you_win_to_the_one_person_at_the_table():
         await pilot.pause()
         text = str(app.screen.query_one("#winner").render())
         assert text.startswith(f"{('Ann', 'Bea', 'Cal')[seat]} wins "), text
+
+
+async def test_the_hub_shows_every_train_with_eight_players_at_80x24():
+    # RULES.md §4: every player's train and the Mexican Train; short of height the station
+    # box gives up its borders rather than hide the Mexican Train's slot
+    names = ("You", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal")
+    app = game_app(table(RuleSet(), seed=5, kinds=("human",) + ("random",) * 7, names=names))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        hub = app.screen.query_one(StationHub)
+        text = str(hub.render())
+        lines = text.splitlines()
+        assert len(lines) <= hub.size.height, text
+        assert "0 Mexican" in text and all(name in text for name in names), text
+        assert "┏" not in text  # the compact form
+    app = game_app(table(RuleSet(), seed=5, kinds=("human",) + ("random",) * 7, names=names))
+    async with app.run_test(size=(100, 34)) as pilot:
+        await settle(pilot)
+        text = str(app.screen.query_one(StationHub).render())
+        assert "┏" in text and "0 Mexican" in text  # room enough: the whole station

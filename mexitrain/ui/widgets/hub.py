@@ -119,8 +119,12 @@ class StationHub(BoardWidget):
         name_w, sizes = self._geometry(width)
         slot_w = name_w + 10 + (3 if sizes else 0)
         engine_row = (rows - 1) // 2
+        # Short of height (many players on a small screen) the box loses its top and bottom
+        # borders, so that every train's slot and the Mexican Train's still show.
+        compact = (self.size.height or rows + 4) < rows + 4
         lines: list[str] = []
-        lines.append(" " * (slot_w + 1) + "[dim]┏" + "━" * inner + "┓[/]")
+        if not compact:
+            lines.append(" " * (slot_w + 1) + "[dim]┏" + "━" * inner + "┓[/]")
         for r in range(rows):
             lslot = self._slot(left[r], name_w, sizes, False) if r < len(left) else None
             rslot = self._slot(right[r], name_w, sizes, True) if r < len(right) else None
@@ -140,9 +144,13 @@ class StationHub(BoardWidget):
                 f"{lpad}{lmark}[dim]{lconn}[/]{mid}[dim]{rconn}[/]{rslot.markup() if rslot else ''}"
             )
         half = inner // 2
-        lines.append(" " * (slot_w + 1) + "[dim]┗" + "━" * half + "┳" + "━" * (inner - half - 1) + "┛[/]")
-        mslot = self._slot(n, 7, False, False)
-        lines.append(" " * (slot_w + 2 + half) + "[dim]┃[/]")
+        if not compact:
+            lines.append(" " * (slot_w + 1) + "[dim]┗" + "━" * half + "┳" + "━" * (inner - half - 1) + "┛[/]")
         pad = max(0, slot_w + 2 + half - 2)
+        # below the station the Mexican Train's label has the hub's width to itself
+        mex_w = max(3, min(len(train_label(board.names, n, n)), width - pad - 10))
+        mslot = self._slot(n, mex_w, False, False)
+        if not compact:
+            lines.append(" " * (slot_w + 2 + half) + "[dim]┃[/]")
         lines.append(" " * pad + mslot.markup())
         return domino.lines_content(lines)
