@@ -9,7 +9,7 @@ from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
 from mexitrain.ui.widgets import HandTray, TrainRows
 
-from .helpers import board, game_app, prepared, settle, table
+from .helpers import board, game_app, human_move, prepared, settle, table
 
 
 async def test_tile_keys_move_the_selection_both_ways():
@@ -278,3 +278,41 @@ async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
         assert tips, "the tip was shown"
         b = board(app)
         assert b.play() in b.plays  # the suggested move is selected, ready for Enter
+
+
+async def test_a_selection_key_repaints_only_what_shows_the_selection(monkeypatch):
+    # the hub and the status line do not show the selection: redrawing them on every
+    # arrow key only slows the answer to the key (README: key -> redrawn screen)
+    from mexitrain.ui.widgets import StationHub, StatusLine
+
+    renders: dict[str, int] = {}
+
+    def counting(cls):
+        original = cls.render
+
+        def render(self):
+            renders[cls.__name__] = renders.get(cls.__name__, 0) + 1
+            return original(self)
+
+        monkeypatch.setattr(cls, "render", render)
+
+    for cls in (StationHub, StatusLine, HandTray):
+        counting(cls)
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        before = dict(renders)
+        selected = board(app).selected
+        await pilot.press("right")
+        await pilot.pause()
+        assert board(app).selected != selected
+        assert renders["HandTray"] > before["HandTray"]
+        assert renders["StationHub"] == before["StationHub"] and renders["StatusLine"] == before["StatusLine"]
+        state = app.snapshot
+        await pilot.press("left")  # back to the preselected playable tile
+        await human_move(pilot)  # a move: the hub and the status line show the new position
+        await settle(pilot)
+        await pilot.pause()
+        assert app.snapshot is not state
+        assert renders["StationHub"] > before["StationHub"] and renders["StatusLine"] > before["StatusLine"]

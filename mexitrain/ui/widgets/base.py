@@ -9,7 +9,9 @@ from ..board import Board
 
 
 class BoardWidget(Widget):
-    board: reactive[Board | None] = reactive(None)
+    # repaint=False: a new board repaints the widget only when its render key changes (a
+    # key press that moves the selection must not redraw the hub, the status line...)
+    board: reactive[Board | None] = reactive(None, repaint=False)
 
     _measured: tuple[int, int] | None = None
     _key: object = None
@@ -19,7 +21,9 @@ class BoardWidget(Widget):
         return board
 
     def watch_board(self, board: Board | None) -> None:
-        key = self.render_key(board) if board is not None else None
+        key = None
+        if board is not None:  # the table itself too: names, who plays, who is "you"
+            key = (self.render_key(board), board.names, board.kinds, board.you)
         if key == self._key and self._measured is not None:
             return
         self._key = key
