@@ -526,3 +526,27 @@ async def test_the_hub_names_the_mexican_train_in_full_at_80_columns():
         await settle(pilot)
         hub = str(app.screen.query_one(StationHub).render())
         assert "0 Mexicain" in hub and "Mexica." not in hub, hub
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+async def test_every_game_key_fits_the_footer_at_80_columns(lang):
+    # the palette's key (in the help panel too) gives way when the game's keys need the room
+    from mexitrain.ui.widgets.footer import FittingFooter
+
+    set_language(lang)
+    app = game_app(table(RuleSet(), seed=5, kinds=("human", "random", "random", "random"), names=NAMES))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        footer = app.screen.query_one(FittingFooter)
+        assert footer.max_scroll_x == 0  # nothing cut off
+        bottom = screen_text(app).splitlines()
+        text = re.sub(r"\s+", " ", " ".join(line for line in bottom if "Scores" in line or "Marque" in line))
+        assert ("s Marque" if lang == "fr" else "s Scores") in text, text
+        palette = "palette" in text
+        assert palette == (lang == "en")  # English has room for it at 80 columns, French not
+    app = game_app(table(RuleSet(), seed=5, kinds=("human", "random", "random", "random"), names=NAMES))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        assert app.screen.query_one(FittingFooter).query(".-command-palette")  # room for all

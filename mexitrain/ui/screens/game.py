@@ -11,13 +11,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from ...i18n import _
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from .. import board as B
 from ..board import Board
 from ..widgets import HandTray, MoveLog, OpenHands, StationHub, StatusLine, TrainRows
+from ..widgets.footer import FittingFooter
 
 try:  # the AI engineer's coach: hint(view) -> (action, one-line reason)
     from ...players.hint import hint as _hint
@@ -86,7 +86,7 @@ class GameScreen(Screen):
             yield TrainRows(id="trains").data_bind(GameScreen.board)
         yield OpenHands(id="open-hands").data_bind(GameScreen.board)
         yield HandTray(id="tray").data_bind(GameScreen.board)
-        yield Footer(id="footer", compact=True)
+        yield FittingFooter(id="footer", compact=True)
 
     # -- fed by the app ---------------------------------------------------------------------
     def show(

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...i18n import _, pgettext
 from ...messages import seat_label
@@ -25,6 +25,7 @@ from ...storage import SavedGame
 from .. import board as B
 from ..board import Board
 from ..widgets import HandTray, MoveLog, OpenHands, StationHub, TrainRows
+from ..widgets.footer import FittingFooter
 from .dialogs import ScoreScreen
 
 
@@ -127,7 +128,7 @@ class ReplayScreen(Screen[None]):
             yield TrainRows(id="trains").data_bind(ReplayScreen.board)
         yield OpenHands(id="open-hands").data_bind(ReplayScreen.board)
         yield HandTray(id="tray").data_bind(ReplayScreen.board)
-        yield Footer(id="footer", compact=True)
+        yield FittingFooter(id="footer", compact=True)
 
     def on_mount(self) -> None:
         self._show()

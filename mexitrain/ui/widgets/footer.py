@@ -1,0 +1,36 @@
+"""The footer of the game and replay screens: the keys first, the palette's key if room is left."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+class FittingFooter(Footer):
+    """A compact footer that gives up the command palette's key (Ctrl+P, listed in the
+    help panel) when the screen's keys and it do not fit on one line together, so that
+    no key of the game is cut off (the French footer at 80 columns)."""
+
+    _width = 0
+
+    def compose(self):
+        widgets = list(super().compose())
+        palette = [w for w in widgets if w.has_class("-command-palette")]
+        if not palette or not self.compact:
+            yield from widgets
+            return
+        keys = [w for w in widgets if w not in palette]
+        if any(not isinstance(w, FooterKey) for w in keys):
+            yield from widgets  # grouped keys: no estimate, keep the default
+            return
+        # compact keys: "key description", one column apart; the palette key has a border
+        need = sum(len(w.key_display) + (1 + len(w.description) if w.description else 0) + 1 for w in keys)
+        need += sum(len(w.key_display) + 1 + len(w.description) + 1 for w in palette)
+        width = self.size.width or self.app.size.width
+        yield from (keys if need > width else widgets)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._width:
+            self._width = event.size.width
+            self.refresh(recompose=True)
