@@ -9,6 +9,7 @@ from an unrelated working directory.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -72,7 +73,18 @@ def test_non_editable_wheel_ships_stylesheet(tmp_path: Path) -> None:
     pytest.importorskip("wheel", reason="building the wheel needs `wheel` (test extra)")
     expected = TOP_LEVEL_TCSS.read_text(encoding="utf-8")
 
-    # 1. Build a regular (non-editable) wheel from the repository root.
+    # 1. Build a regular (non-editable) wheel from a copy of the sources (setuptools leaves
+    #    its build/ folder beside the sources it builds: not in the checkout).
+    source = tmp_path / "source"
+    shutil.copytree(
+        REPO_ROOT,
+        source,
+        symlinks=True,  # mexitrain/screens.tcss stays the symlink that is being tested
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", ".ci-venv", "build", "dist", "*.egg-info", "__pycache__",
+            ".pytest_cache", ".hypothesis", ".ruff_cache", "out", "tests",
+        ),
+    )
     wheel_dir = tmp_path / "wheelhouse"
     _run(
         [
@@ -85,7 +97,7 @@ def test_non_editable_wheel_ships_stylesheet(tmp_path: Path) -> None:
             "--disable-pip-version-check",
             "-w",
             wheel_dir,
-            REPO_ROOT,
+            source,
         ],
         cwd=tmp_path,
     )
