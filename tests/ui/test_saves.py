@@ -23,7 +23,7 @@ from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen, SaveAsScreen, S
 from mexitrain.ui.widgets import HandTray
 from mexitrain.ui.widgets.log import log_lines
 
-from .helpers import game_app, human_move, play_until_screen_changes, settle, table
+from .helpers import game_app, human_move, play_until_screen_changes, settle, table, wait_for
 
 
 def root() -> Path:
@@ -446,3 +446,45 @@ async def test_palette_offers_save_load_replay_and_statistics():
         await pilot.pause()
         assert isinstance(app.screen, StatsScreen)
         assert "No finished games yet" in str(app.screen.query_one("#stats-text", Static).render())
+
+
+async def test_open_replay_picks_a_record_from_a_folder_tree(tmp_path: Path):
+    from textual.widgets import DirectoryTree, Input
+
+    from mexitrain.ui.screens.replay import ReplayScreen as Replay
+    from mexitrain.ui.screens.saves import FileScreen
+
+    setup, final = finished_game(RuleSet(set=6, rounds=1))
+    records = tmp_path / "records"
+    records.mkdir()
+    save_game(records / "game-1.json", final, setup)
+    (records / "notes.txt").write_text("not a game")
+    (records / ".hidden.json").write_text("{}")
+    app = game_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        chosen: list = []
+        await app.push_screen(FileScreen("Open replay…", str(tmp_path / "nowhere" / "x.json")), chosen.append)
+        screen = app.screen
+        tree = screen.query_one(DirectoryTree)
+        assert Path(tree.path) == tmp_path  # the nearest folder that exists
+        # a folder typed and Enter: the tree shows that folder's games, not its other files
+        box = screen.query_one("#file-path", Input)
+        box.value = str(records)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(tree.root.children) == 1, "the records folder listed")
+        assert [node.label.plain for node in tree.root.children] == ["game-1.json"]
+        assert tree.has_focus
+        await pilot.press("down", "enter")  # the cursor starts on the root: down to the file
+        await wait_for(pilot, lambda: chosen, "a file chosen")
+        assert chosen == [records / "game-1.json"]
+    # through the palette's command, the chosen file opens in the replay viewer
+    app = game_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.action_open_replay()
+        await pilot.pause()
+        box = app.screen.query_one("#file-path", Input)
+        box.value = str(records / "game-1.json")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, Replay), "the replay viewer")

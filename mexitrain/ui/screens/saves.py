@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets import Button, DirectoryTree, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
@@ -56,6 +57,11 @@ ResumeScreen, SaveAsScreen, LoadScreen, StatsScreen, FileScreen {
 #load-list {
     height: auto;
     max-height: 16;
+}
+#file-tree {
+    height: auto;
+    max-height: 14;
+    margin-top: 1;
 }
 #stats-scroll {
     height: auto;
@@ -200,8 +206,16 @@ class LoadScreen(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
+class JsonTree(DirectoryTree):
+    """The folders and the ``.json`` files under a folder (saved games and game records)."""
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        return [p for p in paths if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() == ".json")]
+
+
 class FileScreen(ModalScreen[Path | None]):
-    """A file name typed in (Open replay…)."""
+    """Open replay…: pick a saved game or a game record in a folder tree, or type its path
+    (a folder typed shows that folder's files)."""
 
     DEFAULT_CSS = _CSS
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="file-cancel")]
@@ -211,11 +225,21 @@ class FileScreen(ModalScreen[Path | None]):
         self.title_text = title
         self.value = value
 
+    def _folder(self) -> Path:
+        path = Path(self.value).expanduser()
+        while not path.is_dir() and path != path.parent:
+            path = path.parent
+        return path if path.is_dir() else Path.home()
+
     def compose(self) -> ComposeResult:
         with Vertical(id="file-box", classes="save-box"):
             yield Label(f"[b]{escape(self.title_text)}[/]")
             yield Input(value=self.value, placeholder=_("path of a saved game or game record (.json)"), id="file-path")
-            yield Label(_("Enter opens, Esc cancels."), classes="note")
+            yield JsonTree(self._folder(), id="file-tree")
+            yield Label(
+                _("Enter opens the file typed or chosen; a folder typed shows its files; Tab moves between the path and the list; Esc cancels."),
+                classes="note",
+            )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -225,8 +249,20 @@ class FileScreen(ModalScreen[Path | None]):
     def submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()
-        if text:
-            self.dismiss(Path(text).expanduser())
+        if not text:
+            return
+        path = Path(text).expanduser()
+        if path.is_dir():  # show that folder's files
+            tree = self.query_one("#file-tree", JsonTree)
+            tree.path = path
+            tree.focus()
+            return
+        self.dismiss(path)
+
+    @on(DirectoryTree.FileSelected, "#file-tree")
+    def picked(self, event: DirectoryTree.FileSelected) -> None:
+        event.stop()
+        self.dismiss(event.path)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
