@@ -263,4 +263,4 @@ def _error_data(err: Any, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return "too_small", {"option": field, "min": least, "value": value}
     if kind in ("int_parsing", "int_type", "int_from_float"):
         return "not_whole_number", {"option": field, "value": value}
-    return "invalid", {"option": field, "message": err.get("msg", "")}
+    return "invalid", {"option": field, "detail": err.get("msg", "")}

@@ -698,6 +698,16 @@ class TestPresets:
         assert rules.blanks_wild
         assert pips((4, 5)) == 9
 
+    def test_any_other_refusal_of_an_option_is_a_rule_set_error(self) -> None:
+        """RULES.md §8: a refusal pydantic has no code for still becomes one clear line."""
+        from mexitrain.messages import ruleset_error_text
+        from mexitrain.rules.ruleset import RuleSetError, _error_data
+
+        code, values = _error_data({"loc": ("rounds",), "type": "some_new_check", "msg": "odd"}, {})
+        error = RuleSetError("rounds: odd", code, **values)  # the catch-all once raised TypeError
+        assert error.code == "invalid" and error.values == {"option": "rounds", "detail": "odd"}
+        assert ruleset_error_text(error) == "option rounds is not valid"
+
 
 class TestCombinations:
     """RULES.md §6-§8: options that meet."""
