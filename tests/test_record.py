@@ -641,3 +641,16 @@ def test_pathological_json_is_refused_in_one_line(text) -> None:
         load_record(text)
     assert "\n" not in str(err.value)
     said_in_french(err.value)
+
+
+def test_the_format_document_lists_every_error_code_the_code_raises():
+    """docs/record-format.md "Error codes" names each code of RecordError, and no other."""
+    root = Path(__file__).resolve().parent.parent
+    source = (root / "mexitrain" / "rules" / "record.py").read_text(encoding="utf-8")
+    raised = set(re.findall(r'_error\(\s*"([a-z_]+)"', source))
+    raised |= set(re.findall(r'RecordError\((?:[^()]|\([^()]*\))*?,\s*"([a-z_]+)"', source, re.S))
+    assert len(raised) > 30  # the search itself works
+    doc = (root / "docs" / "record-format.md").read_text(encoding="utf-8")
+    table = doc.split("### Error codes", 1)[1].split("\n## ", 1)[0]
+    listed = {code for row in table.splitlines() if row.startswith("| `") for code in re.findall(r"`([a-z_]+)`", row.split("|")[1])}
+    assert listed == raised
