@@ -12,8 +12,9 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
     carries a marker (which that play removes), to the play after which most tiles left in
     the hand fit the end of the seat's own train (its private end: the opponents rarely
     change it, unlike the Mexican Train's), then to the play after which most tiles left fit
-    any end the seat may play on, then to the first in the engine's stable order. With no
-    play: the forced draw, marker or pass."""
+    any end the seat may play on, then to a play off an opponent's marked train (its end is
+    one its owner could not match when marking it, RULES.md §9: leave it there), then to the
+    first in the engine's stable order. With no play: the forced draw, marker or pass."""
     best = None
     best_key = None
     plays = [a for a in legal if a.type == "play"]
@@ -43,7 +44,9 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
             fits = [u for u in view.hand if u != t and any(u in tb for tb in tables)]
             own_fits = sum(1 for u in fits if any(u in tb for tb in own_tables))
             followable = x != y or any(u[0] != u[1] for u in fits)
-            key = (x + y, x == y and followable, unmark, own_fits, len(fits))
+            owner = view.trains[ti].owner
+            theirs = owner is not None and owner not in team and view.trains[ti].marker
+            key = (x + y, x == y and followable, unmark, own_fits, len(fits), not theirs)
         if best_key is None or key > best_key:
             best, best_key = a, key
     if best is not None:

@@ -80,6 +80,19 @@ def test_greedy_lifts_its_marker_before_keeping_tiles_for_its_train():
     assert _choose("greedy", s) == Play(tile=(5, 6), train=0)
 
 
+def test_greedy_leaves_an_opponents_marked_train_alone():
+    # 7-11 fits the Mexican Train's 7 and the opponent's marked train's 7 (a value the
+    # opponent could not match when it marked the train), and either way the same ends stay
+    # open: greedy plays on the Mexican Train, not on the opponent's train.
+    s = position(
+        hands=[[(7, 11), (1, 3)], [(1, 2)]],
+        trains={1: [(12, 7)], MEXICAN: [(12, 4), (4, 7)]},
+        markers=[1],
+        boneyard=[(0, 0)],
+    )
+    assert _choose("greedy", s) == Play(tile=(7, 11), train=MEXICAN)
+
+
 def test_greedy_draws_when_forced():
     s = position(hands=[[(1, 3)], [(1, 2)]], boneyard=[(0, 0)])
     assert _choose("greedy", s) == Draw()
