@@ -220,6 +220,17 @@ def train_name(
     return _("train {ref}").format(ref=quote(index))
 
 
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """Names cut to ``width`` characters for the board, still told apart: names whose cut
+    forms would be the same ("Rand", "Rand") keep their last character ("Ran1", "Ran2")."""
+    plain = [n[:width] for n in names]
+    cut = [
+        n[: width - 1] + n.rstrip()[-1] if len(n) > width > 1 and plain.count(p) > 1 else p
+        for n, p in zip(names, plain, strict=True)
+    ]
+    return [c if cut.count(c) == 1 else p for c, p in zip(cut, plain, strict=True)]
+
+
 def train_label(names: Sequence[str], players: int, index: Any) -> str:
     """A train's short label on the board: its owner's name, or "Mexican"."""
     if _is_mexican(index, players):

@@ -155,3 +155,12 @@ async def test_the_hub_shows_every_train_with_eight_players_at_80x24():
         await settle(pilot)
         text = str(app.screen.query_one(StationHub).render())
         assert "┏" in text and "0 Mexican" in text  # room enough: the whole station
+
+
+async def test_the_hub_tells_apart_names_it_must_cut():
+    names = ("Random 1", "Random 2", "Random 3")
+    app = game_app(table(RuleSet(), seed=5, kinds=("human", "random", "random"), names=names))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = str(app.screen.query_one(StationHub).render())
+        assert all(f"Ran{i}" in text for i in (1, 2, 3)), text

@@ -132,3 +132,11 @@ def test_the_finished_rounds_log_hides_the_others_draws():
             else:
                 assert mine == full
     assert view(new_game(RuleSet(set=6), players=3, seed=2), 0).last_round_events == ()
+
+
+def test_short_names_stay_apart():
+    # the hub and the status line cut long names; cut alike, they keep their last character
+    assert words.short_names(["Random 1", "Random 2", "Random 3"], 4) == ["Ran1", "Ran2", "Ran3"]
+    assert words.short_names(["Bartholomew", "Bea"], 8) == ["Bartholo", "Bea"]
+    assert words.short_names(["Ann", "Ann"], 4) == ["Ann", "Ann"]  # nothing cut: nothing to do
+    assert words.short_names(["Ran1", "Random 1"], 4) == ["Ran1", "Rand"]  # never two alike

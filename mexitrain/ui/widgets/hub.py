@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from ...i18n import pgettext
-from ...messages import train_label
+from ...messages import short_names, train_label
 from ..board import Board
 from ..palette import seat_colour
 from . import domino
@@ -81,6 +81,9 @@ class StationHub(BoardWidget):
         name = train_label(board.names, v.players, ti)
         if mex and len(name) > name_w:
             name = name[: name_w - 1] + "."
+        elif not mex:
+            labels = [train_label(board.names, v.players, i) for i in range(v.players)]
+            name = short_names(labels, name_w)[ti]
         key = "0" if mex else (str(ti + 1) if ti < 9 else "·")
         style = f"b {seat_colour(None if mex else ti)}"
         if v.turn == ti and not mex and v.phase != "game_over":

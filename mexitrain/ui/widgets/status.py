@@ -6,6 +6,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from ...i18n import _, pgettext
+from ...messages import short_names
 from .. import words
 from ..board import Board
 from ..palette import seat_colour
@@ -38,8 +39,10 @@ class StatusLine(BoardWidget):
             pile = _("boneyard") if name_w > 1 else pgettext("short boneyard", "bone")
             parts = [f"{pile} [b]{v.boneyard_size}[/]"]
             plain = len(parts[0]) - 7
+            shown = [pgettext("status line", "you") if s == v.seat else board.names[s] for s in range(v.players)]
+            cut = short_names(shown, name_w)
             for s, k in enumerate(v.hand_sizes):
-                name = (pgettext("status line", "you") if s == v.seat else board.names[s])[:name_w]
+                name = cut[s]
                 style = f"b {seat_colour(s)}"
                 if k == 1:
                     style = "b $error reverse"
