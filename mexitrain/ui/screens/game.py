@@ -7,7 +7,6 @@ from dataclasses import replace
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -16,17 +15,14 @@ from ...i18n import _
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from .. import board as B
 from ..board import Board
-from ..widgets import HandTray, MoveLog, OpenHands, StationHub, StatusLine, TrainRows
+from ..widgets import HandTray, StatusLine, TrainRows
 from ..widgets.footer import FittingFooter
+from ..widgets.layout import TrainBox, board_widgets
 
 try:  # the AI engineer's coach: hint(view) -> (action, one-line reason)
     from ...players.hint import hint as _hint
 except ImportError:  # pragma: no cover - until it exists
     _hint = None
-
-
-class TrainBox(VerticalScroll, can_focus=False):
-    """Scrolls the train rows when there are more trains than room."""
 
 
 class GameScreen(Screen):
@@ -79,13 +75,7 @@ class GameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status").data_bind(GameScreen.board)
-        with Horizontal(id="top"):
-            yield StationHub(id="hub").data_bind(GameScreen.board)
-            yield MoveLog(id="log").data_bind(GameScreen.board)
-        with TrainBox(id="trains-box"):
-            yield TrainRows(id="trains").data_bind(GameScreen.board)
-        yield OpenHands(id="open-hands").data_bind(GameScreen.board)
-        yield HandTray(id="tray").data_bind(GameScreen.board)
+        yield from board_widgets(GameScreen.board)
         yield FittingFooter(id="footer", compact=True)
 
     # -- fed by the app ---------------------------------------------------------------------

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -24,8 +23,8 @@ from ...rules.undo import event_action
 from ...storage import SavedGame
 from .. import board as B
 from ..board import Board
-from ..widgets import HandTray, MoveLog, OpenHands, StationHub, TrainRows
 from ..widgets.footer import FittingFooter
+from ..widgets.layout import board_widgets
 from .dialogs import ScoreScreen
 
 
@@ -78,10 +77,6 @@ def describe(event: Event | None, names: tuple[str, ...]) -> str:
     return f"{who} {event.type}"
 
 
-class ReplayBox(VerticalScroll, can_focus=False):
-    """Scrolls the train rows."""
-
-
 class ReplayScreen(Screen[None]):
     AUTO_FOCUS = None
     DEFAULT_CSS = """
@@ -121,13 +116,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="replay-status")
-        with Horizontal(id="top"):
-            yield StationHub(id="hub").data_bind(ReplayScreen.board)
-            yield MoveLog(id="log").data_bind(ReplayScreen.board)
-        with ReplayBox(id="trains-box"):
-            yield TrainRows(id="trains").data_bind(ReplayScreen.board)
-        yield OpenHands(id="open-hands").data_bind(ReplayScreen.board)
-        yield HandTray(id="tray").data_bind(ReplayScreen.board)
+        yield from board_widgets(ReplayScreen.board)
         yield FittingFooter(id="footer", compact=True)
 
     def on_mount(self) -> None:
