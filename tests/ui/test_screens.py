@@ -56,6 +56,11 @@ async def test_round_over_shows_leftovers_and_scores_then_next_round():
         for seat, name in enumerate(("You", "Bea", "Cal")):
             points = sum(a + b for a, b in result.leftovers[seat])
             assert name in text and f"{points} pts" in text
+        # how the round ended, move and all (RULES.md §7)
+        final = result.events[-1]
+        last = str(app.screen.query_one("#round-last").render())
+        assert last.startswith("Last move: ")
+        assert f"{final.tile[0]}-{final.tile[1]}" in last if final.type == "play" else final.type[:4] in last.lower()
         assert app.screen.query_one(ScoreSheet)
         # the score sheet any time, also from here
         await pilot.press("s")

@@ -18,6 +18,19 @@ from ..palette import seat_colour
 from ..widgets import ScoreSheet, domino
 
 
+def last_move(view: SeatView, names: tuple[str, ...]) -> str:
+    """The round just finished's final move in words, by the players' names as the round's
+    title says who went out ("Bea played 4-6 on the Mexican Train")."""
+    events = view.last_round_events
+    if not view.results or not events:
+        return ""
+    done = view.results[-1]
+    before = view.model_copy(
+        update=dict(round=done.number, first_seat=done.first_seat, phase="turn", events=events)
+    )
+    return words.event_line(before, names, len(events) - 1, viewer=None)  # by name, as the title
+
+
 def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) -> str:
     res = view.results[-1]
     lines = []
@@ -60,12 +73,16 @@ class RoundOverScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         res = self.view.results[-1]
         how = words.end_words(res.end, res.out_seat, self.names, None)
+        last = last_move(self.view, self.names)
         with VerticalScroll(id="round-over"):
             yield Label(
                 "[b]" + _("Round {number} over").format(number=res.number) + "[/] · "
                 + _("engine {engine}").format(engine=f"{res.engine}-{res.engine}") + f" · {escape(how)}",
                 id="round-title",
+                classes="-with-last" if last else "",
             )
+            if last:
+                yield Label("[dim]" + escape(_("Last move: {move}").format(move=last)) + "[/]", id="round-last")
             yield Static(Content.from_markup(leftovers_markup(self.view, self.names)), id="leftovers")
             yield Label("[b]" + _("Score sheet") + "[/]", classes="section")
             yield ScoreSheet(self.view, self.names, chrome=4, id="score-sheet")  # padding, scroll bar
