@@ -299,6 +299,7 @@ class MexitrainApp(App[None]):
             return
         if self._round_over_pending:
             self._round_over_pending = False
+            self.clear_notifications()  # the round's passing notices would cover its results
             self.push_screen(RoundOverScreen(view(state, self.shown_seat), self.names, last=state.over))
             return
         if state.over:

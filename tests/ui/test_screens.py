@@ -56,6 +56,7 @@ async def test_round_over_shows_leftovers_and_scores_then_next_round():
         for seat, name in enumerate(("You", "Bea", "Cal")):
             points = sum(a + b for a, b in result.leftovers[seat])
             assert name in text and f"{points} pts" in text
+        assert not list(app._notifications)  # the round's passing notices do not cover it
         # how the round ended, move and all (RULES.md §7)
         final = result.events[-1]
         last = str(app.screen.query_one("#round-last").render())
