@@ -148,6 +148,24 @@ class Board:
         return p.tile if p is not None and self.target and self.options() else t
 
 
+def finished_round_view(view: SeatView) -> SeatView | None:
+    """The round just finished as ``view``'s seat saw it at its end: its number, engine, first
+    seat and events (the move log and the round-over screen tell it); None before round 1 ends."""
+    if not view.results or not view.last_round_events:
+        return None
+    done = view.results[-1]
+    return view.model_copy(
+        update=dict(
+            round=done.number,
+            engine=done.engine,
+            engine_seat=done.engine_seat,
+            first_seat=done.first_seat,
+            phase="turn",
+            events=view.last_round_events,
+        )
+    )
+
+
 def build(
     view: SeatView,
     names: tuple[str, ...],

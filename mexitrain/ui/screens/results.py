@@ -14,6 +14,7 @@ from ...i18n import _, ngettext
 from ...messages import winners_text
 from ...rules import SeatView, decided_by, standings
 from .. import words
+from ..board import finished_round_view
 from ..palette import seat_colour
 from ..widgets import ScoreSheet, domino
 
@@ -21,14 +22,10 @@ from ..widgets import ScoreSheet, domino
 def last_move(view: SeatView, names: tuple[str, ...]) -> str:
     """The round just finished's final move in words, by the players' names as the round's
     title says who went out ("Bea played 4-6 on the Mexican Train")."""
-    events = view.last_round_events
-    if not view.results or not events:
+    before = finished_round_view(view)
+    if before is None:
         return ""
-    done = view.results[-1]
-    before = view.model_copy(
-        update=dict(round=done.number, first_seat=done.first_seat, phase="turn", events=events)
-    )
-    return words.event_line(before, names, len(events) - 1, viewer=None)  # by name, as the title
+    return words.event_line(before, names, len(before.events) - 1, viewer=None)
 
 
 def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) -> str:

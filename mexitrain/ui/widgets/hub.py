@@ -40,6 +40,8 @@ class StationHub(BoardWidget):
     """Engine in the middle; seats' trains left and right; the Mexican Train below."""
 
 
+    _cut: list[str] = []  # the seats' labels cut to the slots' width, told apart
+
     def render_key(self, board: Board) -> object:
         return (board.view, board.names)
 
@@ -82,8 +84,7 @@ class StationHub(BoardWidget):
         if mex and len(name) > name_w:
             name = name[: name_w - 1] + "."
         elif not mex:
-            labels = [train_label(board.names, v.players, i) for i in range(v.players)]
-            name = short_names(labels, name_w)[ti]
+            name = self._cut[ti]
         key = "0" if mex else (str(ti + 1) if ti < 9 else "·")
         style = f"b {seat_colour(None if mex else ti)}"
         if v.turn == ti and not mex and v.phase != "game_over":
@@ -121,6 +122,7 @@ class StationHub(BoardWidget):
         inner = INNER
         name_w, sizes = self._geometry(width)
         slot_w = name_w + 10 + (3 if sizes else 0)
+        self._cut = short_names([train_label(board.names, n, i) for i in range(n)], name_w)
         engine_row = (rows - 1) // 2
         # Short of height (many players on a small screen) the box loses its top and bottom
         # borders, so that every train's slot and the Mexican Train's still show.

@@ -11,25 +11,16 @@ from textual.widgets import Static
 from ...i18n import _
 from ...rules import SeatView
 from .. import words
-from ..board import Board
+from ..board import Board, finished_round_view
 
 
 def log_lines(board: Board) -> list[str]:
     """The round just finished (dimmed, down to how it ended), then this round's moves."""
     v = board.view
     lines: list[str] = []
-    if v.results and v.last_round_events and v.phase != "game_over":
+    before = finished_round_view(v) if v.phase != "game_over" else None
+    if before is not None:
         done = v.results[-1]
-        before = v.model_copy(
-            update=dict(
-                round=done.number,
-                engine=done.engine,
-                engine_seat=done.engine_seat,
-                first_seat=done.first_seat,
-                phase="turn",
-                events=v.last_round_events,
-            )
-        )
         lines.append(f"[dim b]{escape(words.round_header(before, board.names, board.viewer))}[/]")
         lines += [f"[dim]{text}[/]" for text in _event_lines(before, board, frozenset())]
         how = words.end_words(done.end, done.out_seat, board.names, board.viewer)
@@ -72,9 +63,16 @@ class MoveLog(VerticalScroll, can_focus=False):
     def compose(self):
         yield Static(id="log-text")
 
+    _key: tuple = ()
+
     def watch_board(self, board: Board | None) -> None:
         if board is None:
             return
+        v = board.view
+        key = (v.events, v.last_round_events, v.round, v.phase == "game_over", board.names, board.auto_events, board.viewer)
+        if key == self._key:
+            return  # a new selection, not a new move: nothing to redo
+        self._key = key
         lines = log_lines(board)
         if lines == self._lines:
             return  # a new selection, not a new move: nothing to redo
