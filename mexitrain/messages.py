@@ -220,6 +220,12 @@ def train_name(
     return _("train {ref}").format(ref=quote(index))
 
 
+def is_you_name(name: str) -> bool:
+    """Whether ``name`` is the default name of the one person at the table ("You", in
+    English or in the player's language)."""
+    return name in ("You", pgettext("player name", "You"))
+
+
 def short_names(names: Sequence[str], width: int) -> list[str]:
     """Names cut to ``width`` characters for the board, still told apart: names whose cut
     forms would be the same ("Rand", "Rand") keep their last character ("Ran1", "Ran2")."""
@@ -1173,7 +1179,7 @@ def winners_text(names: Sequence[str], sides: Sequence[Sequence[int]], viewer: i
     if len(sides) == 1 and len(sides[0]) == 1:
         seat = sides[0][0]
         name = _name(names, seat)
-        if seat == viewer or name in ("You", pgettext("player name", "You")):
+        if seat == viewer or (name is not None and is_you_name(name)):
             return _("You win")  # not "You wins": the default name of the human seat is "You"
         return _("{name} wins").format(name=name or seat_label(seat))
     return _("{names} win").format(names=join_and([side_name(names, side) for side in sides]))

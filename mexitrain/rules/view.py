@@ -95,6 +95,11 @@ def _off_trains(trains: tuple[Train, ...], v: SeatView) -> tuple[tuple[int, int]
 _HIDDEN_DRAWS: dict[int, Event] = {}
 
 
+def _seen_by(e: Event, seat: int) -> Event:
+    """``e`` as ``seat`` saw it: another seat's draw without its tile."""
+    return _hidden_draw(e) if e.type == "draw" and e.seat != seat else e
+
+
 def _hidden_draw(e: Event) -> Event:
     hidden = _HIDDEN_DRAWS.get(e.seat)
     if hidden is None:
@@ -116,7 +121,7 @@ def _hide(events: tuple[Event, ...], seat: int, open_hands: bool) -> tuple[Event
         k, hidden = 0, ()
     if k < len(events):
         hidden = hidden + tuple(
-            [_hidden_draw(e) if e.type == "draw" and e.seat != seat else e for e in events[k:]]
+            [_seen_by(e, seat) for e in events[k:]]
         )
     _LAST_HIDDEN[seat] = (events, hidden)
     return hidden
@@ -197,7 +202,7 @@ def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: 
     hit = _LAST_ROUND.get(seat)
     if hit is not None and hit[0] is last:
         return hit[1]
-    hidden = tuple(_hidden_draw(e) if e.type == "draw" and e.seat != seat else e for e in last.events)
+    hidden = tuple([_seen_by(e, seat) for e in last.events])
     _LAST_ROUND[seat] = (last, hidden)
     return hidden
 

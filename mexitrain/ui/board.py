@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..messages import VIEW_SEAT
 from ..rules import MEXICAN, Action, Play, SeatView, Tile, view_legal_actions
 
 try:  # the AI engineer's planner (seed 000's "planned train, then the extras")
@@ -69,7 +70,7 @@ class Board:
     flip: int = 0
     plain: bool = False
     auto_events: frozenset[int] = frozenset()  # indices of this round's events done for the player
-    you: int | None = -1  # the seat the texts call "you": -1 the view's seat, None nobody (replay)
+    you: int | None = VIEW_SEAT  # the seat the texts call "you": VIEW_SEAT the view's seat, None nobody (replay)
     tray: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     plan_len: int = field(default=0, compare=False)
 
@@ -81,7 +82,7 @@ class Board:
     @property
     def viewer(self) -> int | None:
         """The seat the texts call "you" (None: nobody, in the replay viewer)."""
-        return self.view.seat if self.you == -1 else self.you
+        return self.view.seat if self.you == VIEW_SEAT else self.you
 
     @property
     def my_turn(self) -> bool:
@@ -174,7 +175,7 @@ def build(
     previous: Board | None = None,
     plain: bool = False,
     auto_events: frozenset[int] = frozenset(),
-    you: int | None = -1,
+    you: int | None = VIEW_SEAT,
 ) -> Board:
     """A fresh board for a new view, keeping the selection where it still makes sense."""
     legal: tuple[Action, ...] = ()

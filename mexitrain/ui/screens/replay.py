@@ -14,8 +14,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...i18n import _, pgettext
-from ...messages import seat_label
+from ...i18n import _
+from ...messages import is_you_name, seat_label
 from ...rules import GameState, IllegalAction, apply, new_game, view
 from ...rules.state import Event
 from ...rules.tiles import fmt
@@ -44,16 +44,12 @@ def snapshots(game: SavedGame) -> tuple[list[GameState], list[Event | None]]:
     return states, events
 
 
-def _is_you(name: str) -> bool:
-    return name in ("You", pgettext("player name", "You"))
-
-
 def describe(event: Event | None, names: tuple[str, ...]) -> str:
     """One step of the replay in words, in the player's language."""
     if event is None:
         return _("the deal")
     who = names[event.seat] if event.seat < len(names) else seat_label(event.seat)
-    you = _is_you(who)
+    you = is_you_name(who)
     if event.type == "play":
         if event.train == "mexican":
             where = _("the Mexican Train")
@@ -61,7 +57,7 @@ def describe(event: Event | None, names: tuple[str, ...]) -> str:
             where = _("your train") if you else _("their train")
         else:
             other = names[event.train]
-            where = _("your train") if _is_you(other) else _("{name}'s train").format(name=other)
+            where = _("your train") if is_you_name(other) else _("{name}'s train").format(name=other)
         text = _("You play {tile} on {train}") if you else _("{name} plays {tile} on {train}")
         return text.format(name=who, tile=fmt(event.tile), train=where)
     if event.type == "draw" and event.tile is not None:
@@ -112,7 +108,7 @@ class ReplayScreen(Screen[None]):
         self.states, self.events = snapshots(game)
         # "you" is the person who played as "You" (the one human's default name), if anyone
         # did, as in describe(); never simply the seat to move
-        self.you = next((i for i, name in enumerate(self.names) if _is_you(name)), None)
+        self.you = next((i for i, name in enumerate(self.names) if is_you_name(name)), None)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="replay-status")
