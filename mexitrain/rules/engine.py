@@ -422,12 +422,22 @@ def _can_start_own(state: GameState, t: tuple[int, int]) -> bool:
     return t in table and not train.started and (seat, 0) in _targets(state)[0]
 
 
+def _passes_by_choice(state: GameState) -> bool:
+    """§8 delayed_first_turn: the drawn tile could start the seat's train, and it may pass
+    instead (the one pass allowed while a drawn tile fits, §5)."""
+    return (
+        state.phase == "drawn"
+        and state.rules.opening == "delayed_first_turn"
+        and state.chain_right[state.turn]
+        and _can_start_own(state, state.drawn)
+    )
+
+
 def _end_without_play(state: GameState) -> Action:
     """Mark or Pass: what ending the turn without a (further) play does now."""
     rules, seat = state.rules, state.turn
-    if state.phase == "drawn" and rules.opening == "delayed_first_turn" and state.chain_right[seat]:
-        if _can_start_own(state, state.drawn):
-            return PASS  # §8: passing by choice places no marker
+    if _passes_by_choice(state):
+        return PASS  # §8: passing by choice places no marker
     if state.phase in ("follow_up", "follow_up_drawn") and rules.double_follow_up == "must_satisfy":
         ti = state.double_line[0]
         train = state.trains[ti]
@@ -457,9 +467,10 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
             out.append(SKIP)
         out.append(PASS)
     elif phase in ("drawn", "follow_up_drawn"):
-        end = _end_without_play(state)
-        if not plays or end is PASS and phase == "drawn":
-            out.append(end)
+        if not plays:
+            out.append(_end_without_play(state))
+        elif _passes_by_choice(state):
+            out.append(PASS)
     elif not plays and phase in ("turn", "follow_up"):
         if state.boneyard:
             out.append(DRAW)

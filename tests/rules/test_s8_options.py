@@ -107,8 +107,19 @@ class TestTeams:
             s = run(s, Draw())
             assert kinds(s) == expected
 
+    def test_both_stuck_drawn_tile_that_fits_must_be_played(self) -> None:
+        """RULES.md §5.2 under §8 both_stuck: a drawn tile that fits must be played. The pass
+        that keeps the trains private is for a drawn tile that does not fit."""
+        rules = RuleSet(teams=True, team_marker="both_stuck")
+        s = position(rules, hands=[[(1, 2)], [(2, 10)], [(1, 8), (0, 0)], [(7, 7)]],
+                     trains={0: [(12, 9)], 2: [(12, 4)], 1: [(12, 6)], 3: [(12, 11)]},
+                     turn=2, boneyard=[(9, 5), (2, 2)])
+        s = run(s, Draw())  # 9-5 fits seat 0's train, the partner's
+        assert legal_actions(s) == (Play(tile=(9, 5), train=0),)
+        with pytest.raises(IllegalAction, match="the tile you drew can be played"):
+            apply(s, Pass())
 
-class TestOpenHands:
+
     """RULES.md §8 open_hands: every hand is visible; only the boneyard is hidden."""
 
     def test_every_hand_visible(self) -> None:
