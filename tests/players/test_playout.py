@@ -1,0 +1,104 @@
+"""The expert's fast playout plays exactly the round the reducer plays (RULES.md §4-§8).
+
+:func:`mexitrain.players.playout.playout` replays the rest of a round on plain lists with the
+planner's rollout policy. It is only an optimisation: for every state it supports, the
+outcome and the number of actions must be those of the rollout through ``apply`` and
+``legal_actions``. The states come from random games under every preset and random options
+(teams, both team markers, blanks wild, must-satisfy doubles, play until blocked, every
+opening and engine), stopped at random points. A large sample runs with MEXITRAIN_HEAVY=1.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from mexitrain.players.expert import _one_round, reducer_rollout, rollout
+from mexitrain.players.playout import supports
+from mexitrain.rules import PRESETS, RuleSet, RuleSetError, apply, legal_actions, make_rules, new_game
+
+OPTIONS = {
+    "set": ["6", "9", "12", "15"],
+    "double_follow_up": ["any", "must_satisfy"],
+    "round_end": ["boneyard_empty", "until_blocked"],
+    "trains_start_public": ["0", "1"],
+    "teams": ["0", "1"],
+    "team_marker": ["together", "both_stuck"],
+    "blanks_wild": ["0", "1"],
+    "opening": ["normal", "first_turn_chain", "delayed_first_turn", "simultaneous"],
+    "engine": ["descending", "highest_double"],
+    "branching_doubles": ["0", "1"],
+    "swan_drive": ["0", "1"],
+}
+
+
+def random_states(count: int, seed: int):
+    """``count`` one-round states in the middle of random games, each with draw queues."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        preset = rng.choice(sorted(PRESETS))
+        options = {k: rng.choice(v) for k, v in OPTIONS.items() if rng.random() < 0.35}
+        if preset == "fast":
+            options.pop("set", None)
+        try:
+            rules = make_rules(preset, options)
+            players = 4 if rules.teams else rng.choice([2, 3, 4, 5, 6])
+            rules.check_players(players)
+        except RuleSetError:
+            continue
+        state = _one_round(new_game(rules, players, rng.randrange(10**6)))
+        for _ in range(rng.randrange(0, 80)):
+            if state.over:
+                break
+            state = apply(state, rng.choice(legal_actions(state)))
+        if state.over:
+            continue
+        queues = [rng.sample(state.boneyard, len(state.boneyard)) for _ in range(players)]
+        found += 1
+        yield state, rng.randrange(players), queues
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_playout_plays_the_reducers_round(seed: int) -> None:
+    """RULES.md §4-§8: same outcome, same number of actions, state by state."""
+    _compare(seed, 120)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3, 23))
+def test_playout_plays_the_reducers_round_heavy(seed: int) -> None:
+    """RULES.md §4-§8, the large sample (MEXITRAIN_HEAVY=1)."""
+    _compare(seed, 300)
+
+
+def _compare(seed: int, count: int) -> None:
+    supported = 0
+    for state, seat, queues in random_states(count, seed):
+        fast = rollout(state, seat, queues)
+        slow = reducer_rollout(state, seat, queues)
+        assert fast == slow, (state.rules.model_dump(exclude_defaults=True), state.players, state.phase)
+        supported += supports(state)
+    assert supported >= count // 2  # most states take the fast path: the comparison means something
+
+
+def test_supports_every_preset_but_not_branches_swans_or_openings() -> None:
+    """The playout covers the presets; RULES.md §8 branching_doubles, swan_drive and an
+    opening still under way go through the reducer."""
+    for name, rules in PRESETS.items():
+        assert supports(new_game(rules, 4, 3)), name
+    assert not supports(new_game(RuleSet(branching_doubles=True), 4, 3))
+    assert not supports(new_game(RuleSet(swan_drive=True), 4, 3))
+    assert not supports(new_game(RuleSet(opening="first_turn_chain"), 4, 3))  # chain rights
+    assert not supports(new_game(RuleSet(opening="simultaneous"), 4, 3))  # the opening phase
+
+
+def test_playout_leaves_the_state_alone_and_ends_the_round() -> None:
+    """The playout only reads the snapshot; the round ends by RULES.md §7 (a domino scores 0)."""
+    state = _one_round(new_game(RuleSet(), 2, 8))
+    before = state.model_dump()
+    rng = random.Random(4)
+    queues = [rng.sample(state.boneyard, len(state.boneyard)) for _ in range(2)]
+    value, steps = rollout(state, 0, queues)
+    assert state.model_dump() == before
+    assert steps > 20 and value == reducer_rollout(state, 0, queues)[0]
