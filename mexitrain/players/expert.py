@@ -38,7 +38,7 @@ from .playout import playout, supports
 Tile = tuple[int, int]
 
 #: Rollouts per decision at the default strength.
-DEFAULT_ROLLOUTS = 64
+DEFAULT_ROLLOUTS = 160
 #: Actions a rollout from the start of a round plays, about (4 players, double-12): the
 #: budget of a decision is ``rollouts * STEPS_PER_ROLLOUT`` actions.
 STEPS_PER_ROLLOUT = 70

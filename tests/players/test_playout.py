@@ -13,9 +13,18 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from mexitrain.players.expert import _one_round, reducer_rollout, rollout
 from mexitrain.players.playout import supports
-from mexitrain.rules import PRESETS, RuleSet, RuleSetError, apply, legal_actions, make_rules, new_game
+from mexitrain.rules import (
+    PRESETS,
+    RuleSet,
+    RuleSetError,
+    apply,
+    legal_actions,
+    make_rules,
+    new_game,
+)
 
 OPTIONS = {
     "set": ["6", "9", "12", "15"],
