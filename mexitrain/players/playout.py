@@ -23,7 +23,7 @@ queues the caller passes.
 
 from __future__ import annotations
 
-from ..rules import GameState
+from ..rules import GameState, RuleSet
 from ..rules.tiles import placement_table
 from .planner import cached_plan
 
@@ -33,12 +33,15 @@ _PHASES = ("turn", "drawn", "follow_up", "follow_up_drawn")
 _VALUES = 19  # pip values 0..18: the largest set is double-18
 
 
+def playout_rules(rules: RuleSet) -> bool:
+    """Does the playout cover these rules, once any opening is over?"""
+    return not rules.branching_doubles and not rules.swan_drive
+
+
 def supports(state: GameState) -> bool:
     """Can :func:`playout` play this state's round out (see the module's docstring)?"""
-    rules = state.rules
     return (
-        not rules.branching_doubles
-        and not rules.swan_drive
+        playout_rules(state.rules)
         and state.phase in _PHASES
         and state.swan_pos is None
         and not state.opening_queue
