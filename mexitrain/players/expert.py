@@ -49,7 +49,7 @@ MAX_CANDIDATES = 4
 #: Standard errors by which a candidate must beat the planner's choice to replace it.
 CONFIDENCE = 1.0
 #: How many times dearer a rollout through the reducer is than the playout: under the rules
-#: the playout does not cover, a decision's budget shrinks by this much, so that thinking takes
+#: the playout does not cover (the swan drive), a decision's budget shrinks by this much, so that thinking takes
 #: about the same time under every option (benchmarks/rollout_speed.py; a searched decision
 #: measured 2.7 times faster on the playout).
 REDUCER_COST = 2.5

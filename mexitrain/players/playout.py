@@ -4,18 +4,18 @@ The expert values a move by playing the round out many times, the planner choosi
 seat. Through the reducer each of those actions builds a frozen snapshot, finds its legal
 actions anew and asks the planner through the action objects: some 40 µs an action. A rollout
 needs none of that. It only needs the outcome, so :func:`playout` plays the same round on plain
-mutable lists, private to one call: the open end of each train, its marker, the hands, the
-boneyard, and per pip value the number of tiles not yet on the table (which is what "could
-this open double still be satisfied" asks, §6).
+mutable lists, private to one call: the open end of each line of each train, the markers, the
+hands, the boneyard, and per pip value the number of tiles not yet on the table (which is what
+"could this open double still be satisfied" asks, §6).
 
 It is not a second rule book to be kept apart from the first: it plays *exactly* the game the
 reducer plays, action for action, with the planner's rollout policy (:func:`planner_decide`
 with a :class:`PlanBook`) choosing exactly as it does on snapshots. The tests play thousands of
 rollouts both ways, under every preset and random options, and demand the same outcome and the
-same number of actions. It covers what happens inside a round under every option but two:
-``branching_doubles`` (several lines per train) and ``swan_drive`` (turns over several trains),
-and openings still under way (a chain right unused, the simultaneous opening). For those,
-:func:`supports` says no and the expert plays the round out through the reducer.
+same number of actions. It covers what happens inside a round under every option but
+``swan_drive`` (turns over several trains), branching doubles included (a train is a list of
+lines), once the opening is over (no chain right unused, no simultaneous opening under way).
+Otherwise :func:`supports` says no and the expert plays the round out through the reducer.
 
 Everything here is pure: the state given is only read, and the randomness is in the draw
 queues the caller passes.
@@ -35,7 +35,7 @@ _VALUES = 19  # pip values 0..18: the largest set is double-18
 
 def playout_rules(rules: RuleSet) -> bool:
     """Does the playout cover these rules, once any opening is over?"""
-    return not rules.branching_doubles and not rules.swan_drive
+    return not rules.swan_drive
 
 
 def supports(state: GameState) -> bool:
@@ -77,19 +77,30 @@ def playout(
 
     hands = [list(h) for h in state.hands]
     bone = set(state.boneyard)
+    branching = rules.branching_doubles
+    # the lines of every train, by a line number: its train, its index in the train (a
+    # branch, §8 branching_doubles), the tiles laid on it, its open end, "ends in a double"
+    line_train: list[int] = []
+    line_index: list[int] = []
     laid: list[list[Tile]] = []
     ends: list[int] = []
     dbl: list[bool] = []
-    for tr in state.trains:
-        line = tr.lines[0]
-        laid.append(list(line))
-        if line:
-            last = line[-1]
-            ends.append(last[1])
-            dbl.append(last[0] == last[1])
-        else:
-            ends.append(tr.starts[0])
-            dbl.append(False)
+    train_lines: list[list[int]] = []
+    for ti, tr in enumerate(state.trains):
+        ids = []
+        for li, line in enumerate(tr.lines):
+            ids.append(len(laid))
+            line_train.append(ti)
+            line_index.append(li)
+            laid.append(list(line))
+            if line:
+                last = line[-1]
+                ends.append(last[1])
+                dbl.append(last[0] == last[1])
+            else:
+                ends.append(tr.starts[li])
+                dbl.append(False)
+        train_lines.append(ids)
     marker = [tr.marker for tr in state.trains]
     # tiles not on the table (hands and boneyard) holding each value: "satisfiable" (§6)
     avail = [0] * (rules.set + 1)
@@ -104,7 +115,9 @@ def playout(
     phase = state.phase
     turn = state.turn
     drawn = state.drawn
-    owed = state.double_line[0] if state.double_line is not None else -1
+    owed = -1  # the line owed a follow-up
+    if state.double_line is not None:
+        owed = train_lines[state.double_line[0]][state.double_line[1]]
     idle = state.idle_turns
     pointers = [0] * n
     book: dict[int, tuple] = {}
@@ -118,7 +131,7 @@ def playout(
 
     while steps < max_steps:
         hand = hands[turn]
-        # -- the legal plays, in the reducer's order: by train, then by laid tile --------
+        # -- the legal plays, in the reducer's order: by train, line, then laid tile ------
         if phase == "turn":
             tiles = hand
         elif phase == "follow_up":
@@ -131,54 +144,52 @@ def playout(
             lines = [owed]
         else:
             lines = []
-            if True in dbl:
+            if True in dbl:  # open doubles that can be satisfied block (§6)
                 lines = [
-                    ti for ti in range(n + 1) if dbl[ti] and ti != owed and satisfiable(ends[ti])
+                    x for x in range(len(dbl)) if dbl[x] and x != owed and satisfiable(ends[x])
                 ]
             if lines:
                 if owed >= 0:
                     lines.append(owed)
-                    lines.sort()
             else:
                 mate = partner[turn]
-                lines = [
-                    ti
-                    for ti in range(n + 1)
-                    if ti == n or marker[ti] or ti == turn or ti == mate or ti == owed
-                ]
-        plays: list[tuple[int, Tile]] = []  # (train, laid tile)
+                for ti in range(n + 1):
+                    if ti == n or marker[ti] or ti == turn or ti == mate:
+                        lines += train_lines[ti]
+                    elif owed >= 0 and line_train[owed] == ti:
+                        lines.append(owed)
+        plays: list[tuple[int, int, Tile, int]] = []  # (train, line index, laid tile, line)
         if not tiles:
             pass
         elif wild:
-            for ti in lines:
-                table = placement_table(ends[ti], True)
-                hits = [lay for t in tiles if t in table for lay in table[t]]
-                if len(hits) > 1:
-                    hits.sort()
-                for lay in hits:
-                    plays.append((ti, lay))
+            for x in lines:
+                table = placement_table(ends[x], True)
+                ti, li = line_train[x], line_index[x]
+                for t in tiles:
+                    for lay in table.get(t, ()):
+                        plays.append((ti, li, lay, x))
         else:
             at: dict[int, list[int]] = {}
-            for ti in lines:
-                e = ends[ti]
+            for x in lines:
+                e = ends[x]
                 if e in at:
-                    at[e].append(ti)
+                    at[e].append(x)
                 else:
-                    at[e] = [ti]
+                    at[e] = [x]
             for t in tiles:
                 a, b = t
                 got = at.get(a)
                 if got is not None:
-                    for ti in got:
-                        plays.append((ti, t))
+                    for x in got:
+                        plays.append((line_train[x], line_index[x], t, x))
                 if a != b:
                     got = at.get(b)
                     if got is not None:
                         lay = (b, a)
-                        for ti in got:
-                            plays.append((ti, lay))
-            if len(plays) > 1:
-                plays.sort()
+                        for x in got:
+                            plays.append((line_train[x], line_index[x], lay, x))
+        if len(plays) > 1:
+            plays.sort()
         # -- no play: draw, end the turn, or the round is stuck ---------------------------
         if not plays:
             if phase in ("turn", "follow_up") and bone:
@@ -201,8 +212,8 @@ def playout(
             target = turn
             mark = True
             if played and must_satisfy:
-                owner = owed if owed < n else None
-                if owner is None or marker[owed]:
+                owner = line_train[owed]
+                if owner == n or marker[owner]:
                     mark = False
                 else:
                     target = owner
@@ -215,11 +226,11 @@ def playout(
         else:
             # -- the planner's choice (planner_decide with a PlanBook, quick) -------------
             if len(plays) == 1:
-                ti, lay = plays[0]
+                ti, _, lay, x = plays[0]
             else:
-                ti, lay = _choose(
-                    plays, turn, hand, laid, ends, marker, hands, partner, n, wild,
-                    must_satisfy, phase, book, budget,
+                ti, _, lay, x = _choose(
+                    plays, turn, hand, laid, ends, train_lines, marker, hands, partner, n,
+                    wild, must_satisfy, phase, book, budget,
                 )
             # -- play it ------------------------------------------------------------------
             a, b = lay
@@ -229,9 +240,19 @@ def playout(
             if a != b:
                 avail[b] -= 1
             left -= 1
-            laid[ti].append(lay)
-            ends[ti] = b
-            dbl[ti] = a == b
+            if branching and dbl[x]:  # it satisfies a double: two branches grow from it
+                v = ends[x]
+                ids = train_lines[ti]
+                for _ in range(2):
+                    ids.append(len(laid))
+                    line_train.append(ti)
+                    line_index.append(len(ids) - 1)
+                    laid.append([])
+                    ends.append(v)
+                    dbl.append(False)
+            laid[x].append(lay)
+            ends[x] = b
+            dbl[x] = a == b
             if ti < n and (ti == turn or ti == partner[turn]):
                 marker[ti] = False
                 marker[turn] = False
@@ -243,7 +264,7 @@ def playout(
                 break
             if a == b:
                 phase = "follow_up"
-                owed = ti
+                owed = x
                 continue
             played = True
         # -- the next seat's turn (_end_turn) ---------------------------------------------
@@ -263,30 +284,40 @@ def playout(
     return tuple(scores), steps
 
 
-def _choose(plays, seat, hand, laid, ends, marker, hands, partner, n, wild, must_satisfy, phase, book, budget):
+def _choose(
+    plays, seat, hand, laid, ends, train_lines, marker, hands, partner, n, wild, must_satisfy,
+    phase, book, budget,
+):
     """The planner's rollout choice among ``plays`` (``score_plays`` with ``quick`` and no
     reasons): the first of the best scores, in the order of the plays."""
     # the plan of the seat's own train, kept from one decision to the next (PlanBook.get)
-    own = laid[seat]
+    own_lines = train_lines[seat]
     entry = book.get(seat)
     plan = index = None
     if entry is not None:
-        laid_count, plan, hand_size, index = entry
+        plan_line, laid_count, plan, hand_size, index = entry
+        own = laid[own_lines[plan_line]]
         k = len(own) - laid_count
         if tuple(own[laid_count:]) == plan[:k] and (plan or len(hand) <= hand_size):
             if k:
                 plan = plan[k:]
                 index = {t: i - k for t, i in index.items() if i >= k}
             if len(index) == len(plan) and set(index).issubset(hand):
-                book[seat] = (len(own), plan, len(hand), index)
+                book[seat] = (plan_line, len(own), plan, len(hand), index)
             else:
                 plan = None
         else:
             plan = None
-    if plan is None:
-        plan = cached_plan(tuple(hand), ends[seat], wild, budget, False)
+    if plan is None:  # the best plan over the lines of its own train (best_own_plan)
+        key = tuple(hand)
+        plan, plan_line, best = (), 0, (0, 0)
+        for li, x in enumerate(own_lines):
+            p = cached_plan(key, ends[x], wild, budget, False)
+            here = (len(p), sum(a + b for a, b in p))
+            if here > best:
+                plan, plan_line, best = p, li, here
         index = {(x, y) if x <= y else (y, x): i for i, (x, y) in enumerate(plan)}
-        book[seat] = (len(own), plan, len(hand), index)
+        book[seat] = (plan_line, len(laid[own_lines[plan_line]]), plan, len(hand), index)
 
     mate = partner[seat]
     own_marked = marker[seat] or marker[mate]
@@ -314,14 +345,16 @@ def _choose(plays, seat, hand, laid, ends, marker, hands, partner, n, wild, must
     best = None
     best_score = 0.0
     for play in plays:
-        ti, lay = play
+        ti, li, lay, _ = play
         x, y = lay
         t = lay if x <= y else (y, x)
         idx = index.get(t)
         score = (x + y) * pip_weight
         if ti == seat:
-            if plan and lay == first:
+            if li == plan_line and plan and lay == first:
                 score += 20
+            elif idx is None and li != plan_line:
+                score += 16
             else:
                 if wild:
                     table = placement_table(y, True)
@@ -368,7 +401,12 @@ def _choose(plays, seat, hand, laid, ends, marker, hands, partner, n, wild, must
                         break
             else:
                 satisfy = nondouble[y] > 0
-            elsewhere = not must_satisfy and plan and ti != seat and first[0] != first[1]
+            elsewhere = (
+                not must_satisfy
+                and plan
+                and not (ti == seat and li == plan_line)
+                and first[0] != first[1]
+            )
             if satisfy or elsewhere:
                 score += 10
             elif must_satisfy and (ti == n or marker[ti]) and ti != seat and ti != mate:
