@@ -42,6 +42,7 @@ KEY_WORDS = (
     N_("Resume"), N_("Cancel"), N_("Back"), N_("One move back (→ forward)"), N_("Forward"),
     N_("First"), N_("The first deal / the last move"), N_("Last"), N_("Round"),
     N_("The previous / next round"), N_("Next round"), N_("The score sheet at this step"),
+    N_("Up a folder"),
     # Textual's own commands in the command palette
     N_("Bell"), N_("Ring the bell"), N_("Theme"), N_("Change the current theme"),
     N_("Quit the application as soon as possible"), N_("Keys"),

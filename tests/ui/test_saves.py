@@ -448,6 +448,49 @@ async def test_palette_offers_save_load_replay_and_statistics():
         assert "No finished games yet" in str(app.screen.query_one("#stats-text", Static).render())
 
 
+async def test_open_replay_goes_up_a_folder_with_backspace(tmp_path: Path):
+    """Backspace in the folder tree shows the folder above (the footer names the key); in the
+    path box it still edits the path."""
+    from textual.widgets import DirectoryTree, Input
+
+    from mexitrain.ui.screens.saves import FileScreen
+
+    records = tmp_path / "records"
+    records.mkdir()
+    (tmp_path / "game-0.json").write_text("{}")
+    app = game_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await app.push_screen(FileScreen("Open replay…", str(records) + "/"))
+        screen = app.screen
+        tree = screen.query_one(DirectoryTree)
+        box = screen.query_one("#file-path", Input)
+        assert Path(tree.path) == records
+        await pilot.press("backspace")  # the path box has the focus: the key edits the text
+        assert box.value != str(records) + "/"
+        assert Path(tree.path) == records
+        tree.focus()
+        await pilot.pause()
+        assert "Up a folder" in footer_text(screen)
+        await pilot.press("backspace")
+        await wait_for(pilot, lambda: Path(tree.path) == tmp_path, "the folder above")
+        await wait_for(
+            pilot,
+            lambda: "game-0.json" in [node.label.plain for node in tree.root.children],
+            "its files listed",
+        )
+        assert tree.check_action("parent", ()) is True
+        tree.path = Path(tree.path).anchor  # the top of the file system: the key is dimmed
+        assert tree.check_action("parent", ()) is None
+
+
+def footer_text(screen) -> str:
+    from textual.widgets import Footer
+
+    footer = screen.query_one(Footer)
+    return " ".join(str(key.description) for key in footer.query("FooterKey"))
+
+
 async def test_open_replay_picks_a_record_from_a_folder_tree(tmp_path: Path):
     from textual.widgets import DirectoryTree, Input
 

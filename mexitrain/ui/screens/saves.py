@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
 from ...storage import SavedGame, SaveInfo
+from ..lang import translate_bindings
 
 _CSS = """
 ResumeScreen, SaveAsScreen, LoadScreen, StatsScreen, FileScreen {
@@ -207,10 +208,31 @@ class LoadScreen(ModalScreen[Path | None]):
 
 
 class JsonTree(DirectoryTree):
-    """The folders and the ``.json`` files under a folder (saved games and game records)."""
+    """The folders and the ``.json`` files under a folder (saved games and game records).
+    Backspace shows the folder above."""
+
+    BINDINGS = [Binding("backspace", "parent", "Up a folder", id="file-parent")]
+
+    def on_mount(self) -> None:
+        translate_bindings(self)
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() == ".json")]
+
+    def _folder_above(self) -> Path | None:
+        here = Path(self.path).resolve()
+        return None if here.parent == here else here.parent
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "parent" and self._folder_above() is None:
+            return None  # at the top of the file system: shown, dimmed
+        return True
+
+    def action_parent(self) -> None:
+        parent = self._folder_above()
+        if parent is not None:
+            self.path = parent
+            self.refresh_bindings()
 
 
 class FileScreen(ModalScreen[Path | None]):
@@ -237,7 +259,7 @@ class FileScreen(ModalScreen[Path | None]):
             yield Input(value=self.value, placeholder=_("path of a saved game or game record (.json)"), id="file-path")
             yield JsonTree(self._folder(), id="file-tree")
             yield Label(
-                _("Enter opens the file typed or chosen; a folder typed shows its files; Tab moves between the path and the list; Esc cancels."),
+                _("Enter opens the file typed or chosen; a folder typed shows its files; Backspace in the list goes up a folder; Tab moves between the path and the list; Esc cancels."),
                 classes="note",
             )
         yield Footer()
