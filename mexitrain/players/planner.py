@@ -156,7 +156,11 @@ def _where(train, seat: int, team) -> str:
 
 
 def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tuple[float, str, object]]:
-    """(score, reason, action) for each play; higher is better. Reasons only when ``verbose``."""
+    """(score, reason, action) for each play; higher is better. Reasons only when ``verbose``.
+
+    The expert's fast playout (:func:`.playout._choose`) scores plays the same way, on its own
+    lists: a change here must be made there too, and tests/players/test_playout.py fails until
+    both agree."""
     out = []
     n, seat, rules, hand = ctx.n, ctx.seat, ctx.rules, ctx.hand
     plan, plan_index, plan_line = ctx.plan, ctx.plan_index, ctx.plan_line

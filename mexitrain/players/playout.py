@@ -289,7 +289,9 @@ def _choose(
     phase, book, budget,
 ):
     """The planner's rollout choice among ``plays`` (``score_plays`` with ``quick`` and no
-    reasons): the first of the best scores, in the order of the plays."""
+    reasons): the first of the best scores, in the order of the plays. The same scores as
+    :func:`.planner.score_plays`, term for term and in the same order (so that equal floats
+    tie alike), from counts per value where the planner scans the hand."""
     # the plan of the seat's own train, kept from one decision to the next (PlanBook.get)
     own_lines = train_lines[seat]
     entry = book.get(seat)
