@@ -33,7 +33,7 @@ from ..rules import Action, GameState, SeatView, apply, legal_actions, view_lega
 from ..rules.state import evolve
 from .knowledge import Sampler, lacking_values
 from .planner import PlanBook, PlannerPlayer, planner_decide, score_plays
-from .playout import playout, playout_rules, supports
+from .playout import playout, supports
 
 Tile = tuple[int, int]
 
@@ -48,11 +48,6 @@ MAX_ROLLOUT_FACTOR = 6
 MAX_CANDIDATES = 4
 #: Standard errors by which a candidate must beat the planner's choice to replace it.
 CONFIDENCE = 1.0
-#: How many times dearer a rollout through the reducer is than the playout: under the rules
-#: the playout does not cover (the swan drive), a decision's budget shrinks by this much, so that thinking takes
-#: about the same time under every option (benchmarks/rollout_speed.py; a searched decision
-#: measured 2.7 times faster on the playout).
-REDUCER_COST = 2.5
 #: Plan budget of the planner inside rollouts (cheaper than the planner level's own).
 ROLLOUT_PLAN_BUDGET = 30
 
@@ -233,11 +228,8 @@ class ExpertPlayer:
         used = steps = 0
         # The budget is counted in actions played, ``rollouts`` full rounds' worth: late in a
         # round, when rollouts are short, the same thinking buys more of them.
-        rollouts = self.rollouts
-        if not playout_rules(view.rules):  # every rollout goes through the reducer
-            rollouts = max(1, round(rollouts / REDUCER_COST))
-        budget = rollouts * STEPS_PER_ROLLOUT
-        cap = rollouts * MAX_ROLLOUT_FACTOR
+        budget = self.rollouts * STEPS_PER_ROLLOUT
+        cap = self.rollouts * MAX_ROLLOUT_FACTOR
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         for phase in range(phases):
             target = steps + (budget - steps) / (phases - phase)

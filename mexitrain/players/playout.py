@@ -12,10 +12,10 @@ It is not a second rule book to be kept apart from the first: it plays *exactly*
 reducer plays, action for action, with the planner's rollout policy (:func:`planner_decide`
 with a :class:`PlanBook`) choosing exactly as it does on snapshots. The tests play thousands of
 rollouts both ways, under every preset and random options, and demand the same outcome and the
-same number of actions. It covers what happens inside a round under every option but
-``swan_drive`` (turns over several trains), branching doubles included (a train is a list of
-lines), once the opening is over (no chain right unused, no simultaneous opening under way).
-Otherwise :func:`supports` says no and the expert plays the round out through the reducer.
+same number of actions. It covers a round under every option (branching doubles: a train is
+a list of lines; the swan drive: a turn goes on over the next public trains) once the opening
+is over: while a chain right is unused or a simultaneous opening under way, :func:`supports`
+says no and the expert plays that round out through the reducer.
 
 Everything here is pure: the state given is only read, and the randomness is in the draw
 queues the caller passes.
@@ -23,30 +23,19 @@ queues the caller passes.
 
 from __future__ import annotations
 
-from ..rules import GameState, RuleSet
+from ..rules import GameState
 from ..rules.tiles import placement_table
 from .planner import cached_plan
 
 Tile = tuple[int, int]
 
-_PHASES = ("turn", "drawn", "follow_up", "follow_up_drawn")
+_PHASES = ("turn", "drawn", "follow_up", "follow_up_drawn", "swan")
 _VALUES = 19  # pip values 0..18: the largest set is double-18
 
 
-def playout_rules(rules: RuleSet) -> bool:
-    """Does the playout cover these rules, once any opening is over?"""
-    return not rules.swan_drive
-
-
 def supports(state: GameState) -> bool:
-    """Can :func:`playout` play this state's round out (see the module's docstring)?"""
-    return (
-        playout_rules(state.rules)
-        and state.phase in _PHASES
-        and state.swan_pos is None
-        and not state.opening_queue
-        and not any(state.chain_right)
-    )
+    """Can :func:`playout` play this state's round out: is the opening over?"""
+    return state.phase in _PHASES and not state.opening_queue and not any(state.chain_right)
 
 
 def playout(
@@ -119,6 +108,9 @@ def playout(
     if state.double_line is not None:
         owed = train_lines[state.double_line[0]][state.double_line[1]]
     idle = state.idle_turns
+    swan_drive = rules.swan_drive
+    swan_pos = state.swan_pos  # §8 swan drive: where in the seat's swan order it has got to
+    mex_starter = state.mexican_starter
     pointers = [0] * n
     book: dict[int, tuple] = {}
     steps = 0
@@ -129,18 +121,41 @@ def playout(
             return left > 0 if v == 0 else avail[0] > 0 or avail[v] > 0
         return avail[v] > 0
 
+    def swan_next() -> tuple[int, int]:
+        """(position, train) of the next public train in the swan order of the seat to move
+        (``swan_order``), or (-1, -1) at the end."""
+        order = []
+        if mex_starter == turn:
+            order.append(n)
+        for k in range(1, n):
+            seat = (turn + k) % n
+            order.append(seat)
+            if mex_starter == seat:
+                order.append(n)
+        for i in range(swan_pos + 1, len(order)):
+            ti = order[i]
+            if ti == n or marker[ti]:
+                return i, ti
+        return -1, -1
+
     while steps < max_steps:
         hand = hands[turn]
+        nxt = -1
         # -- the legal plays, in the reducer's order: by train, line, then laid tile ------
         if phase == "turn":
             tiles = hand
+        elif phase == "swan":
+            tiles = hand
+            nxt, nxt_train = swan_next()
         elif phase == "follow_up":
             tiles = [t for t in hand if t[0] != t[1]]
         elif phase == "drawn":
             tiles = (drawn,)
         else:  # follow_up_drawn
             tiles = () if drawn[0] == drawn[1] else (drawn,)
-        if owed >= 0 and must_satisfy:
+        if phase == "swan":
+            lines = train_lines[nxt_train] if nxt >= 0 else []
+        elif owed >= 0 and (must_satisfy or swan_pos is not None):
             lines = [owed]
         else:
             lines = []
@@ -191,7 +206,12 @@ def playout(
         if len(plays) > 1:
             plays.sort()
         # -- no play: draw, end the turn, or the round is stuck ---------------------------
-        if not plays:
+        if not plays and phase == "swan":  # the drive ends, or goes past the Mexican Train
+            if nxt >= 0 and nxt_train == n:
+                swan_pos = nxt
+                continue
+            played = True
+        elif not plays:
             if phase in ("turn", "follow_up") and bone:
                 queue = queues[turn]
                 i = pointers[turn]
@@ -225,48 +245,68 @@ def playout(
             steps += 1
         else:
             # -- the planner's choice (planner_decide with a PlanBook, quick) -------------
-            if len(plays) == 1:
-                ti, _, lay, x = plays[0]
+            if len(plays) == 1 and phase != "swan":
+                pick = plays[0]
             else:
-                ti, _, lay, x = _choose(
+                pick, score = _choose(
                     plays, turn, hand, laid, ends, train_lines, marker, hands, partner, n,
                     wild, must_satisfy, phase, book, budget,
                 )
-            # -- play it ------------------------------------------------------------------
-            a, b = lay
-            t = lay if a <= b else (b, a)
-            hand.remove(t)
-            avail[a] -= 1
-            if a != b:
-                avail[b] -= 1
-            left -= 1
-            if branching and dbl[x]:  # it satisfies a double: two branches grow from it
-                v = ends[x]
-                ids = train_lines[ti]
-                for _ in range(2):
-                    ids.append(len(laid))
-                    line_train.append(ti)
-                    line_index.append(len(ids) - 1)
-                    laid.append([])
-                    ends.append(v)
-                    dbl.append(False)
-            laid[x].append(lay)
-            ends[x] = b
-            dbl[x] = a == b
-            if ti < n and (ti == turn or ti == partner[turn]):
-                marker[ti] = False
-                marker[turn] = False
-                marker[partner[turn]] = False
-            failed[turn] = False
+                if phase == "swan" and score < 14:
+                    pick = None  # not worth it: skip the Mexican Train, or end the drive
             steps += 1
-            if not hand:
-                out_seat = turn
-                break
-            if a == b:
-                phase = "follow_up"
-                owed = x
-                continue
-            played = True
+            if pick is None:
+                if nxt_train == n:
+                    swan_pos = nxt
+                    continue
+                played = True
+            else:
+                # -- play it --------------------------------------------------------------
+                ti, _, lay, x = pick
+                a, b = lay
+                t = lay if a <= b else (b, a)
+                hand.remove(t)
+                avail[a] -= 1
+                if a != b:
+                    avail[b] -= 1
+                left -= 1
+                if branching and dbl[x]:  # it satisfies a double: two branches grow from it
+                    v = ends[x]
+                    ids = train_lines[ti]
+                    for _ in range(2):
+                        ids.append(len(laid))
+                        line_train.append(ti)
+                        line_index.append(len(ids) - 1)
+                        laid.append([])
+                        ends.append(v)
+                        dbl.append(False)
+                laid[x].append(lay)
+                ends[x] = b
+                dbl[x] = a == b
+                if ti < n and (ti == turn or ti == partner[turn]):
+                    marker[ti] = False
+                    marker[turn] = False
+                    marker[partner[turn]] = False
+                if ti == n and mex_starter is None:
+                    mex_starter = turn
+                failed[turn] = False
+                if not hand:
+                    out_seat = turn
+                    break
+                swan_context = phase == "swan" or swan_pos is not None
+                if phase == "swan":
+                    swan_pos = nxt
+                if a == b:
+                    phase = "follow_up"
+                    owed = x
+                    continue
+                if swan_drive and (swan_context or ti == turn):  # the drive goes on (§8)
+                    phase = "swan"
+                    owed = -1
+                    if not swan_context:
+                        swan_pos = -1
+                    continue
+                played = True
         # -- the next seat's turn (_end_turn) ---------------------------------------------
         if until_blocked:
             idle = 0 if played or bone else idle + 1
@@ -277,6 +317,7 @@ def playout(
         phase = "turn"
         drawn = None
         owed = -1
+        swan_pos = None
     scores = [sum(a + b for a, b in h) for h in hands]
     if out_seat >= 0:
         scores[out_seat] = 0
@@ -325,7 +366,7 @@ def _choose(
     own_marked = marker[seat] or marker[mate]
     danger = any(len(hands[i]) <= 2 for i in range(n) if i != seat and i != mate)
     pip_weight = 2.0 if danger else 0.3
-    after_double = phase != "turn" and phase != "drawn"
+    after_double = phase == "follow_up" or phase == "follow_up_drawn"
     plan_len = len(plan)
     first = plan[0] if plan else None
     if not wild:
@@ -417,4 +458,4 @@ def _choose(
                 score -= 14
         if best is None or score > best_score:
             best, best_score = play, score
-    return best
+    return best, best_score

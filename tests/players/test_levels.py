@@ -256,26 +256,6 @@ def test_expert_searches_within_its_budget():
         assert len(stats["values"]) == stats["candidates"]
 
 
-def test_expert_budget_shrinks_where_rollouts_go_through_the_reducer(monkeypatch):
-    """RULES.md §8 swan_drive is played out through the reducer, REDUCER_COST times dearer:
-    the expert plays that many times fewer rollouts, so that its thinking takes about as long
-    as under the other rules."""
-    from mexitrain.players import expert as expert_module
-
-    rules = RuleSet(set=9, rounds=1, swan_drive=True)
-    state = _choice_points(rules, 5, 1)[0]
-    v = view(state, state.turn)
-
-    def used(cost: float) -> int:
-        monkeypatch.setattr(expert_module, "REDUCER_COST", cost)
-        player = ExpertPlayer(1, rollouts=20)
-        player.decide(v)
-        return player.last_stats["rollouts"]
-
-    full, shrunk = used(1.0), used(4.0)
-    assert 0 < shrunk <= full * 0.5
-
-
 def test_expert_rollout_plays_the_round_out():
     from mexitrain.players.expert import _one_round, rollout
 
