@@ -76,7 +76,7 @@ def rollout(
     them needs far fewer deals.
     """
     if queues is not None and supports(state):
-        scores, steps = playout(state, seat, queues, ROLLOUT_PLAN_BUDGET, max_steps)
+        scores, steps = playout(state, queues, ROLLOUT_PLAN_BUDGET, max_steps)
         return _value(state, seat, scores), steps
     return reducer_rollout(state, seat, queues, max_steps)
 

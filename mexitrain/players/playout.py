@@ -40,7 +40,6 @@ def supports(state: GameState) -> bool:
 
 def playout(
     state: GameState,
-    seat: int,
     queues: list[list[Tile]],
     budget: int,
     max_steps: int = 5000,
@@ -50,9 +49,8 @@ def playout(
     Returns ``(scores, actions)``: the round's scores (§7) and the number of actions played
     (forced ones included, as the reducer counts them). A seat that draws takes the first tile
     of its own queue (``queues[seat]``) still in the boneyard, as the expert's rollouts do.
-    ``budget`` is the planner's plan budget; ``seat`` is unused by the rules and kept for the
-    caller's symmetry. After ``max_steps`` actions (never in practice) the scores are the pips
-    left in hand.
+    ``budget`` is the planner's plan budget. After ``max_steps`` actions (never in practice)
+    the scores are the pips left in hand.
     """
     rules = state.rules
     n = state.players
@@ -128,9 +126,9 @@ def playout(
         if mex_starter == turn:
             order.append(n)
         for k in range(1, n):
-            seat = (turn + k) % n
-            order.append(seat)
-            if mex_starter == seat:
+            other = (turn + k) % n
+            order.append(other)
+            if mex_starter == other:
                 order.append(n)
         for i in range(swan_pos + 1, len(order)):
             ti = order[i]
