@@ -1,0 +1,127 @@
+"""Where the expert's gains lie: its candidates valued over many deals, position by position.
+
+Plays one-round Standard games with the planner in every seat and keeps every third decision
+of seat 0 that the expert would search. For each, every candidate the expert could search
+(the planner's best ``--candidates`` plays and the turn-ending choices) is played out on the
+same ``--deals`` sampled deals, as the expert's rollouts do; the mean is the candidate's value
+(the seat's score difference, higher is better). It prints:
+
+- how often the planner's own move is the best of them, and how often the best is its 2nd,
+  3rd... choice: what a perfect search of the candidates could gain;
+- with ``--budgets``, the expert's regret at each budget (the value of the best candidate less
+  the value of the one it chose, over ``--seeds`` seeds), lower is better. The candidates'
+  values are estimates too: the regrets are only compared with each other.
+
+    .venv/bin/python benchmarks/expert_regret.py --players 2 --positions 120 --deals 500
+    .venv/bin/python benchmarks/expert_regret.py --positions 40 --budgets 64,160
+
+CPU-heavy (the first command takes some 4 minutes here); a plain script that prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def positions(players: int, count: int, candidates: int, seed: int):
+    """(view, candidate actions, the planner's action) at searched decisions of seat 0."""
+    from mexitrain.players import PlannerPlayer
+    from mexitrain.players.expert import ExpertPlayer
+    from mexitrain.players.knowledge import lacking_values
+    from mexitrain.players.planner import planner_decide
+    from mexitrain.rules import apply, make_rules, new_game, view, view_legal_actions
+
+    rules = make_rules("standard", {"rounds": "1"})
+    planner = PlannerPlayer()
+    expert = ExpertPlayer(0, max_candidates=candidates)
+    found: list = []
+    game = seed
+    k = 0
+    while len(found) < count:
+        game += 1
+        state = new_game(rules, players, game)
+        while not state.over and len(found) < count:
+            v = view(state, state.turn)
+            legal = view_legal_actions(v)
+            if state.turn == 0 and len(legal) > 1 and v.phase != "chain":
+                k += 1
+                if k % 3 == 0:
+                    lacking = lacking_values(v)
+                    base, reason, _ = planner_decide(v, v.seat, legal, lacking)
+                    cands = [a for a, _ in expert._candidates(v, legal, lacking, base, reason)]
+                    if len(cands) > 1:
+                        found.append((v, cands, base))
+            state = apply(state, planner.choose(v))
+    return found
+
+
+def values(v, cands, deals: int, key: int) -> list[float]:
+    """Each candidate's mean rollout value over the same ``deals`` sampled deals."""
+    from mexitrain.players.expert import _one_round, rollout
+    from mexitrain.players.knowledge import Sampler
+    from mexitrain.rules import apply
+
+    rng = random.Random(f"true:{key}")
+    sampler = Sampler(v)
+    totals = [0.0] * len(cands)
+    for _ in range(deals):
+        det = _one_round(sampler.state(rng))
+        queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
+        for c, action in enumerate(cands):
+            totals[c] += rollout(apply(det, action), v.seat, queues)[0]
+    return [t / deals for t in totals]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="The expert's candidates valued over many deals.")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--positions", type=int, default=120)
+    parser.add_argument("--deals", type=int, default=500, help="deals each candidate is played on")
+    parser.add_argument("--candidates", type=int, default=10, help="the planner's best plays kept")
+    parser.add_argument("--seed", type=int, default=5000, help="games use seeds S+1, S+2...")
+    parser.add_argument("--budgets", default="", help="expert budgets to score, e.g. 64,160")
+    parser.add_argument("--seeds", type=int, default=2, help="expert seeds per budget")
+    args = parser.parse_args(argv)
+
+    from mexitrain.players.expert import ExpertPlayer
+
+    start = time.process_time()
+    found = positions(args.players, args.positions, args.candidates, args.seed)
+    table = [values(v, cands, args.deals, i) for i, (v, cands, _) in enumerate(found)]
+    rank = Counter()
+    gain = 0.0
+    for (_, cands, base), vals in zip(found, table, strict=True):
+        best = max(range(len(vals)), key=vals.__getitem__)
+        rank[best] += 1
+        gain += vals[best] - vals[cands.index(base)]
+    n = len(found)
+    print(
+        f"{n} positions, {args.players} players, {args.deals} deals each, "
+        f"{sum(len(c) for _, c, _ in found) / n:.1f} candidates on average, "
+        f"{time.process_time() - start:.0f} s of CPU"
+    )
+    print("the best candidate is the planner's choice number: " + ", ".join(
+        f"{r + 1}: {rank[r]}" for r in sorted(rank)
+    ))
+    print(f"the planner's regret: {gain / n:.2f} points a decision")
+    for budget in [int(b) for b in args.budgets.split(",") if b]:
+        regret = 0.0
+        for s in range(args.seeds):
+            for (v, cands, _), vals in zip(found, table, strict=True):
+                chosen = ExpertPlayer(100 + s, rollouts=budget, max_candidates=4).choose(v)
+                regret += max(vals) - vals[cands.index(chosen)]
+        print(f"expert at {budget} rollouts: regret {regret / (n * args.seeds):.2f} points a decision")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
