@@ -164,9 +164,24 @@ async def test_the_hub_shows_every_train_with_eight_players_at_80x24():
 
 
 async def test_the_hub_tells_apart_names_it_must_cut():
-    names = ("Random 1", "Random 2", "Random 3")
+    names = ("Random player 1", "Random player 2", "Random player 3")
     app = game_app(table(RuleSet(), seed=5, kinds=("human", "random", "random"), names=names))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = str(app.screen.query_one(StationHub).render())
-        assert all(f"Ran{i}" in text for i in (1, 2, 3)), text
+        assert all(f"Random{i}" in text for i in (1, 2, 3)), text
+
+
+async def test_the_hub_makes_room_for_long_names_at_80_columns():
+    """At 80 columns the move log gives the hub room for 7 letters of a long name; short names
+    leave the layout as it was."""
+    long_names = ("Alexandra", "Bartholomew", "Christina", "Dominique")
+    widths = []
+    for names, shown in ((long_names, "Alexand"), (("You", "Bea", "Cal", "Dot"), "Dot")):
+        app = game_app(table(RuleSet(), seed=5, kinds=("human",) + ("random",) * 3, names=names))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            hub = app.screen.query_one(StationHub)
+            assert shown in str(hub.render())
+            widths.append(hub.size.width)
+    assert widths[0] == widths[1] + 6  # 3 more letters a side

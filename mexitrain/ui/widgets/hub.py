@@ -66,12 +66,17 @@ class StationHub(BoardWidget):
         return max(3, (width - INNER - 6) // 2 - 10), False
 
     def get_content_width(self, container, viewport) -> int:
-        """As wide as the names need, up to about half the screen."""
+        """As wide as the names need, up to about half the screen; up to five eighths of it
+        when the seats' names would be cut shorter than they are (the move log gives way)."""
         room = max(30, container.width // 2 + 4)
         board = self.board
         names = board.names if board else ()
         longest = max(7, len(train_label((), 0, "mexican")), max((len(n) for n in names), default=7))
         want = 2 * (min(10, longest) + 13 + 2) + INNER + 2
+        seats = max((len(n) for n in names), default=0)
+        cut_to = self._geometry(room)[0] if board else seats
+        if seats > cut_to:
+            room = max(room, min(container.width * 5 // 8, room + 2 * (min(seats, 7) - cut_to)))
         return min(room, want)
 
     def _slot(self, ti: int, name_w: int, sizes: bool, right: bool) -> _Line:
