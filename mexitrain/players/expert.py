@@ -14,6 +14,10 @@ draw one tile more does not reshuffle every later draw; weak candidates are drop
 (successive halving, never the planner's own move); and the planner's move is replaced only
 when another beats it on the same deals by ``CONFIDENCE`` standard errors.
 
+The rollouts run on :mod:`.playout`, which plays the reducer's game on plain lists, several
+times faster than snapshot by snapshot (:func:`reducer_rollout`, kept for the openings it
+does not cover and for the tests that hold the two together).
+
 Thinking is bounded by a budget counted in actions played in rollouts (``rollouts`` full
 rounds' worth): machine-independent, the default strength of tests and tournaments, and
 cheaper rollouts late in a round buy more of them. The UI may add a wall-clock cap
