@@ -484,6 +484,32 @@ async def test_open_replay_goes_up_a_folder_with_backspace(tmp_path: Path):
         assert tree.check_action("parent", ()) is None
 
 
+async def test_open_replay_fits_80x24_with_a_full_folder(tmp_path: Path):
+    """At 80x24 a folder of many games fills the list and the help line still shows below it."""
+    from textual.widgets import DirectoryTree
+
+    from mexitrain.ui.screens.saves import FileScreen
+
+    for i in range(20):
+        (tmp_path / f"game-{i:02}.json").write_text("{}")
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await app.push_screen(FileScreen("Open replay…", str(tmp_path) + "/"))
+        tree = app.screen.query_one(DirectoryTree)
+        await wait_for(
+            pilot,
+            lambda: sum(n.label.plain.startswith("game-") for n in tree.root.children) == 20,
+            "the folder listed",
+        )
+        await pilot.pause()
+        note = app.screen.query_one("#file-box .note")
+        box = app.screen.query_one("#file-box")
+        assert tree.region.height >= 10
+        assert note.region.height == 3 and note.region.bottom <= box.region.bottom - 1
+        assert box.region.bottom <= 23  # above the footer
+
+
 def footer_text(screen) -> str:
     from textual.widgets import Footer
 

@@ -75,16 +75,6 @@ def describe(event: Event | None, names: tuple[str, ...]) -> str:
 
 class ReplayScreen(Screen[None]):
     AUTO_FOCUS = None
-    DEFAULT_CSS = """
-    ReplayScreen #replay-status {
-        height: 2;
-        padding: 0 1;
-        background: $boost;
-    }
-    ReplayScreen #open-hands {
-        display: block;
-    }
-    """
 
     BINDINGS = [
         Binding("left,h", "step(-1)", "Back", key_display="←→", tooltip="One move back (→ forward)", id="replay-prev"),

@@ -19,57 +19,6 @@ from ...i18n import N_, _
 from ...storage import SavedGame, SaveInfo
 from ..lang import translate_bindings
 
-_CSS = """
-ResumeScreen, SaveAsScreen, LoadScreen, StatsScreen, FileScreen {
-    align: center middle;
-}
-.save-box {
-    width: 72;
-    max-width: 96%;
-    height: auto;
-    max-height: 90%;
-    background: $panel;
-    border: round $primary;
-    padding: 0 1;
-}
-.save-box .buttons {
-    height: auto;
-    margin-top: 1;
-}
-.save-box .buttons Button {
-    margin-right: 2;
-}
-#resume-box .buttons Button {
-    margin-bottom: 1;
-}
-#stats-box {
-    width: 80;  /* the statistics table's columns, in every language */
-    max-width: 100%;
-}
-.save-box Label {
-    width: 100%;  /* a long line wraps instead of being cut */
-}
-.save-box .note {
-    color: $text-muted;
-}
-.save-box .problem {
-    color: $text-error;
-}
-#load-list {
-    height: auto;
-    max-height: 16;
-}
-#file-tree {
-    height: auto;
-    max-height: 14;
-    margin-top: 1;
-}
-#stats-scroll {
-    height: auto;
-    max-height: 20;
-}
-"""
-
 
 def when(moment: datetime | None) -> str:
     """A save's date in local time, short."""
@@ -91,7 +40,6 @@ def resume_text(game: SavedGame) -> str:
 class ResumeScreen(ModalScreen[bool]):
     """An unfinished game was found: resume it (True) or start a new one (False)."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS = [
         Binding("r,enter", "answer(True)", "Resume", id="resume-yes"),
         Binding("n,escape", "answer(False)", "New game", id="resume-no"),
@@ -126,7 +74,6 @@ class ResumeScreen(ModalScreen[bool]):
 class SaveAsScreen(ModalScreen[str | None]):
     """Asks for a name; the app saves (and may ask again to replace an existing save)."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="save-cancel")]
 
     def __init__(self, name: str = "", problem: str = "") -> None:
@@ -164,7 +111,6 @@ class SaveAsScreen(ModalScreen[str | None]):
 class LoadScreen(ModalScreen[Path | None]):
     """The saved games, newest first; a file that cannot be read is listed with its problem."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="load-cancel")]
 
     def __init__(self, saves: list[SaveInfo], title: str = N_("Load a saved game")) -> None:
@@ -239,7 +185,6 @@ class FileScreen(ModalScreen[Path | None]):
     """Open replay…: pick a saved game or a game record in a folder tree, or type its path
     (a folder typed shows that folder's files)."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="file-cancel")]
 
     def __init__(self, title: str, value: str = "") -> None:
@@ -293,7 +238,6 @@ class FileScreen(ModalScreen[Path | None]):
 class StatsScreen(ModalScreen[None]):
     """``format_stats(load_stats(root))``, or the problem with the statistics file."""
 
-    DEFAULT_CSS = _CSS
     BINDINGS = [Binding("escape,q,enter", "close", "Close", id="stats-close")]
 
     def __init__(self, text: str, problem: str | None = None) -> None:
