@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
@@ -43,13 +45,18 @@ async def settle(pilot: Pilot, limit: int = 2000) -> None:
     raise AssertionError("the computer players never stopped")
 
 
-async def wait_for(pilot: Pilot, condition, what: str, limit: int = 400) -> None:
-    """Let the app run until ``condition()`` holds; fail naming ``what`` if it never does."""
-    for _ in range(limit):
-        if condition():
-            return
+async def wait_for(pilot: Pilot, condition, what: str, limit: int = 400, seconds: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds; fail naming ``what`` if it never does
+    within ``limit`` pauses of 10 ms *and* ``seconds`` of wall-clock time: on a machine so
+    loaded that the app barely runs, the pauses count its progress; on a fast one, the clock
+    leaves slow workers time. A condition that holds returns at once."""
+    deadline = time.monotonic() + seconds
+    pauses = 0
+    while not condition():
+        if pauses >= limit and time.monotonic() > deadline:
+            raise AssertionError(f"never happened in {pauses} pauses and {seconds:g} s: {what}")
         await pilot.pause(0.01)
-    raise AssertionError(f"never happened: {what}")
+        pauses += 1
 
 
 def board(app: MexitrainApp):

@@ -214,22 +214,16 @@ async def test_french_command_palette():
         assert {"Nouvelle partie", "Feuille de marque", "Quitter", "Thème"} <= titles
         assert not titles & {"New game", "Score sheet", "Quit", "Keys", "Theme"}
         await pilot.press("ctrl+p")
-        for _ in range(5):
-            await pilot.pause()
         from textual.command import CommandInput, CommandPalette
 
-        assert isinstance(app.screen, CommandPalette)
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette opens")
         assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
 
 
 async def _palette_text(pilot, app, needle: str = "") -> str:
     """The screen's text once ``needle`` shows (the palette fills in after a short delay)."""
-    for _ in range(100):
-        await pilot.pause(0.05)
-        text = screen_text(app)
-        if needle in text:
-            break
-    return text
+    await wait_for(pilot, lambda: needle in screen_text(app), f"{needle!r} shows")
+    return screen_text(app)
 
 
 async def test_french_palette_has_no_textual_english():
@@ -262,9 +256,7 @@ async def test_french_palette_has_no_textual_english():
         assert not re.search(r"-(dark|light)\b", text), text
         # choosing a translated label sets the real theme
         await pilot.press(*"solarized (clair)", "enter")
-        for _ in range(5):
-            await pilot.pause(0.05)
-        assert app.theme == "solarized-light"
+        await wait_for(pilot, lambda: app.theme == "solarized-light", "the theme is chosen")
         # Textual's Keys panel is replaced by our help screen
         app.action_show_help_panel()
         await pilot.pause()
@@ -293,8 +285,7 @@ async def test_french_screenshot_and_ctrl_c_notices():
         app.post_message(events.DeliveryComplete(key="k", path=None, name="screenshot"))
         app.post_message(events.DeliveryFailed(key="k", exception=OSError("disk"), name="screenshot"))
         app.action_help_quit()
-        for _ in range(5):
-            await pilot.pause()
+        await wait_for(pilot, lambda: len(app._notifications) >= 3, "three notices")
         said = [(n.title, n.message) for n in app._notifications]
         assert ("Capture d'écran", "Capture d'écran enregistrée") in said
         assert ("Capture d'écran", "La capture d'écran n'a pas pu être enregistrée") in said
@@ -508,10 +499,9 @@ async def test_a_tip_that_fails_is_said_in_french(monkeypatch):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("n")
-        for _ in range(40):
-            await pilot.pause(0.02)
-            if any(n.severity == "warning" for n in app._notifications):
-                break
+        await wait_for(
+            pilot, lambda: any(n.severity == "warning" for n in app._notifications), "a warning"
+        )
         said = [(n.title, n.message) for n in app._notifications if n.severity == "warning"]
         assert said == [("Idée", "Pas de conseil disponible cette fois")], said
 
