@@ -9,7 +9,8 @@ same ``--deals`` sampled deals, as the expert's rollouts do; the mean is the can
 - how often the planner's own move is the best of them, and how often the best is its 2nd,
   3rd... choice: what a perfect search of the candidates could gain;
 - with ``--budgets``, the expert's regret at each budget (the value of the best candidate less
-  the value of the one it chose, over ``--seeds`` seeds), lower is better. The candidates'
+  the value of the one it chose, over ``--seeds`` seeds), lower is better, in points and in
+  share of a win (with ``--win-points``, for each of those values of its ``WIN_POINTS``). The candidates'
   values are estimates too: the regrets are only compared with each other.
 
     .venv/bin/python benchmarks/expert_regret.py --players 2 --positions 120 --deals 500
@@ -21,6 +22,7 @@ CPU-heavy (the first command takes some 4 minutes here); a plain script that pri
 from __future__ import annotations
 
 import argparse
+import pickle
 import random
 import sys
 import time
@@ -64,21 +66,32 @@ def positions(players: int, count: int, candidates: int, seed: int):
     return found
 
 
-def values(v, cands, deals: int, key: int) -> list[float]:
-    """Each candidate's mean rollout value over the same ``deals`` sampled deals."""
-    from mexitrain.players.expert import _one_round, rollout
+def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
+    """Each candidate's mean rollout value over the same ``deals`` sampled deals: its score
+    difference and its share of the game's win (which in a one-round game is the round's)."""
+    from mexitrain.players.expert import Goal, _one_round, rollout
     from mexitrain.players.knowledge import Sampler
     from mexitrain.rules import apply
 
+    class Both(Goal):  # keeps the win share aside, returns the score difference
+        def value(self, scores) -> float:
+            diff = Goal.value(self.diff_only, scores)
+            self.win = Goal.value(self, scores) - diff
+            return diff
+
+    goal = Both(v, v.seat, 1)
+    goal.diff_only = Goal(v, v.seat, 0)
     rng = random.Random(f"true:{key}")
     sampler = Sampler(v)
     totals = [0.0] * len(cands)
+    wins = [0.0] * len(cands)
     for _ in range(deals):
         det = _one_round(sampler.state(rng))
         queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
         for c, action in enumerate(cands):
-            totals[c] += rollout(apply(det, action), v.seat, queues)[0]
-    return [t / deals for t in totals]
+            totals[c] += rollout(apply(det, action), v.seat, queues, goal=goal)[0]
+            wins[c] += goal.win
+    return [t / deals for t in totals], [w / deals for w in wins]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,16 +103,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5000, help="games use seeds S+1, S+2...")
     parser.add_argument("--budgets", default="", help="expert budgets to score, e.g. 64,160")
     parser.add_argument("--seeds", type=int, default=2, help="expert seeds per budget")
+    parser.add_argument(
+        "--cache", default="", help="a file keeping the positions and their values between runs"
+    )
+    parser.add_argument(
+        "--extra", default="", help="with --budgets, the expert's EXTRA values to score, e.g. 0,2"
+    )
+    parser.add_argument(
+        "--confidence", default="", help="with --budgets, the expert's CONFIDENCE values to score, e.g. 0.5,1"
+    )
+    parser.add_argument(
+        "--win-points", default="", help="with --budgets, the expert's WIN_POINTS to score, e.g. 0,100"
+    )
     args = parser.parse_args(argv)
 
     from mexitrain.players.expert import ExpertPlayer
 
     start = time.process_time()
-    found = positions(args.players, args.positions, args.candidates, args.seed)
-    table = [values(v, cands, args.deals, i) for i, (v, cands, _) in enumerate(found)]
+    key = (args.players, args.positions, args.candidates, args.seed, args.deals)
+    cache = Path(args.cache) if args.cache else None
+    if cache is not None and cache.exists() and pickle.loads(cache.read_bytes())[0] == key:
+        found, table = pickle.loads(cache.read_bytes())[1:]
+    else:
+        found = positions(args.players, args.positions, args.candidates, args.seed)
+        table = [values(v, cands, args.deals, i) for i, (v, cands, _) in enumerate(found)]
+        if cache is not None:
+            cache.write_bytes(pickle.dumps((key, found, table)))
     rank = Counter()
     gain = 0.0
-    for (_, cands, base), vals in zip(found, table, strict=True):
+    for (_, cands, base), (vals, _) in zip(found, table, strict=True):
         best = max(range(len(vals)), key=vals.__getitem__)
         rank[best] += 1
         gain += vals[best] - vals[cands.index(base)]
@@ -112,14 +144,25 @@ def main(argv: list[str] | None = None) -> int:
     print("the best candidate is the planner's choice number: " + ", ".join(
         f"{r + 1}: {rank[r]}" for r in sorted(rank)
     ))
-    print(f"the planner's regret: {gain / n:.2f} points a decision")
+    win_gain = sum(max(w) - w[c.index(b)] for (_, c, b), (_, w) in zip(found, table, strict=True))
+    print(f"the planner's regret: {gain / n:.2f} points, {100 * win_gain / n:.2f} % of a win a decision")
+    points = [{"win_points": float(w)} for w in args.win_points.split(",") if w] or [{}]
+    confidences = [{"confidence": float(c)} for c in args.confidence.split(",") if c] or [{}]
+    extras = [{"extra": float(e)} for e in args.extra.split(",") if e] or [{}]
+    settings = [{**w, **c, **e} for w in points for c in confidences for e in extras]
     for budget in [int(b) for b in args.budgets.split(",") if b]:
-        regret = 0.0
-        for s in range(args.seeds):
-            for (v, cands, _), vals in zip(found, table, strict=True):
-                chosen = ExpertPlayer(100 + s, rollouts=budget, max_candidates=4).choose(v)
-                regret += max(vals) - vals[cands.index(chosen)]
-        print(f"expert at {budget} rollouts: regret {regret / (n * args.seeds):.2f} points a decision")
+        for kw in settings:
+            regret = lost = 0.0
+            for s in range(args.seeds):
+                for (v, cands, _), (vals, wins) in zip(found, table, strict=True):
+                    chosen = ExpertPlayer(100 + s, rollouts=budget, max_candidates=4, **kw).choose(v)
+                    regret += max(vals) - vals[cands.index(chosen)]
+                    lost += max(wins) - wins[cands.index(chosen)]
+            label = "".join(f", {k.replace('_', ' ')} {v:g}" for k, v in kw.items())
+            print(
+                f"expert at {budget} rollouts{label}: regret {regret / (n * args.seeds):.2f} points, "
+                f"{100 * lost / (n * args.seeds):.2f} % of a win a decision"
+            )
     return 0
 
 

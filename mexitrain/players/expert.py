@@ -5,14 +5,17 @@ consistently with everything its seat has seen (hand sizes, the tiles on the tab
 every draw and marker tells about the hands, see :mod:`.knowledge`), plays each of the
 planner's best few moves on that deal and lets the planner play every seat to the end of the
 ROUND. A move's value is the seat's (team's) round score difference: the mean score of the
-other sides less its own.
+other sides less its own; in the game's last round a win of the game is worth ``WIN_POINTS``
+more (:class:`Goal`), so that it plays to win rather than for points.
 
 Round outcomes swing by dozens of points, so the search works hard at comparing like with
 like: every candidate is played on the same deals (common random numbers), and in a rollout
 each seat draws from its own order of the boneyard, so that a candidate which makes someone
 draw one tile more does not reshuffle every later draw; weak candidates are dropped early
 (successive halving, never the planner's own move); and the planner's move is replaced only
-when another beats it on the same deals by ``CONFIDENCE`` standard errors.
+when another beats it on the same deals by ``CONFIDENCE`` standard errors; a rival that
+looks better but not surely gets more deals (up to ``EXTRA`` times the budget), on the two
+alone.
 
 The rollouts run on :mod:`.playout`, which plays the reducer's game on plain lists, several
 times faster than snapshot by snapshot (:func:`reducer_rollout`, kept for the openings it
@@ -34,6 +37,7 @@ from ..i18n import N_
 from ..i18n import _ as tr
 from ..messages import decimal
 from ..rules import Action, GameState, SeatView, apply, legal_actions, view_legal_actions
+from ..rules.scoring import first_places
 from ..rules.state import evolve
 from .knowledge import Sampler, lacking_values
 from .planner import PlanBook, PlannerPlayer, planner_decide, score_plays
@@ -52,8 +56,15 @@ MAX_ROLLOUT_FACTOR = 6
 MAX_CANDIDATES = 4
 #: Standard errors by which a candidate must beat the planner's choice to replace it.
 CONFIDENCE = 1.0
+#: A contested decision (a rival of the planner's move better on the deals so far, but by
+#: less than ``CONFIDENCE`` standard errors) gets up to this many times the budget more,
+#: spent on those two alone.
+EXTRA = 2.0
 #: Plan budget of the planner inside rollouts (cheaper than the planner level's own).
 ROLLOUT_PLAN_BUDGET = 30
+#: In the game's last round, what winning the game is worth, in points of round score
+#: difference: the expert then plays to win the game, the points breaking ties.
+WIN_POINTS = 100
 
 
 def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
@@ -67,11 +78,45 @@ def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
     return mine, others
 
 
+class Goal:
+    """What a round's scores are worth to ``seat``: its side's score difference (the other
+    sides' mean less its own), and in the game's last round also ``win_points`` times its
+    share of the game's win (§7: the totals with this round, then the tie-breaks).
+
+    Before the last round the points are what counts; in the last round a few points more
+    or less matter only when they change who wins the game.
+    """
+
+    def __init__(self, state: GameState | SeatView, seat: int, win_points: float = WIN_POINTS) -> None:
+        self.mine, self.others = _sides(state, seat)
+        self.win_points = win_points
+        self.prior: list[list[int]] | None = None
+        if win_points and state.round >= state.rules.round_count:
+            sides = [self.mine, *self.others]
+            self.prior = [[sum(r.scores[i] for i in side) for r in state.results] for side in sides]
+
+    def value(self, scores) -> float:
+        own = sum(scores[i] for i in self.mine)
+        others = self.others
+        diff = sum(sum(scores[i] for i in side) for side in others) / len(others) - own
+        if self.prior is None:
+            return diff
+        sides = [self.mine, *others]
+        firsts = first_places(
+            [rounds + [sum(scores[i] for i in side)] for rounds, side in zip(self.prior, sides, strict=True)]
+        )
+        return diff + (self.win_points / len(firsts) if 0 in firsts else 0.0)
+
+
 def rollout(
-    state: GameState, seat: int, queues: list[list[Tile]] | None = None, max_steps: int = 5000
+    state: GameState,
+    seat: int,
+    queues: list[list[Tile]] | None = None,
+    max_steps: int = 5000,
+    goal: Goal | None = None,
 ) -> tuple[float, int]:
-    """Play the round out with the planner for every seat: (the seat's score difference,
-    the actions played).
+    """Play the round out with the planner for every seat: (what the round's scores are worth
+    to the seat, see :class:`Goal` (by default its score difference), the actions played).
 
     With ``queues`` (one order of the boneyard per seat), a seat that draws takes the first
     tile of its own queue still in the boneyard. Each draw is still a uniformly random tile
@@ -79,14 +124,20 @@ def rollout(
     before it: the rollouts of different candidates on one deal stay alike, so comparing
     them needs far fewer deals.
     """
+    if goal is None:
+        goal = Goal(state, seat, 0)
     if queues is not None and supports(state):
         scores, steps = playout(state, queues, ROLLOUT_PLAN_BUDGET, max_steps)
-        return _value(state, seat, scores), steps
-    return reducer_rollout(state, seat, queues, max_steps)
+        return goal.value(scores), steps
+    return reducer_rollout(state, seat, queues, max_steps, goal)
 
 
 def reducer_rollout(
-    state: GameState, seat: int, queues: list[list[Tile]] | None = None, max_steps: int = 5000
+    state: GameState,
+    seat: int,
+    queues: list[list[Tile]] | None = None,
+    max_steps: int = 5000,
+    goal: Goal | None = None,
 ) -> tuple[float, int]:
     """:func:`rollout` through the reducer, snapshot by snapshot: what :mod:`.playout`
     plays faster, and the rollout of the states it does not support."""
@@ -108,14 +159,7 @@ def reducer_rollout(
         scores = state.results[done].scores
     else:  # cut short (never in practice): the pips in hand
         scores = tuple(sum(a + b for a, b in h) for h in state.hands)
-    return _value(state, seat, scores), steps
-
-
-def _value(state: GameState, seat: int, scores) -> float:
-    """The seat's (team's) score difference: the other sides' mean less its own."""
-    mine, others = _sides(state, seat)
-    own = sum(scores[i] for i in mine)
-    return sum(sum(scores[i] for i in side) for side in others) / len(others) - own
+    return (goal or Goal(state, seat, 0)).value(scores), steps
 
 
 def _draw_from_queue(state: GameState, queue: list[Tile], pointers: list[int]) -> GameState:
@@ -157,8 +201,14 @@ class ExpertPlayer:
         rollouts: int = DEFAULT_ROLLOUTS,
         max_candidates: int = MAX_CANDIDATES,
         time_limit: float | None = None,
+        win_points: float = WIN_POINTS,
+        confidence: float = CONFIDENCE,
+        extra: float = EXTRA,
     ) -> None:
         self.seed = seed
+        self.win_points = win_points
+        self.confidence = confidence
+        self.extra = extra
         self.rollouts = rollouts
         self.max_candidates = max_candidates
         self.time_limit = time_limit
@@ -220,11 +270,14 @@ class ExpertPlayer:
         Every live candidate is played on the same deals (common random numbers). Halving
         rounds drop the weaker half, never the planner's choice ``base``; at the end another
         candidate replaces it only when its mean gain over ``base`` on the same deals clears
-        ``CONFIDENCE`` standard errors: round outcomes swing by dozens of points, and a
-        noisy search must not undo a sound heuristic.
+        ``confidence`` standard errors: round outcomes swing by dozens of points, and a
+        noisy search must not undo a sound heuristic. When the best rival looks better but
+        not surely, the two alone get up to ``extra`` times the budget more, until it is sure
+        or no longer looks better.
         """
         rng = self._rng(view)
         sampler = Sampler(view)
+        goal = Goal(view, view.seat, self.win_points)
         k = len(cands)
         phases = max(1, math.ceil(math.log2(k)))
         alive = list(range(k))
@@ -235,21 +288,28 @@ class ExpertPlayer:
         budget = self.rollouts * STEPS_PER_ROLLOUT
         cap = self.rollouts * MAX_ROLLOUT_FACTOR
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        def play_a_deal(live: list[int]) -> None:
+            nonlocal steps, used
+            det = _one_round(sampler.state(rng))
+            queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
+            for c in live:
+                value, n = rollout(apply(det, cands[c]), view.seat, queues, goal=goal)
+                values[c].append(value)
+                steps += n
+                used += 1
+
+        def late() -> bool:
+            return deadline is not None and time.perf_counter() > deadline
+
         for phase in range(phases):
             target = steps + (budget - steps) / (phases - phase)
             samples = 0
             while samples < 2 or (steps < target and used + len(alive) <= cap):
-                det = _one_round(sampler.state(rng))
-                queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
-                for c in alive:
-                    value, n = rollout(apply(det, cands[c]), view.seat, queues)
-                    values[c].append(value)
-                    steps += n
-                    used += 1
+                play_a_deal(alive)
                 samples += 1
-                if deadline is not None and time.perf_counter() > deadline:
+                if late():
                     break
-            if deadline is not None and time.perf_counter() > deadline:
+            if late():
                 break
             if len(alive) > 2 and phase < phases - 1:
                 def mean_of(c: int) -> float:
@@ -258,20 +318,40 @@ class ExpertPlayer:
                 ranked = sorted(alive, key=lambda c: (-mean_of(c), c))
                 keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {base}
                 alive = sorted(keep)
-        means = [sum(v) / len(v) if v else -math.inf for v in values]
-        chosen, best_lcb = base, 0.0
-        for c in alive:
-            if c == base:
-                continue
+
+        def gain(c: int) -> tuple[float, float]:
+            """The mean gain of ``c`` over ``base`` on the same deals, and its standard error."""
             m = len(values[c])  # its deals are the base's latest ones
             diffs = [a - b for a, b in zip(values[c], values[base][-m:], strict=True)]
             if m < 2:
-                continue
+                return 0.0, math.inf
             mean = sum(diffs) / m
             var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
-            lcb = mean - CONFIDENCE * math.sqrt(var / m)
-            if lcb > best_lcb:
-                chosen, best_lcb = c, lcb
+            return mean, math.sqrt(var / m)
+
+        chosen, best_lcb, rival, rival_gain = base, 0.0, None, 0.0
+        for c in alive:
+            if c == base:
+                continue
+            mean, se = gain(c)
+            if mean - self.confidence * se > best_lcb:
+                chosen, best_lcb = c, mean - self.confidence * se
+            if mean > rival_gain:
+                rival, rival_gain = c, mean
+        if chosen == base and rival is not None and self.extra > 0 and not late():
+            # Contested: a rival looks better than the planner's move, but not surely. Play
+            # more deals of those two only, up to ``extra`` times the budget, until it is sure.
+            stop = steps + self.extra * budget
+            cap_extra = used + self.extra * cap
+            while steps < stop and used + 2 <= cap_extra and not late():
+                play_a_deal([base, rival])
+                mean, se = gain(rival)
+                if mean <= 0 or mean - self.confidence * se > 0:
+                    break
+            mean, se = gain(rival)
+            if mean - self.confidence * se > 0:
+                chosen = rival
+        means = [sum(v) / len(v) if v else -math.inf for v in values]
         return chosen, means, used
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, ConfigDict
 
 from .state import GameState
@@ -34,9 +36,18 @@ def side_round_scores(state: GameState, side: tuple[int, ...]) -> tuple[int, ...
     return tuple(sum(r.scores[s] for s in side) for r in state.results)
 
 
-def _key(st: Standing) -> tuple[int, int, int]:
-    low = _NO_NONZERO if st.lowest_nonzero is None else st.lowest_nonzero
-    return (st.total, -st.zero_rounds, low)
+def rank_key(per_round: Sequence[int]) -> tuple[int, int, int]:
+    """A side's order of merit from its round scores, lower is better (§7): the total, then
+    the most zero rounds, then the lowest non-zero round."""
+    nonzero = [x for x in per_round if x]
+    return (sum(per_round), len(nonzero) - len(per_round), min(nonzero) if nonzero else _NO_NONZERO)
+
+
+def first_places(per_side: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Indices of the sides in first place, given each side's round scores (§7)."""
+    keys = [rank_key(rounds) for rounds in per_side]
+    best = min(keys)
+    return tuple(i for i, k in enumerate(keys) if k == best)
 
 
 def standings(state: GameState) -> tuple[Standing, ...]:
@@ -45,19 +56,18 @@ def standings(state: GameState) -> tuple[Standing, ...]:
     for side in sides(state):
         per_round = side_round_scores(state, side)
         nonzero = [x for x in per_round if x]
-        rows.append(
-            Standing(
-                seats=side,
-                total=sum(per_round),
-                zero_rounds=sum(1 for x in per_round if x == 0),
-                lowest_nonzero=min(nonzero) if nonzero else None,
-                place=0,
-            )
+        row = Standing(
+            seats=side,
+            total=sum(per_round),
+            zero_rounds=len(per_round) - len(nonzero),
+            lowest_nonzero=min(nonzero) if nonzero else None,
+            place=0,
         )
-    rows.sort(key=_key)
-    out = []
-    for i, row in enumerate(rows):
-        place = out[-1].place if out and _key(out[-1]) == _key(row) else i + 1
+        rows.append((rank_key(per_round), row))
+    rows.sort(key=lambda kr: kr[0])
+    out: list[Standing] = []
+    for i, (key, row) in enumerate(rows):
+        place = out[-1].place if out and rows[i - 1][0] == key else i + 1
         out.append(row.model_copy(update={"place": place}))
     return tuple(out)
 

@@ -1,0 +1,108 @@
+"""The expert's search: points before the last round, the game's win in it (RULES.md §7), and
+more rollouts for a contested decision."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from mexitrain.players.expert import ExpertPlayer, Goal
+from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view
+
+
+def _round_two(players: int, prior: tuple[int, ...], rounds: int = 2, teams: bool = False):
+    """A state at the start of round 2 whose round 1 scored ``prior``."""
+    state = new_game(RuleSet(set=9, rounds=rounds, teams=teams), players, seed=3)
+    rng = random.Random(3)
+    while state.round == 1:
+        state = apply(state, rng.choice(legal_actions(state)))
+    first = state.results[0].model_copy(update={"scores": prior})
+    return state.model_copy(update={"results": (first,)})
+
+
+def test_before_the_last_round_only_points_count():
+    v = view(_round_two(2, (10, 30), rounds=3), 0)
+    goal = Goal(v, 0)
+    assert goal.value((5, 20)) == 15
+    assert goal.value((40, 0)) == -40  # losing the round is not losing the game yet
+
+
+def test_in_the_last_round_winning_the_game_counts():
+    """§7: the lowest total wins; the seat's points still break ties between moves."""
+    v = view(_round_two(2, (10, 30)), 0)
+    goal = Goal(v, 0, win_points=100)
+    assert goal.value((15, 0)) == -15 + 100  # 25 against 30: the game is won
+    assert goal.value((25, 0)) == -25  # 35 against 30: lost
+    assert Goal(v, 1, win_points=100).value((25, 0)) == 25 + 100
+
+
+def test_equal_totals_go_by_the_tie_breaks():
+    """§7: equal totals: most zero rounds, then the lowest non-zero round; else shared."""
+    assert Goal(view(_round_two(2, (10, 30)), 0), 0).value((20, 0)) == -20  # 30-30, they have a 0
+    assert Goal(view(_round_two(2, (30, 10)), 0), 0).value((0, 20)) == 20 + 100  # we have a 0
+    assert Goal(view(_round_two(2, (12, 10)), 0), 0).value((5, 7)) == 2 + 100  # lowest round 5
+    assert Goal(view(_round_two(2, (10, 10)), 0), 0).value((5, 5)) == 50  # shared win
+
+
+def test_three_players_and_teams():
+    v = view(_round_two(3, (10, 20, 30)), 1)
+    assert Goal(v, 1, win_points=60).value((15, 0, 3)) == (15 + 3) / 2 + 60  # 25, 20, 33
+    assert Goal(v, 1, win_points=60).value((9, 10, 3)) == (9 + 3) / 2 - 10  # 19, 30, 33
+    t = view(_round_two(4, (5, 10, 5, 10), teams=True), 0)  # teams 0+2 (10) and 1+3 (20)
+    assert Goal(t, 2).value((0, 0, 12, 0)) == -12  # 22 against 20
+    assert Goal(t, 2, win_points=100).value((4, 0, 5, 0)) == -9 + 100  # 19 against 20
+
+
+@pytest.mark.parametrize("rounds, last", [(2, True), (3, False)])
+def test_the_expert_weighs_the_win_only_in_the_last_round(rounds, last):
+    """Same seed, same deals: in the last round each candidate's value grows by the win
+    points times its share of wins; earlier, the win points change nothing."""
+    state = _round_two(2, (10, 12), rounds=rounds)
+    seen = 0
+    while state.round == 2 and seen < 4:
+        v = view(state, state.turn)
+        if len(legal_actions(state)) > 1 and v.phase != "chain":
+            stats = []
+            for w in (0, 1000):
+                expert = ExpertPlayer(5, rollouts=8, max_candidates=2, win_points=w)
+                expert.decide(v)
+                stats.append(expert.last_stats)
+            if stats[0]["candidates"] == 2:  # no halving: both searches play the same deals
+                seen += 1
+                for a, b in zip(stats[0]["values"], stats[1]["values"], strict=True):
+                    if last:
+                        assert 0 <= b - a <= 1000
+                    else:
+                        assert b == a
+                if last:
+                    assert stats[0]["values"] != stats[1]["values"]
+        state = apply(state, legal_actions(state)[0])
+    assert seen
+
+
+def test_a_contested_decision_gets_more_rollouts():
+    """A rival that looks better than the planner's move, but not surely, gets up to ``extra``
+    times the budget more, on the two alone; other decisions cost and choose the same."""
+    from mexitrain.players.expert import MAX_ROLLOUT_FACTOR
+    from mexitrain.players.planner import PlannerPlayer
+
+    state = new_game(RuleSet(set=9, rounds=1), 2, seed=11)
+    contested = plain = 0
+    while not state.over and (contested < 2 or plain < 2):
+        v = view(state, state.turn)
+        if len(legal_actions(state)) > 1 and v.phase != "chain":
+            runs = []
+            for extra in (0, 2):
+                expert = ExpertPlayer(7, rollouts=8, extra=extra)
+                runs.append((expert.decide(v)[0], expert.last_stats["rollouts"]))
+            (a0, used0), (a2, used2) = runs
+            if used2 > used0:
+                contested += 1
+                assert a0 == PlannerPlayer().choose(v)  # without more rollouts it kept the planner's
+                assert used2 - used0 <= 2 * 8 * MAX_ROLLOUT_FACTOR
+            else:
+                plain += 1
+                assert (a2, used2) == (a0, used0)
+        state = apply(state, PlannerPlayer().choose(view(state, state.turn)))
+    assert contested and plain
