@@ -288,6 +288,7 @@ class ExpertPlayer:
         budget = self.rollouts * STEPS_PER_ROLLOUT
         cap = self.rollouts * MAX_ROLLOUT_FACTOR
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+
         def play_a_deal(live: list[int]) -> None:
             nonlocal steps, used
             det = _one_round(sampler.state(rng))
