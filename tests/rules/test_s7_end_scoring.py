@@ -159,6 +159,22 @@ def test_shared_win() -> None:
     assert [r.place for r in standings(s)] == [1, 1, 3]
 
 
+def test_first_places_from_round_scores_agree_with_winners() -> None:
+    """RULES.md §7: the order of merit from bare round scores (what a computer player asks of
+    a round it imagines) is the standings' own, tie-breaks and shared wins included."""
+    from mexitrain.rules.scoring import first_places
+
+    for players, rounds in [
+        (3, [(10, 0, 5), (10, 20, 4)]),
+        (2, [(0, 5), (30, 25)]),
+        (2, [(0, 0), (10, 4), (10, 16)]),
+        (3, [(0, 9, 0), (12, 3, 12), (4, 4, 4)]),
+    ]:
+        s = _with_results(players, rounds)
+        per_side = [[r[i] for r in rounds] for i in range(players)]
+        assert first_places(per_side) == winners(s)
+
+
 def test_winners_recorded_at_game_end() -> None:
     """RULES.md §7: the finished game names its winners."""
     s = position(ONE, hands=[[(12, 3)], [(1, 2)]], boneyard=[(5, 5)])
