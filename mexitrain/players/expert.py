@@ -78,6 +78,11 @@ def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
     return mine, others
 
 
+def last_round(state: GameState | SeatView) -> bool:
+    """Is this the game's last round (where its win, not its points, is at stake)?"""
+    return state.round >= state.rules.round_count
+
+
 class Goal:
     """What a round's scores are worth to ``seat``: its side's score difference (the other
     sides' mean less its own), and in the game's last round also ``win_points`` times its
@@ -91,7 +96,7 @@ class Goal:
         self.mine, self.others = _sides(state, seat)
         self.win_points = win_points
         self.prior: list[list[int]] | None = None
-        if win_points and state.round >= state.rules.round_count:
+        if win_points and last_round(state):
             sides = [self.mine, *self.others]
             self.prior = [[sum(r.scores[i] for i in side) for r in state.results] for side in sides]
 
@@ -237,7 +242,9 @@ class ExpertPlayer:
         i, values, used = self._search(view, actions, base_i)
         self.last_stats = {"rollouts": used, "candidates": len(cands), "values": values}
         why = cands[i][1]
-        if i != base_i:
+        if i != base_i and self.win_points and last_round(view):
+            why += tr(N_(" (looking ahead it does better for the win of the game)"))
+        elif i != base_i:
             gain = values[i] - values[base_i]
             why += tr(N_(" (looking ahead it gains {points} points a round)")).format(
                 points=("+" if gain >= 0 else "-") + decimal(abs(gain))

@@ -106,3 +106,22 @@ def test_a_contested_decision_gets_more_rollouts():
                 assert (a2, used2) == (a0, used0)
         state = apply(state, PlannerPlayer().choose(view(state, state.turn)))
     assert contested and plain
+
+
+@pytest.mark.parametrize("rounds, said", [(1, "for the win of the game"), (2, "points a round")])
+def test_the_reason_for_overriding_the_planner_names_what_is_at_stake(rounds, said):
+    """In the last round a move that beats the planner's is said to do better for the win of
+    the game (its value mixes points and wins); before it, by how many points."""
+    from mexitrain.players.planner import PlannerPlayer
+
+    for seed in range(20):
+        state = new_game(RuleSet(set=9, rounds=rounds), 3, seed=seed)
+        while not state.over and state.round == 1:
+            v = view(state, state.turn)
+            if len(legal_actions(state)) > 1 and v.phase != "chain":
+                action, why = ExpertPlayer(seed, rollouts=12).decide(v)
+                if action != PlannerPlayer().choose(v):
+                    assert said in why, why
+                    return
+            state = apply(state, PlannerPlayer().choose(v))
+    pytest.fail("the expert never overrode the planner")
