@@ -113,6 +113,7 @@ def check(path: Path, messages: dict | None = None) -> list[str]:
 
 def update(path: Path, messages: dict | None = None) -> int:
     """Add every new message to the catalog with an empty translation; return how many.
+    Every message's ``#:`` reference is set to where the code has it now.
 
     Entries the code no longer uses become obsolete (``#~`` lines, as msgmerge does): the
     check ignores them and a translator can still reuse their text. An obsolete entry whose
@@ -123,6 +124,8 @@ def update(path: Path, messages: dict | None = None) -> int:
         key = (entry.msgctxt, entry.msgid)
         if entry.msgid:
             entry.obsolete = key not in messages
+            if not entry.obsolete:  # the code moves: say where the message is now
+                entry.occurrences = [(messages[key].where, "")]
     have = {(e.msgctxt, e.msgid) for e in po}
     added = 0
     for (ctx, msgid), msg in sorted(messages.items(), key=lambda kv: kv[1].where):

@@ -798,6 +798,7 @@ def test_update_adds_new_ids_and_marks_unused_ones_obsolete(tmp_path: Path) -> N
     entries = {e.msgid: e for e in polib.pofile(str(path))}
     assert entries["Gone"].obsolete and entries["Gone"].msgstr == "Parti"
     assert not entries["Kept"].obsolete
+    assert entries["Kept"].occurrences == [("x.py", "1")]  # where the code has it now
     assert entries["{n} new"].msgstr_plural == {0: "", 1: ""}
     assert i18n_tools.check(path, extracted) == ["xx.po: '{n} new' (x.py:2): a plural form is empty"]
 
