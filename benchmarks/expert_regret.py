@@ -10,8 +10,10 @@ same ``--deals`` sampled deals, as the expert's rollouts do; the mean is the can
   3rd... choice: what a perfect search of the candidates could gain;
 - with ``--budgets``, the expert's regret at each budget (the value of the best candidate less
   the value of the one it chose, over ``--seeds`` seeds), lower is better, in points and in
-  share of a win (with ``--win-points``, for each of those values of its ``WIN_POINTS``). The candidates'
-  values are estimates too: the regrets are only compared with each other.
+  share of a win; with ``--win-points``, ``--confidence`` and ``--extra``, for every
+  combination of those settings. The candidates' values are estimates too: the regrets are
+  only compared with each other. ``--cache FILE`` keeps the positions and their values for
+  the next run with the same arguments.
 
     .venv/bin/python benchmarks/expert_regret.py --players 2 --positions 120 --deals 500
     .venv/bin/python benchmarks/expert_regret.py --positions 40 --budgets 64,160
@@ -73,14 +75,14 @@ def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
     from mexitrain.players.knowledge import Sampler
     from mexitrain.rules import apply
 
-    class Both(Goal):  # keeps the win share aside, returns the score difference
+    class Both(Goal):  # values a rollout by its points, keeping its share of the win aside
+        win = 0.0
+
         def value(self, scores) -> float:
-            diff = Goal.value(self.diff_only, scores)
-            self.win = Goal.value(self, scores) - diff
+            diff, self.win = self.parts(scores)
             return diff
 
     goal = Both(v, v.seat, 1)
-    goal.diff_only = Goal(v, v.seat, 0)
     rng = random.Random(f"true:{key}")
     sampler = Sampler(v)
     totals = [0.0] * len(cands)

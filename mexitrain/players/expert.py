@@ -100,17 +100,22 @@ class Goal:
             sides = [self.mine, *self.others]
             self.prior = [[sum(r.scores[i] for i in side) for r in state.results] for side in sides]
 
-    def value(self, scores) -> float:
+    def parts(self, scores) -> tuple[float, float]:
+        """(the side's score difference, its share of the game's win: 0 before the last round)."""
         own = sum(scores[i] for i in self.mine)
         others = self.others
         diff = sum(sum(scores[i] for i in side) for side in others) / len(others) - own
         if self.prior is None:
-            return diff
+            return diff, 0.0
         sides = [self.mine, *others]
         firsts = first_places(
             [rounds + [sum(scores[i] for i in side)] for rounds, side in zip(self.prior, sides, strict=True)]
         )
-        return diff + (self.win_points / len(firsts) if 0 in firsts else 0.0)
+        return diff, (1 / len(firsts) if 0 in firsts else 0.0)
+
+    def value(self, scores) -> float:
+        diff, win = self.parts(scores)
+        return diff + self.win_points * win
 
 
 def rollout(

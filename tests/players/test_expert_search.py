@@ -33,6 +33,7 @@ def test_in_the_last_round_winning_the_game_counts():
     v = view(_round_two(2, (10, 30)), 0)
     goal = Goal(v, 0, win_points=100)
     assert goal.value((15, 0)) == -15 + 100  # 25 against 30: the game is won
+    assert goal.parts((15, 0)) == (-15, 1.0) and goal.parts((25, 0)) == (-25, 0.0)
     assert goal.value((25, 0)) == -25  # 35 against 30: lost
     assert Goal(v, 1, win_points=100).value((25, 0)) == 25 + 100
 
