@@ -94,11 +94,11 @@ class Goal:
 
     def __init__(self, state: GameState | SeatView, seat: int, win_points: float = WIN_POINTS) -> None:
         self.mine, self.others = _sides(state, seat)
+        self.sides = [self.mine, *self.others]  # the seat's side first
         self.win_points = win_points
-        self.prior: list[list[int]] | None = None
+        self.prior: list[list[int]] | None = None  # each side's round scores so far
         if win_points and last_round(state):
-            sides = [self.mine, *self.others]
-            self.prior = [[sum(r.scores[i] for i in side) for r in state.results] for side in sides]
+            self.prior = [[sum(r.scores[i] for i in side) for r in state.results] for side in self.sides]
 
     def parts(self, scores) -> tuple[float, float]:
         """(the side's score difference, its share of the game's win: 0 before the last round)."""
@@ -107,9 +107,8 @@ class Goal:
         diff = sum(sum(scores[i] for i in side) for side in others) / len(others) - own
         if self.prior is None:
             return diff, 0.0
-        sides = [self.mine, *others]
         firsts = first_places(
-            [rounds + [sum(scores[i] for i in side)] for rounds, side in zip(self.prior, sides, strict=True)]
+            [rounds + [sum(scores[i] for i in side)] for rounds, side in zip(self.prior, self.sides, strict=True)]
         )
         return diff, (1 / len(firsts) if 0 in firsts else 0.0)
 
