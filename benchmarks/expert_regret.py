@@ -61,7 +61,8 @@ def positions(players: int, count: int, candidates: int, seed: int):
                 if k % 3 == 0:
                     lacking = lacking_values(v)
                     base, reason, _ = planner_decide(v, v.seat, legal, lacking)
-                    cands = [a for a, _ in expert._candidates(v, legal, lacking, base, reason)]
+                    w = expert._weights(v)
+                    cands = [a for a, _ in expert._candidates(v, legal, lacking, base, reason, w)]
                     if len(cands) > 1:
                         found.append((v, cands, base))
             state = apply(state, planner.choose(v))
@@ -71,8 +72,9 @@ def positions(players: int, count: int, candidates: int, seed: int):
 def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
     """Each candidate's mean rollout value over the same ``deals`` sampled deals: its score
     difference and its share of the game's win (which in a one-round game is the round's)."""
-    from mexitrain.players.expert import Goal, _one_round, rollout
+    from mexitrain.players.expert import ExpertPlayer, Goal, _one_round, rollout
     from mexitrain.players.knowledge import Sampler
+    from mexitrain.players.planner import DEFAULT_WEIGHTS
     from mexitrain.rules import apply
 
     class Both(Goal):  # values a rollout by its points, keeping its share of the win aside
@@ -83,6 +85,8 @@ def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
             return diff
 
     goal = Both(v, v.seat, 1)
+    own = ExpertPlayer()._weights(v)  # the seat's later moves as the expert's rollouts play them
+    weights = [own if i in goal.mine else DEFAULT_WEIGHTS for i in range(v.players)]
     rng = random.Random(f"true:{key}")
     sampler = Sampler(v)
     totals = [0.0] * len(cands)
@@ -91,7 +95,7 @@ def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
         det = _one_round(sampler.state(rng))
         queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
         for c, action in enumerate(cands):
-            totals[c] += rollout(apply(det, action), v.seat, queues, goal=goal)[0]
+            totals[c] += rollout(apply(det, action), v.seat, queues, goal=goal, weights=weights)[0]
             wins[c] += goal.win
     return [t / deals for t in totals], [w / deals for w in wins]
 
@@ -122,7 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     from mexitrain.players.expert import ExpertPlayer
 
     start = time.process_time()
-    key = (args.players, args.positions, args.candidates, args.seed, args.deals)
+    from mexitrain.players.planner import weights_for
+
+    # the weights of the seat's later moves change the values: a cache made with others is stale
+    key = (args.players, args.positions, args.candidates, args.seed, args.deals, tuple(weights_for(args.players, False)))
     cache = Path(args.cache) if args.cache else None
     if cache is not None and cache.exists() and pickle.loads(cache.read_bytes())[0] == key:
         found, table = pickle.loads(cache.read_bytes())[1:]

@@ -20,6 +20,7 @@ CASES = {
         "--positions", "2", "--deals", "3", "--budgets", "2", "--seeds", "1",
         "--win-points", "0,100", "--extra", "0,1",
     ],
+    "tune_weights": ["check", "--players", "3", "--deals", "2", "--engine", "1", "--processes", "1"],
 }
 
 

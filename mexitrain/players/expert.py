@@ -40,7 +40,15 @@ from ..rules import Action, GameState, SeatView, apply, legal_actions, view_lega
 from ..rules.scoring import first_places
 from ..rules.state import evolve
 from .knowledge import Sampler, lacking_values
-from .planner import PlanBook, PlannerPlayer, planner_decide, score_plays
+from .planner import (
+    DEFAULT_WEIGHTS,
+    PlanBook,
+    PlannerPlayer,
+    Weights,
+    planner_decide,
+    score_plays,
+    weights_for,
+)
 from .playout import playout, supports
 
 Tile = tuple[int, int]
@@ -123,9 +131,11 @@ def rollout(
     queues: list[list[Tile]] | None = None,
     max_steps: int = 5000,
     goal: Goal | None = None,
+    weights: list[Weights] | None = None,
 ) -> tuple[float, int]:
     """Play the round out with the planner for every seat: (what the round's scores are worth
     to the seat, see :class:`Goal` (by default its score difference), the actions played).
+    ``weights``: the planner's weights of each seat (by default the planner level's).
 
     With ``queues`` (one order of the boneyard per seat), a seat that draws takes the first
     tile of its own queue still in the boneyard. Each draw is still a uniformly random tile
@@ -136,9 +146,9 @@ def rollout(
     if goal is None:
         goal = Goal(state, seat, 0)
     if queues is not None and supports(state):
-        scores, steps = playout(state, queues, ROLLOUT_PLAN_BUDGET, max_steps)
+        scores, steps = playout(state, queues, ROLLOUT_PLAN_BUDGET, max_steps, weights)
         return goal.value(scores), steps
-    return reducer_rollout(state, seat, queues, max_steps, goal)
+    return reducer_rollout(state, seat, queues, max_steps, goal, weights)
 
 
 def reducer_rollout(
@@ -147,6 +157,7 @@ def reducer_rollout(
     queues: list[list[Tile]] | None = None,
     max_steps: int = 5000,
     goal: Goal | None = None,
+    weights: list[Weights] | None = None,
 ) -> tuple[float, int]:
     """:func:`rollout` through the reducer, snapshot by snapshot: what :mod:`.playout`
     plays faster, and the rollout of the states it does not support."""
@@ -154,12 +165,16 @@ def reducer_rollout(
     done = len(state.results)
     book = PlanBook(state.rules.blanks_wild, ROLLOUT_PLAN_BUDGET)
     pointers = [0] * state.players
+    if weights is None:
+        weights = [DEFAULT_WEIGHTS] * state.players
     while state.phase != "game_over" and len(state.results) == done and steps < max_steps:
         legal = legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
         else:
-            action = planner_decide(state, state.turn, legal, None, ROLLOUT_PLAN_BUDGET, book)[0]
+            action = planner_decide(
+                state, state.turn, legal, None, ROLLOUT_PLAN_BUDGET, book, weights[state.turn]
+            )[0]
         if queues is not None and action.type == "draw":
             state = _draw_from_queue(state, queues[state.turn], pointers)
         state = apply(state, action)
@@ -213,8 +228,10 @@ class ExpertPlayer:
         win_points: float = WIN_POINTS,
         confidence: float = CONFIDENCE,
         extra: float = EXTRA,
+        weights: Weights | None = None,
     ) -> None:
         self.seed = seed
+        self.weights = weights  # None: weights_for(the table)
         self.win_points = win_points
         self.confidence = confidence
         self.extra = extra
@@ -234,11 +251,12 @@ class ExpertPlayer:
     def decide(self, view: SeatView) -> tuple[Action, str]:
         legal = view_legal_actions(view)
         lacking = lacking_values(view)
-        base, reason, _ = planner_decide(view, view.seat, legal, lacking)
+        w = self._weights(view)
+        base, reason, _ = planner_decide(view, view.seat, legal, lacking, weights=w)
         self.last_stats = {"rollouts": 0, "candidates": 1}
         if len(legal) == 1 or view.phase == "chain" or self.rollouts <= 0:
             return base, reason
-        cands = self._candidates(view, legal, lacking, base, reason)
+        cands = self._candidates(view, legal, lacking, base, reason, w)
         if len(cands) == 1:
             return base, reason
         actions = [c[0] for c in cands]
@@ -255,7 +273,11 @@ class ExpertPlayer:
             )
         return actions[i], why
 
-    def _candidates(self, view, legal, lacking, base, reason: str) -> list[tuple[Action, str]]:
+    def _weights(self, view: SeatView) -> Weights:
+        """The planner's weights of its own play (tuned at tables of three or more)."""
+        return self.weights or weights_for(view.players, view.rules.teams)
+
+    def _candidates(self, view, legal, lacking, base, reason: str, w: Weights) -> list[tuple[Action, str]]:
         """The planner's best plays (and the turn-ending choices), best first."""
         from .planner import Context
 
@@ -263,7 +285,7 @@ class ExpertPlayer:
         others = [a for a in legal if a.type != "play"]
         scored = []
         if plays:
-            ctx = Context(view, view.seat, view.hand, lacking)
+            ctx = Context(view, view.seat, view.hand, lacking, weights=w)
             scored = score_plays(view, ctx, plays)
         order = {a: i for i, a in enumerate(legal)}
         scored.sort(key=lambda x: (-x[0], order[x[2]]))
@@ -289,6 +311,9 @@ class ExpertPlayer:
         rng = self._rng(view)
         sampler = Sampler(view)
         goal = Goal(view, view.seat, self.win_points)
+        # in the rollouts its side plays with its own weights, the others as planners
+        own = self._weights(view)
+        weights = [own if i in goal.mine else DEFAULT_WEIGHTS for i in range(view.players)]
         k = len(cands)
         phases = max(1, math.ceil(math.log2(k)))
         alive = list(range(k))
@@ -305,7 +330,7 @@ class ExpertPlayer:
             det = _one_round(sampler.state(rng))
             queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
             for c in live:
-                value, n = rollout(apply(det, cands[c]), view.seat, queues, goal=goal)
+                value, n = rollout(apply(det, cands[c]), view.seat, queues, goal=goal, weights=weights)
                 values[c].append(value)
                 steps += n
                 used += 1

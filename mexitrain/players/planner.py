@@ -21,6 +21,8 @@ What it does, in order of preference (scores in :func:`score_plays`):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..i18n import N_, _, ngettext
 from ..rules import MEXICAN, Action, SeatView, view_legal_actions
 from ..rules.tiles import placement_table
@@ -37,6 +39,36 @@ _PLAN_CACHE_MAX = 200_000
 PLAN_BUDGET = 120
 #: Budget of the plans tried for other plays on the own train.
 REPLAN_BUDGET = 40
+
+
+class Weights(NamedTuple):
+    """The scores of :func:`score_plays` that are weights rather than rules: the planner level
+    plays the defaults; the expert plays with :data:`TUNED_WEIGHTS` at tables of three or
+    more (see :func:`weights_for`)."""
+
+    #: per pip of the tile played, as a rule; and when an opponent is down to one or two tiles
+    pips: float = 0.3
+    pips_danger: float = 2.0
+    #: a tile off the plan shed on a public train; the last tile of the plan shed there
+    shed: float = 28
+    shed_last: float = 18
+
+
+#: The planner level's weights.
+DEFAULT_WEIGHTS = Weights()
+#: Found by self-play with ``benchmarks/tune_weights.py search`` (4 players, one-round
+#: double-12 games, the planner's rollout policy in one seat against the defaults in the
+#: others): sheds on public trains count for more, and when an opponent is near out a tile's
+#: pips for less. Played by the planner level against planners on deals the search never saw
+#: (``check``, through the reducer), it wins 27.4 % at 4 players (fair share 25 %), 34.8 %
+#: at 3, 18.1 % at 6, and 50.4 % at 2 (no gain: the expert keeps the defaults there).
+TUNED_WEIGHTS = Weights(pips=0.3, pips_danger=1.0, shed=32, shed_last=22)
+
+
+def weights_for(players: int, teams: bool) -> Weights:
+    """The expert's weights at this table: tuned for three or more players without teams
+    (measured there), the planner's elsewhere."""
+    return TUNED_WEIGHTS if players >= 3 and not teams else DEFAULT_WEIGHTS
 
 
 def cached_plan(
@@ -118,13 +150,21 @@ class Context:
 
     __slots__ = (
         "seat", "hand", "rules", "wild", "n", "team", "plan", "plan_line", "plan_index",
-        "danger", "opponents", "near_out", "lacking", "budget", "quick",
+        "danger", "opponents", "near_out", "lacking", "budget", "quick", "weights",
     )
 
     def __init__(
-        self, s, seat: int, hand, lacking=None, budget: int = PLAN_BUDGET, book: PlanBook | None = None
+        self,
+        s,
+        seat: int,
+        hand,
+        lacking=None,
+        budget: int = PLAN_BUDGET,
+        book: PlanBook | None = None,
+        weights: Weights = DEFAULT_WEIGHTS,
     ):
         self.seat = seat
+        self.weights = weights
         self.hand = hand
         self.rules = rules = s.rules
         self.wild = rules.blanks_wild
@@ -168,7 +208,8 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
     trains = s.trains
     must_satisfy = rules.double_follow_up == "must_satisfy"
     own_marked = any(trains[i].marker for i in ctx.team)
-    pip_weight = 2.0 if ctx.danger else 0.3
+    w = ctx.weights
+    pip_weight = w.pips_danger if ctx.danger else w.pips
     phase = s.phase
     chain_start = (
         phase in ("turn", "drawn")
@@ -227,11 +268,11 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                     reason = _("plays {tile} on your partner's train").format(tile=text)
         else:
             if idx is None:
-                score += 28
+                score += w.shed
                 if verbose:
                     reason = _("keeps your train private; sheds {tile} on {train}").format(tile=text, train=_where(train, seat, ctx.team))
             elif idx == len(plan) - 1:
-                score += 18
+                score += w.shed_last
                 if verbose:
                     reason = _("sheds {tile}, the last tile of your plan, on {train}").format(tile=text, train=_where(train, seat, ctx.team))
             else:
@@ -291,7 +332,13 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
 
 
 def planner_decide(
-    s, seat: int, legal, lacking=None, budget: int = PLAN_BUDGET, book: PlanBook | None = None
+    s,
+    seat: int,
+    legal,
+    lacking=None,
+    budget: int = PLAN_BUDGET,
+    book: PlanBook | None = None,
+    weights: Weights = DEFAULT_WEIGHTS,
 ) -> tuple[object, str, float]:
     """(action, one-line reason, score) for the seat to move in ``s`` (a view or a state)."""
     if len(legal) == 1:
@@ -303,7 +350,7 @@ def planner_decide(
         pick = next((a for a in others if a.type == "draw"), others[0])
         return pick, _forced_reason(pick), 0.0
     hand = _hand_of(s, seat)
-    ctx = Context(s, seat, hand, lacking, budget, book)
+    ctx = Context(s, seat, hand, lacking, budget, book, weights)
     scored = score_plays(s, ctx, plays, verbose=book is None)
     best = scored[0]
     for item in scored[1:]:

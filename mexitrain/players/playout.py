@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..rules import GameState
 from ..rules.tiles import placement_table
-from .planner import cached_plan
+from .planner import DEFAULT_WEIGHTS, Weights, cached_plan
 
 Tile = tuple[int, int]
 
@@ -43,13 +43,15 @@ def playout(
     queues: list[list[Tile]],
     budget: int,
     max_steps: int = 5000,
+    weights: list[Weights] | tuple[Weights, ...] | None = None,
 ) -> tuple[tuple[int, ...], int]:
     """Play the round of ``state`` out with the planner's rollout policy for every seat.
 
     Returns ``(scores, actions)``: the round's scores (§7) and the number of actions played
     (forced ones included, as the reducer counts them). A seat that draws takes the first tile
     of its own queue (``queues[seat]``) still in the boneyard, as the expert's rollouts do.
-    ``budget`` is the planner's plan budget. After ``max_steps`` actions (never in practice)
+    ``budget`` is the planner's plan budget; ``weights`` the planner's weights of each seat
+    (by default the planner level's, :data:`.planner.DEFAULT_WEIGHTS`). After ``max_steps`` actions (never in practice)
     the scores are the pips left in hand.
     """
     rules = state.rules
@@ -110,6 +112,8 @@ def playout(
     swan_pos = state.swan_pos  # §8 swan drive: where in the seat's swan order it has got to
     mex_starter = state.mexican_starter
     pointers = [0] * n
+    if weights is None:
+        weights = [DEFAULT_WEIGHTS] * n
     book: dict[int, tuple] = {}
     steps = 0
     out_seat = -1
@@ -248,7 +252,7 @@ def playout(
             else:
                 pick, score = _choose(
                     plays, turn, hand, laid, ends, train_lines, marker, hands, partner, n,
-                    wild, must_satisfy, phase, book, budget,
+                    wild, must_satisfy, phase, book, budget, weights[turn],
                 )
                 if phase == "swan" and score < 14:
                     pick = None  # not worth it: skip the Mexican Train, or end the drive
@@ -325,7 +329,7 @@ def playout(
 
 def _choose(
     plays, seat, hand, laid, ends, train_lines, marker, hands, partner, n, wild, must_satisfy,
-    phase, book, budget,
+    phase, book, budget, w,
 ):
     """The planner's rollout choice among ``plays`` (``score_plays`` with ``quick`` and no
     reasons): the first of the best scores, in the order of the plays. The same scores as
@@ -363,7 +367,7 @@ def _choose(
     mate = partner[seat]
     own_marked = marker[seat] or marker[mate]
     danger = any(len(hands[i]) <= 2 for i in range(n) if i != seat and i != mate)
-    pip_weight = 2.0 if danger else 0.3
+    pip_weight = w[1] if danger else w[0]  # Weights: pips_danger, pips
     after_double = phase == "follow_up" or phase == "follow_up_drawn"
     plan_len = len(plan)
     first = plan[0] if plan else None
@@ -414,9 +418,9 @@ def _choose(
             score += 12 if own_marked else 4
         else:
             if idx is None:
-                score += 28
+                score += w[2]  # shed
             elif idx == plan_len - 1:
-                score += 18
+                score += w[3]  # shed_last
             else:
                 score += 22 - 5 * (plan_len - idx - 1)
             if wild:

@@ -15,6 +15,7 @@ import random
 import pytest
 
 from mexitrain.players.expert import _one_round, reducer_rollout, rollout
+from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights
 from mexitrain.players.playout import supports
 from mexitrain.rules import (
     PRESETS,
@@ -81,11 +82,18 @@ def test_playout_plays_the_reducers_round_heavy(seed: int) -> None:
     _compare(seed, 300)
 
 
+#: The planner's weights a seat may play with in rollouts: the planner level's, the expert's
+#: tuned ones, and far-off ones so that the weights surely change some choices.
+WEIGHTS = (DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights(pips=1.5, pips_danger=0.1, shed=40, shed_last=5))
+
+
 def _compare(seed: int, count: int) -> None:
     supported = branched = swans = 0
+    pick = random.Random(f"weights {seed}")
     for state, seat, queues in random_states(count, seed):
-        fast = rollout(state, seat, queues)
-        slow = reducer_rollout(state, seat, queues)
+        weights = [pick.choice(WEIGHTS) for _ in range(state.players)]
+        fast = rollout(state, seat, queues, weights=weights)
+        slow = reducer_rollout(state, seat, queues, weights=weights)
         assert fast == slow, (state.rules.model_dump(exclude_defaults=True), state.players, state.phase)
         supported += supports(state)
         branched += supports(state) and any(len(t.lines) > 1 for t in state.trains)
