@@ -280,6 +280,29 @@ async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
         assert b.play() in b.plays  # the suggested move is selected, ready for Enter
 
 
+@pytest.mark.parametrize(
+    ("kind", "key"), [("draw", "press d to draw"), ("mark", "press m to place your marker"),
+                      ("pass", "press m to pass"), ("skip", "press g to skip the Mexican Train")]
+)
+async def test_a_tip_that_is_not_a_play_names_its_key(monkeypatch, kind, key):
+    """Enter plays a suggested tile; a tip to draw, mark, pass or skip says which key does it."""
+    from mexitrain.rules import DRAW, MARK, PASS, SKIP
+    from mexitrain.ui.screens import game as game_screen
+
+    action = {"draw": DRAW, "mark": MARK, "pass": PASS, "skip": SKIP}[kind]
+    monkeypatch.setattr(game_screen, "_hint", lambda view, **_: (action, "the coach's reason"))
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        before = board(app)
+        await pilot.press("n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        tips = [n.message for n in app._notifications if n.title == "Tip" and "coach" in n.message]
+        assert tips == [f"the coach's reason — {key}"]
+        assert board(app).view == before.view  # a tip only tells: nothing was played
+
+
 async def test_a_selection_key_repaints_only_what_shows_the_selection(monkeypatch):
     # the hub and the status line do not show the selection: redrawing them on every
     # arrow key only slows the answer to the key (README: key -> redrawn screen)

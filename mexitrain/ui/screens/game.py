@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from ...i18n import _
+from ...i18n import N_, _
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from .. import board as B
 from ..board import Board
@@ -23,6 +23,14 @@ try:  # the AI engineer's coach: hint(view) -> (action, one-line reason)
     from ...players.hint import hint as _hint
 except ImportError:  # pragma: no cover - until it exists
     _hint = None
+
+#: What a tip that is not a play adds: the key that does it (the game screen's bindings).
+_TIP_KEYS = {
+    "draw": N_(" — press d to draw"),
+    "mark": N_(" — press m to place your marker"),
+    "pass": N_(" — press m to pass"),
+    "skip": N_(" — press g to skip the Mexican Train"),
+}
 
 
 class GameScreen(Screen):
@@ -239,6 +247,8 @@ class GameScreen(Screen):
             flip = opts.index(action) if action in opts else 0
             self.board = replace(board, selected=tile, target=target, flip=flip)
             reason += _(" — press Enter to play it")
+        elif action.type in _TIP_KEYS:
+            reason += _(_TIP_KEYS[action.type])
         self.notify(reason, title=_("Tip"), timeout=8)
 
     # -- mouse intents ----------------------------------------------------------------------------
