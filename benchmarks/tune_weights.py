@@ -55,46 +55,41 @@ def _outcome(scores, seat: int) -> tuple[float, float]:
     return win, sum(others) / len(others) - scores[seat]
 
 
-def _playouts(job) -> tuple[float, float, int]:
-    """Fast playouts of deals ``lo..hi``: (wins, points, games) of the seat under test."""
-    weights, players, lo, hi = job
+def _playout_scores(deal: int, seat: int, weights: Weights, players: int):
+    """A fast playout of the deal, ``seat`` with ``weights``: the round's scores."""
     from mexitrain.players.playout import playout
     from mexitrain.rules import new_game
 
-    rules = _rules()
-    wins = points = 0.0
-    games = 0
-    for deal in range(lo, hi):
-        state = new_game(rules, players, deal)
-        rng = random.Random(f"tune {deal}")
-        queues = [rng.sample(state.boneyard, len(state.boneyard)) for _ in range(players)]
-        for seat in range(players):
-            seats = [weights if i == seat else DEFAULT_WEIGHTS for i in range(players)]
-            scores, _ = playout(state, queues, 30, weights=seats)
-            win, diff = _outcome(scores, seat)
-            wins, points, games = wins + win, points + diff, games + 1
-    return wins, points, games
+    state = new_game(_rules(), players, deal)
+    rng = random.Random(f"tune {deal}")
+    queues = [rng.sample(state.boneyard, len(state.boneyard)) for _ in range(players)]
+    seats = [weights if i == seat else DEFAULT_WEIGHTS for i in range(players)]
+    return playout(state, queues, 30, weights=seats)[0]
 
 
-def _engine(job) -> tuple[float, float, int]:
-    """Deals ``lo..hi`` through the reducer, the planner level's full policy in every seat."""
-    weights, players, lo, hi = job
+def _engine_scores(deal: int, seat: int, weights: Weights, players: int):
+    """The deal through the reducer, the planner level's full policy in every seat."""
     from mexitrain.players.knowledge import lacking_values
     from mexitrain.players.planner import planner_decide
     from mexitrain.rules import apply, new_game, view, view_legal_actions
 
-    rules = _rules()
+    state = new_game(_rules(), players, deal)
+    while not state.results:
+        v = view(state, state.turn)
+        w = weights if state.turn == seat else DEFAULT_WEIGHTS
+        action = planner_decide(v, v.seat, view_legal_actions(v), lacking_values(v), weights=w)[0]
+        state = apply(state, action)
+    return state.results[0].scores
+
+
+def _tally(job) -> tuple[float, float, int]:
+    """Deals ``lo..hi``, each under every rotation: (wins, points, games) of the seat under test."""
+    play, weights, players, lo, hi = job
     wins = points = 0.0
     games = 0
     for deal in range(lo, hi):
         for seat in range(players):
-            state = new_game(rules, players, deal)
-            while not state.results:
-                v = view(state, state.turn)
-                legal = view_legal_actions(v)
-                w = weights if state.turn == seat else DEFAULT_WEIGHTS
-                state = apply(state, planner_decide(v, v.seat, legal, lacking_values(v), weights=w)[0])
-            win, diff = _outcome(state.results[0].scores, seat)
+            win, diff = _outcome(play(deal, seat, weights, players), seat)
             wins, points, games = wins + win, points + diff, games + 1
     return wins, points, games
 
@@ -102,8 +97,8 @@ def _engine(job) -> tuple[float, float, int]:
 def measure(pool, fn, weights: Weights, players: int, first: int, deals: int, parts: int) -> tuple[float, float]:
     """(win share, mean points a round) of ``weights`` in ``deals`` deals from ``first``."""
     bounds = [first + deals * k // parts for k in range(parts + 1)]
-    jobs = [(weights, players, bounds[k], bounds[k + 1]) for k in range(parts) if bounds[k] < bounds[k + 1]]
-    results = list(pool.map(fn, jobs) if pool is not None else map(fn, jobs))
+    jobs = [(fn, weights, players, bounds[k], bounds[k + 1]) for k in range(parts) if bounds[k] < bounds[k + 1]]
+    results = list(pool.map(_tally, jobs) if pool is not None else map(_tally, jobs))
     games = sum(r[2] for r in results)
     return sum(r[0] for r in results) / games, sum(r[1] for r in results) / games
 
@@ -147,25 +142,25 @@ def _run(args, pool) -> int:
     if args.mode == "check":
         first = 50_000 if args.first is None else args.first
         start = time.perf_counter()
-        win, diff = measure(pool, _playouts, args.weights, players, first, args.deals, parts)
+        win, diff = measure(pool, _playout_scores, args.weights, players, first, args.deals, parts)
         games = args.deals * players
         print(f"{_show(args.weights)}, {players} players, fair share {fair:.1%}")
         print(f"  fast playouts, {games} games: wins {win:.1%}, {diff:+.2f} points a round ({time.perf_counter() - start:.0f} s)")
         if args.engine:
             start = time.perf_counter()
-            win, diff = measure(pool, _engine, args.weights, players, first, args.engine, parts)
+            win, diff = measure(pool, _engine_scores, args.weights, players, first, args.engine, parts)
             games = args.engine * players
             print(f"  the planner level through the reducer, {games} games: wins {win:.1%}, {diff:+.2f} points a round ({time.perf_counter() - start:.0f} s)")
         return 0
     first = 0 if args.first is None else args.first
     best = args.start
-    score = measure(pool, _playouts, best, players, first, args.deals, parts)
+    score = measure(pool, _playout_scores, best, players, first, args.deals, parts)
     print(f"start {_show(best)}: wins {score[0]:.1%}, {score[1]:+.2f} points", flush=True)
     for sweep in range(args.sweeps):
         for k, name in enumerate(Weights._fields):
             for sign in (1, -1):
                 trial = best._replace(**{name: round(best[k] + sign * STEPS[k], 3)})
-                got = measure(pool, _playouts, trial, players, first, args.deals, parts)
+                got = measure(pool, _playout_scores, trial, players, first, args.deals, parts)
                 if got[0] > score[0] + args.margin:
                     best, score = trial, got
                     print(f"  {name} -> {trial[k]:g}: wins {got[0]:.1%}, {got[1]:+.2f} points", flush=True)
