@@ -238,29 +238,26 @@ def _choice_points(rules: RuleSet, seed: int, count: int):
 
 def test_expert_without_budget_is_the_planner():
     """Without rollouts the expert plays the planner's policy with its own weights: the
-    planner level's with those, the tuned ones at a 4-player table."""
+    planner level's by default, others when given."""
     from mexitrain.players.knowledge import lacking_values
-    from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS, planner_decide
+    from mexitrain.players.planner import TUNED_WEIGHTS, planner_decide
     from mexitrain.rules import view_legal_actions
 
     for state in _choice_points(RuleSet(set=9, rounds=1), 2, 4):
         v = view(state, state.turn)
-        planner = make_player("planner").choose(v)
-        assert ExpertPlayer(0, rollouts=0, weights=DEFAULT_WEIGHTS).choose(v) == planner
-        tuned = planner_decide(
-            v, v.seat, view_legal_actions(v), lacking_values(v), weights=TUNED_WEIGHTS
-        )[0]
-        assert ExpertPlayer(0, rollouts=0).choose(v) == tuned
+        assert ExpertPlayer(0, rollouts=0).choose(v) == make_player("planner").choose(v)
+        tuned = planner_decide(v, v.seat, view_legal_actions(v), lacking_values(v), weights=TUNED_WEIGHTS)[0]
+        assert ExpertPlayer(0, rollouts=0, weights=TUNED_WEIGHTS).choose(v) == tuned
 
 
-def test_the_expert_plays_tuned_weights_at_tables_of_three_or_more():
+def test_the_expert_plays_the_planners_weights_at_every_table():
+    """The tuned weights won no more for the expert (README "Tuned weights")."""
     from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS, weights_for
 
     assert TUNED_WEIGHTS != DEFAULT_WEIGHTS
-    assert weights_for(2, False) == DEFAULT_WEIGHTS
-    assert weights_for(4, True) == DEFAULT_WEIGHTS  # teams: not measured there
-    for n in (3, 4, 6, 8):
-        assert weights_for(n, False) == TUNED_WEIGHTS
+    for n in (2, 3, 4, 6, 8):
+        assert weights_for(n, False) == DEFAULT_WEIGHTS
+    assert weights_for(4, True) == DEFAULT_WEIGHTS
 
 
 def test_the_weights_change_the_planners_choice_somewhere():
