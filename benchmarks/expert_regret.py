@@ -61,7 +61,7 @@ def positions(players: int, count: int, candidates: int, seed: int):
                 if k % 3 == 0:
                     lacking = lacking_values(v)
                     base, reason, _ = planner_decide(v, v.seat, legal, lacking)
-                    w = expert._weights(v)
+                    w = expert.weights
                     cands = [a for a, _ in expert._candidates(v, legal, lacking, base, reason, w)]
                     if len(cands) > 1:
                         found.append((v, cands, base))
@@ -85,7 +85,7 @@ def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
             return diff
 
     goal = Both(v, v.seat, 1)
-    own = ExpertPlayer()._weights(v)  # the seat's later moves as the expert's rollouts play them
+    own = ExpertPlayer().weights  # the seat's later moves as the expert's rollouts play them
     weights = [own if i in goal.mine else DEFAULT_WEIGHTS for i in range(v.players)]
     rng = random.Random(f"true:{key}")
     sampler = Sampler(v)
@@ -126,10 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     from mexitrain.players.expert import ExpertPlayer
 
     start = time.process_time()
-    from mexitrain.players.planner import weights_for
-
     # the weights of the seat's later moves change the values: a cache made with others is stale
-    key = (args.players, args.positions, args.candidates, args.seed, args.deals, tuple(weights_for(args.players, False)))
+    key = (args.players, args.positions, args.candidates, args.seed, args.deals, tuple(ExpertPlayer().weights))
     cache = Path(args.cache) if args.cache else None
     if cache is not None and cache.exists() and pickle.loads(cache.read_bytes())[0] == key:
         found, table = pickle.loads(cache.read_bytes())[1:]

@@ -47,7 +47,6 @@ from .planner import (
     Weights,
     planner_decide,
     score_plays,
-    weights_for,
 )
 from .playout import playout, supports
 
@@ -228,10 +227,10 @@ class ExpertPlayer:
         win_points: float = WIN_POINTS,
         confidence: float = CONFIDENCE,
         extra: float = EXTRA,
-        weights: Weights | None = None,
+        weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         self.seed = seed
-        self.weights = weights  # None: weights_for(the table)
+        self.weights = weights  # of its own moves, see planner.Weights
         self.win_points = win_points
         self.confidence = confidence
         self.extra = extra
@@ -251,7 +250,7 @@ class ExpertPlayer:
     def decide(self, view: SeatView) -> tuple[Action, str]:
         legal = view_legal_actions(view)
         lacking = lacking_values(view)
-        w = self._weights(view)
+        w = self.weights
         base, reason, _ = planner_decide(view, view.seat, legal, lacking, weights=w)
         self.last_stats = {"rollouts": 0, "candidates": 1}
         if len(legal) == 1 or view.phase == "chain" or self.rollouts <= 0:
@@ -272,10 +271,6 @@ class ExpertPlayer:
                 points=("+" if gain >= 0 else "-") + decimal(abs(gain))
             )
         return actions[i], why
-
-    def _weights(self, view: SeatView) -> Weights:
-        """The planner's weights of its own play (tuned at tables of three or more)."""
-        return self.weights or weights_for(view.players, view.rules.teams)
 
     def _candidates(self, view, legal, lacking, base, reason: str, w: Weights) -> list[tuple[Action, str]]:
         """The planner's best plays (and the turn-ending choices), best first."""
@@ -312,7 +307,7 @@ class ExpertPlayer:
         sampler = Sampler(view)
         goal = Goal(view, view.seat, self.win_points)
         # in the rollouts its side plays with its own weights, the others as planners
-        own = self._weights(view)
+        own = self.weights
         weights = [own if i in goal.mine else DEFAULT_WEIGHTS for i in range(view.players)]
         k = len(cands)
         phases = max(1, math.ceil(math.log2(k)))

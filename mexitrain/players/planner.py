@@ -43,7 +43,9 @@ REPLAN_BUDGET = 40
 
 class Weights(NamedTuple):
     """The scores of :func:`score_plays` that are weights rather than rules: the planner level
-    plays the defaults, and so does the expert (see :func:`weights_for`)."""
+    plays the defaults, and so does the expert: with :data:`TUNED_WEIGHTS` at tables of three
+    or more it won no more against three planners (30.5 % of 2000 one-round games against
+    31.4 % on the same deals, README "Tuned weights"), so they stay a tool to try again."""
 
     #: per pip of the tile played, as a rule; and when an opponent is down to one or two tiles
     pips: float = 0.3
@@ -62,14 +64,6 @@ DEFAULT_WEIGHTS = Weights()
 #: (``check``, through the reducer), it wins 27.4 % at 4 players (fair share 25 %), 34.8 %
 #: at 3, 18.1 % at 6, and 50.4 % at 2 (no gain).
 TUNED_WEIGHTS = Weights(pips=0.3, pips_danger=1.0, shed=32, shed_last=22)
-
-
-def weights_for(players: int, teams: bool) -> Weights:
-    """The expert's weights at this table: the planner level's. With :data:`TUNED_WEIGHTS`
-    at tables of three or more the expert won no more against three planners (30.5 % of 2000
-    one-round games against 31.4 % on the same deals, README "Tuned weights"), so they stay a
-    tool to try again, not its default."""
-    return DEFAULT_WEIGHTS
 
 
 def cached_plan(

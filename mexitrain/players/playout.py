@@ -51,8 +51,8 @@ def playout(
     (forced ones included, as the reducer counts them). A seat that draws takes the first tile
     of its own queue (``queues[seat]``) still in the boneyard, as the expert's rollouts do.
     ``budget`` is the planner's plan budget; ``weights`` the planner's weights of each seat
-    (by default the planner level's, :data:`.planner.DEFAULT_WEIGHTS`). After ``max_steps`` actions (never in practice)
-    the scores are the pips left in hand.
+    (by default the planner level's, :data:`.planner.DEFAULT_WEIGHTS`). After ``max_steps``
+    actions (never in practice) the scores are the pips left in hand.
     """
     rules = state.rules
     n = state.players

@@ -250,14 +250,12 @@ def test_expert_without_budget_is_the_planner():
         assert ExpertPlayer(0, rollouts=0, weights=TUNED_WEIGHTS).choose(v) == tuned
 
 
-def test_the_expert_plays_the_planners_weights_at_every_table():
+def test_the_expert_plays_the_planners_weights():
     """The tuned weights won no more for the expert (README "Tuned weights")."""
-    from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS, weights_for
+    from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS
 
     assert TUNED_WEIGHTS != DEFAULT_WEIGHTS
-    for n in (2, 3, 4, 6, 8):
-        assert weights_for(n, False) == DEFAULT_WEIGHTS
-    assert weights_for(4, True) == DEFAULT_WEIGHTS
+    assert ExpertPlayer().weights == DEFAULT_WEIGHTS
 
 
 def test_the_weights_change_the_planners_choice_somewhere():
