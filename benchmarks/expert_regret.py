@@ -36,8 +36,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def positions(players: int, count: int, candidates: int, seed: int):
-    """(view, candidate actions, the planner's action) at searched decisions of seat 0."""
+def positions(players: int, count: int, candidates: int, seed: int, states: bool = False):
+    """(view, candidate actions, the planner's action) at searched decisions of seat 0; with
+    ``states``, also the real snapshot and the round's snapshots before it, one per event."""
     from mexitrain.players import PlannerPlayer
     from mexitrain.players.expert import ExpertPlayer
     from mexitrain.players.knowledge import lacking_values
@@ -53,7 +54,9 @@ def positions(players: int, count: int, candidates: int, seed: int):
     while len(found) < count:
         game += 1
         state = new_game(rules, players, game)
+        history = []
         while not state.over and len(found) < count:
+            history.append(state)
             v = view(state, state.turn)
             legal = view_legal_actions(v)
             if state.turn == 0 and len(legal) > 1 and v.phase != "chain":
@@ -64,7 +67,7 @@ def positions(players: int, count: int, candidates: int, seed: int):
                     w = expert.weights
                     cands = [a for a, _ in expert._candidates(v, legal, lacking, base, reason, w)]
                     if len(cands) > 1:
-                        found.append((v, cands, base))
+                        found.append((v, cands, base, state, tuple(history[:-1])) if states else (v, cands, base))
             state = apply(state, planner.choose(v))
     return found
 

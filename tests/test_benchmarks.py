@@ -20,6 +20,9 @@ CASES = {
         "--positions", "2", "--deals", "3", "--budgets", "2", "--seeds", "1",
         "--win-points", "0,100", "--extra", "0,1",
     ],
+    "expert_ceiling": [
+        "--positions", "2", "--deals", "2", "--budget", "2", "--particles", "3", "--processes", "1",
+    ],
     "tune_weights": ["check", "--players", "3", "--deals", "2", "--engine", "1", "--processes", "1"],
 }
 
