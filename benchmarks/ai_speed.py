@@ -1,6 +1,6 @@
 """How fast the computer players decide.
 
-Plays 4-player double-12 games (Standard preset) and times every ``choose(view)`` call:
+Plays 4-player double-12 games (Standard preset; ``--players`` for another table) and times every ``choose(view)`` call:
 
 - decisions per second of each level (random, greedy and planner in all four seats; the
   expert in seat 1 against three planners);
@@ -64,7 +64,7 @@ class GcClock:
 GC = GcClock()
 
 
-def time_level(level: str, games: int, rounds: int, seed: int, budget: int | None):
+def time_level(level: str, games: int, rounds: int, seed: int, budget: int | None, players: int = 4):
     """Per-decision times of ``level`` (and without GC pauses), and of the expert those it
     searched."""
     from mexitrain.players import make_player
@@ -78,12 +78,12 @@ def time_level(level: str, games: int, rounds: int, seed: int, budget: int | Non
     for g in range(games):
         if level == "expert":
             kw = {} if budget is None else {"rollouts": budget}
-            seats = [ExpertPlayer(seed + g, **kw)] + [make_player("planner", i) for i in range(3)]
+            seats = [ExpertPlayer(seed + g, **kw)] + [make_player("planner", i) for i in range(players - 1)]
             timed = {0}
         else:
-            seats = [make_player(level, seed + g * 4 + i) for i in range(4)]
-            timed = {0, 1, 2, 3}
-        state = new_game(rules, 4, seed + g)
+            seats = [make_player(level, seed + g * players + i) for i in range(players)]
+            timed = set(range(players))
+        state = new_game(rules, players, seed + g)
         while not state.over:
             seat = state.turn
             v = view(state, seat)
@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=1, help="games per level (default 1)")
     p.add_argument("--rounds", type=int, default=13, help="rounds per game (default 13, the full game)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=int, default=4, help="players at the table (default 4)")
     p.add_argument("--budget", type=int, default=None, help="expert rollouts (default: its default)")
     p.add_argument(
         "--levels", default="random,greedy,planner,expert", help="comma-separated levels to time"
@@ -119,12 +120,12 @@ def main(argv: list[str] | None = None) -> int:
 
     freeze_startup_objects()  # as the mexitrain program does once it has started
     print(
-        f"4 players, double-12 Standard, {args.rounds} round(s), {args.games} game(s) per level; "
+        f"{args.players} players, double-12 Standard, {args.rounds} round(s), {args.games} game(s) per level; "
         f"expert budget {args.budget or DEFAULT_ROLLOUTS} rollouts; "
         f"{'wall-clock' if args.wall else 'CPU'} time"
     )
     for level in args.levels.split(","):
-        times, no_gc, searched = time_level(level, args.games, args.rounds, args.seed, args.budget)
+        times, no_gc, searched = time_level(level, args.games, args.rounds, args.seed, args.budget, args.players)
         total = sum(times)
         line = (
             f"{level:<8} {len(times):>6} decisions  {len(times) / total:>9.1f} decisions/s"

@@ -61,8 +61,12 @@ STEPS_PER_ROLLOUT = 70
 MAX_ROLLOUT_FACTOR = 6
 #: At most this many candidate actions (the planner's best ones) are searched.
 MAX_CANDIDATES = 4
-#: Standard errors by which a candidate must beat the planner's choice to replace it.
+#: Standard errors by which a candidate must beat the planner's choice to replace it, at a
+#: table of two sides (two players, or two teams)...
 CONFIDENCE = 1.0
+#: ...and of three sides or more, where the planner's move is more often the best one and a
+#: change of it needs surer evidence (README: "How the search's settings were chosen").
+CONFIDENCE_MANY = 1.5
 #: A contested decision (a rival of the planner's move better on the deals so far, but by
 #: less than ``CONFIDENCE`` standard errors) gets up to this many times the budget more,
 #: spent on those two alone.
@@ -225,14 +229,14 @@ class ExpertPlayer:
         max_candidates: int = MAX_CANDIDATES,
         time_limit: float | None = None,
         win_points: float = WIN_POINTS,
-        confidence: float = CONFIDENCE,
+        confidence: float | None = None,
         extra: float = EXTRA,
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         self.seed = seed
         self.weights = weights  # of its own moves, see planner.Weights
         self.win_points = win_points
-        self.confidence = confidence
+        self.confidence = confidence  # None: CONFIDENCE or CONFIDENCE_MANY by the table
         self.extra = extra
         self.rollouts = rollouts
         self.max_candidates = max_candidates
@@ -306,6 +310,9 @@ class ExpertPlayer:
         rng = self._rng(view)
         sampler = Sampler(view)
         goal = Goal(view, view.seat, self.win_points)
+        confidence = self.confidence
+        if confidence is None:
+            confidence = CONFIDENCE if len(goal.sides) == 2 else CONFIDENCE_MANY
         # in the rollouts its side plays with its own weights, the others as planners
         own = self.weights
         weights = [own if i in goal.mine else DEFAULT_WEIGHTS for i in range(view.players)]
@@ -366,8 +373,8 @@ class ExpertPlayer:
             if c == base:
                 continue
             mean, se = gain(c)
-            if mean - self.confidence * se > best_lcb:
-                chosen, best_lcb = c, mean - self.confidence * se
+            if mean - confidence * se > best_lcb:
+                chosen, best_lcb = c, mean - confidence * se
             if mean > rival_gain:
                 rival, rival_gain = c, mean
         if chosen == base and rival is not None and self.extra > 0 and not late():
@@ -378,10 +385,10 @@ class ExpertPlayer:
             while steps < stop and used + 2 <= cap_extra and not late():
                 play_a_deal([base, rival])
                 mean, se = gain(rival)
-                if mean <= 0 or mean - self.confidence * se > 0:
+                if mean <= 0 or mean - confidence * se > 0:
                     break
             mean, se = gain(rival)
-            if mean - self.confidence * se > 0:
+            if mean - confidence * se > 0:
                 chosen = rival
         means = [sum(v) / len(v) if v else -math.inf for v in values]
         return chosen, means, used

@@ -126,3 +126,35 @@ def test_the_reason_for_overriding_the_planner_names_what_is_at_stake(rounds, sa
                     return
             state = apply(state, PlannerPlayer().choose(v))
     pytest.fail("the expert never overrode the planner")
+
+
+@pytest.mark.parametrize(
+    "players, teams, expected",
+    [(2, False, 1.0), (3, False, 1.5), (4, False, 1.5), (4, True, 1.0)],
+)
+def test_the_evidence_asked_of_a_change_depends_on_the_sides(players, teams, expected):
+    """Another move replaces the planner's when it is better by 1 standard error at a table of
+    two sides, by 1.5 at three sides or more (README: how the search's settings were chosen).
+    The default plays exactly as that setting, and at some decision unlike the other one."""
+    from mexitrain.players.expert import CONFIDENCE, CONFIDENCE_MANY
+    from mexitrain.players.planner import PlannerPlayer
+
+    assert (CONFIDENCE, CONFIDENCE_MANY) == (1.0, 1.5)
+    other = 2.5 - expected
+    differs = checked = 0
+    for seed in range(40):
+        state = new_game(RuleSet(set=9, rounds=1, teams=teams), players, seed=seed)
+        while not state.over and differs == 0:
+            v = view(state, state.turn)
+            if len(legal_actions(state)) > 1 and v.phase != "chain":
+                runs = []
+                for c in (None, expected, other):
+                    expert = ExpertPlayer(seed, rollouts=6, confidence=c)
+                    runs.append((expert.decide(v)[0], expert.last_stats.get("rollouts")))
+                assert runs[0] == runs[1]
+                checked += 1
+                differs += runs[0] != runs[2]
+            state = apply(state, PlannerPlayer().choose(view(state, state.turn)))
+        if differs:
+            break
+    assert checked and differs
