@@ -1,9 +1,10 @@
 """How fast the computer players decide.
 
-Plays 4-player double-12 games (Standard preset; ``--players`` for another table) and times every ``choose(view)`` call:
+Plays 4-player double-12 games (Standard preset; ``--players`` for another table) and times
+every ``choose(view)`` call:
 
-- decisions per second of each level (random, greedy and planner in all four seats; the
-  expert in seat 1 against three planners);
+- decisions per second of each level (random, greedy and planner in every seat; the expert in
+  seat 1 against planners);
 - the planner's median, 99th percentile and worst time per decision (aim: worst <= 5 ms),
   the worst also without the garbage collector's pauses (interpreter-wide, triggered by
   whoever allocates: the engine's snapshots as much as the player);

@@ -13,7 +13,8 @@ like: every candidate is played on the same deals (common random numbers), and i
 each seat draws from its own order of the boneyard, so that a candidate which makes someone
 draw one tile more does not reshuffle every later draw; weak candidates are dropped early
 (successive halving, never the planner's own move); and the planner's move is replaced only
-when another beats it on the same deals by ``CONFIDENCE`` standard errors; a rival that
+when another beats it on the same deals by ``CONFIDENCE`` standard errors (by
+``CONFIDENCE_MANY`` at a table of three sides or more); a rival that
 looks better but not surely gets more deals (up to ``EXTRA`` times the budget), on the two
 alone.
 
@@ -68,7 +69,7 @@ CONFIDENCE = 1.0
 #: change of it needs surer evidence (README: "How the search's settings were chosen").
 CONFIDENCE_MANY = 1.5
 #: A contested decision (a rival of the planner's move better on the deals so far, but by
-#: less than ``CONFIDENCE`` standard errors) gets up to this many times the budget more,
+#: less than the standard errors asked of a change) gets up to this many times the budget more,
 #: spent on those two alone.
 EXTRA = 2.0
 #: Plan budget of the planner inside rollouts (cheaper than the planner level's own).
