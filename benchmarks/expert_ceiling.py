@@ -38,8 +38,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "benchmarks"):  # the package, and expert_regret.py beside this script
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from expert_regret import positions, win_keeping_goal  # noqa: E402
 
 #: The four sets of deals each candidate is valued on.
 SETS = ("sampled", "sampled again", "real", "real again")
@@ -47,22 +50,14 @@ SETS = ("sampled", "sampled again", "real", "real again")
 
 def values(job) -> dict[str, list[float]]:
     """Each candidate's share of a win over ``deals`` deals of each of :data:`SETS`."""
-    from mexitrain.players.expert import Goal, _one_round, rollout
+    from mexitrain.players.expert import _one_round, rollout
     from mexitrain.players.knowledge import Sampler
     from mexitrain.players.planner import DEFAULT_WEIGHTS
     from mexitrain.rules import apply
     from mexitrain.rules.state import evolve
 
     key, (v, cands, _, state, _), deals = job
-
-    class Win(Goal):  # keeps the rollout's share of the win aside
-        win = 0.0
-
-        def value(self, scores) -> float:
-            diff, self.win = self.parts(scores)
-            return diff
-
-    goal = Win(v, v.seat, 1)
+    goal = win_keeping_goal(v)
     weights = [DEFAULT_WEIGHTS] * v.players
     sampler = Sampler(v)
     out = {}
@@ -86,7 +81,7 @@ def values(job) -> dict[str, list[float]]:
 
 def opponent_evidence(found, particles: int, eps: float, seed: int) -> dict[str, float]:
     """The Sampler's hands weighted by the planner's likelihood of each opponent's plays."""
-    from mexitrain.players.knowledge import Sampler, lacking_values
+    from mexitrain.players.knowledge import Sampler, _played_after, lacking_values
     from mexitrain.players.planner import planner_decide
     from mexitrain.rules import legal_actions, view
     from mexitrain.rules.state import evolve
@@ -100,8 +95,9 @@ def opponent_evidence(found, particles: int, eps: float, seed: int) -> dict[str,
         sampler = Sampler(v)
         deals = [sampler.hands(rng) for _ in range(particles)]
         w = [1.0] * particles
+        events = v.events
+        played = _played_after(v)  # per seat: (event index, tile) of its plays
         for seat in deals[0]:
-            events = v.events
             last_draw = max((i for i, e in enumerate(events) if e.seat == seat and e.type == "draw"), default=-1)
             for i in range(last_draw + 1, len(events)):
                 e = events[i]
@@ -109,9 +105,7 @@ def opponent_evidence(found, particles: int, eps: float, seed: int) -> dict[str,
                 if e.seat != seat or e.type != "play" or st is None or len(legal_actions(st)) < 2:
                     continue
                 # its hand then: the dealt one and every tile it played since (no draw since)
-                later = tuple(
-                    (a, b) if a <= b else (b, a) for f in events[i:] if f.seat == seat and f.type == "play" for a, b in [f.tile]
-                )
+                later = tuple(t for k, t in played[seat] if k >= i)
                 lacking = lacking_values(view(st, seat))  # public: the same for every deal
                 action = event_action(e)
                 for p in range(particles):
@@ -170,9 +164,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eps", type=float, default=0.05, help="weight of a play the planner would not make")
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from expert_regret import positions
 
     from mexitrain.players.expert import ExpertPlayer
 

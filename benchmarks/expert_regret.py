@@ -72,22 +72,30 @@ def positions(players: int, count: int, candidates: int, seed: int, states: bool
     return found
 
 
-def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
-    """Each candidate's mean rollout value over the same ``deals`` sampled deals: its score
-    difference and its share of the game's win (which in a one-round game is the round's)."""
-    from mexitrain.players.expert import ExpertPlayer, Goal, _one_round, rollout
-    from mexitrain.players.knowledge import Sampler
-    from mexitrain.players.planner import DEFAULT_WEIGHTS
-    from mexitrain.rules import apply
+def win_keeping_goal(v):
+    """The :class:`~mexitrain.players.expert.Goal` of the seat of ``v`` that values a rollout
+    by its points and keeps its share of the game's win aside, in ``.win``."""
+    from mexitrain.players.expert import Goal
 
-    class Both(Goal):  # values a rollout by its points, keeping its share of the win aside
+    class Both(Goal):
         win = 0.0
 
         def value(self, scores) -> float:
             diff, self.win = self.parts(scores)
             return diff
 
-    goal = Both(v, v.seat, 1)
+    return Both(v, v.seat, 1)
+
+
+def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
+    """Each candidate's mean rollout value over the same ``deals`` sampled deals: its score
+    difference and its share of the game's win (which in a one-round game is the round's)."""
+    from mexitrain.players.expert import ExpertPlayer, _one_round, rollout
+    from mexitrain.players.knowledge import Sampler
+    from mexitrain.players.planner import DEFAULT_WEIGHTS
+    from mexitrain.rules import apply
+
+    goal = win_keeping_goal(v)
     own = ExpertPlayer().weights  # the seat's later moves as the expert's rollouts play them
     weights = [own if i in goal.mine else DEFAULT_WEIGHTS for i in range(v.players)]
     rng = random.Random(f"true:{key}")
