@@ -117,12 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.wall:
         CLOCK = time.perf_counter
     from mexitrain.cli import freeze_startup_objects
-    from mexitrain.players.expert import DEFAULT_ROLLOUTS
+    from mexitrain.players.expert import default_rollouts
 
     freeze_startup_objects()  # as the mexitrain program does once it has started
     print(
         f"{args.players} players, double-12 Standard, {args.rounds} round(s), {args.games} game(s) per level; "
-        f"expert budget {args.budget or DEFAULT_ROLLOUTS} rollouts; "
+        f"expert budget {args.budget or default_rollouts(args.players)} rollouts; "
         f"{'wall-clock' if args.wall else 'CPU'} time"
     )
     for level in args.levels.split(","):

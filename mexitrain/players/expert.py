@@ -53,8 +53,12 @@ from .playout import playout, supports
 
 Tile = tuple[int, int]
 
-#: Rollouts per decision at the default strength.
-DEFAULT_ROLLOUTS = 160
+#: Rollouts per decision at the default strength, at a table of three players or more...
+DEFAULT_ROLLOUTS = 200
+#: ...and of two, where a rollout costs less: each the budget that keeps the expert's median
+#: thinking time per decision within 0.3 s on the slower of the 2-core machines measured
+#: (README: Speed).
+DEFAULT_ROLLOUTS_TWO = 240
 #: Actions a rollout from the start of a round plays, about (4 players, double-12): the
 #: budget of a decision is ``rollouts * STEPS_PER_ROLLOUT`` actions.
 STEPS_PER_ROLLOUT = 70
@@ -77,6 +81,11 @@ ROLLOUT_PLAN_BUDGET = 30
 #: In the game's last round, what winning the game is worth, in points of round score
 #: difference: the expert then plays to win the game, the points breaking ties.
 WIN_POINTS = 100
+
+
+def default_rollouts(players: int) -> int:
+    """The expert's rollouts a decision at its default strength at a table of ``players``."""
+    return DEFAULT_ROLLOUTS_TWO if players == 2 else DEFAULT_ROLLOUTS
 
 
 def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
@@ -226,7 +235,7 @@ class ExpertPlayer:
     def __init__(
         self,
         seed: int = 0,
-        rollouts: int = DEFAULT_ROLLOUTS,
+        rollouts: int | None = None,
         max_candidates: int = MAX_CANDIDATES,
         time_limit: float | None = None,
         win_points: float = WIN_POINTS,
@@ -239,13 +248,17 @@ class ExpertPlayer:
         self.win_points = win_points
         self.confidence = confidence  # None: CONFIDENCE or CONFIDENCE_MANY by the table
         self.extra = extra
-        self.rollouts = rollouts
+        self.rollouts = rollouts  # None: default_rollouts(players) by the table
         self.max_candidates = max_candidates
         self.time_limit = time_limit
         self.last_stats: dict = {}
 
     def choose(self, view: SeatView) -> Action:
         return self.decide(view)[0]
+
+    def budget(self, players: int) -> int:
+        """Rollouts a decision at a table of ``players``."""
+        return default_rollouts(players) if self.rollouts is None else self.rollouts
 
     def _rng(self, view: SeatView) -> random.Random:
         # depends only on the seed and what the seat sees: the same view, the same choice
@@ -258,7 +271,7 @@ class ExpertPlayer:
         w = self.weights
         base, reason, _ = planner_decide(view, view.seat, legal, lacking, weights=w)
         self.last_stats = {"rollouts": 0, "candidates": 1}
-        if len(legal) == 1 or view.phase == "chain" or self.rollouts <= 0:
+        if len(legal) == 1 or view.phase == "chain" or self.budget(view.players) <= 0:
             return base, reason
         cands = self._candidates(view, legal, lacking, base, reason, w)
         if len(cands) == 1:
@@ -324,8 +337,9 @@ class ExpertPlayer:
         used = steps = 0
         # The budget is counted in actions played, ``rollouts`` full rounds' worth: late in a
         # round, when rollouts are short, the same thinking buys more of them.
-        budget = self.rollouts * STEPS_PER_ROLLOUT
-        cap = self.rollouts * MAX_ROLLOUT_FACTOR
+        rollouts = self.budget(view.players)
+        budget = rollouts * STEPS_PER_ROLLOUT
+        cap = rollouts * MAX_ROLLOUT_FACTOR
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
 
         def play_a_deal(live: list[int]) -> None:
@@ -395,4 +409,7 @@ class ExpertPlayer:
         return chosen, means, used
 
 
-__all__ = ["DEFAULT_ROLLOUTS", "ExpertPlayer", "PlannerPlayer", "rollout"]
+__all__ = [
+    "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUTS_TWO", "ExpertPlayer", "PlannerPlayer", "default_rollouts",
+    "rollout",
+]

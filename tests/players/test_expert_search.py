@@ -158,3 +158,29 @@ def test_the_evidence_asked_of_a_change_depends_on_the_sides(players, teams, exp
         if differs:
             break
     assert checked and differs
+
+
+@pytest.mark.parametrize("players, expected", [(2, 240), (3, 200), (4, 200)])
+def test_the_default_budget_depends_on_the_table(players, expected):
+    """At its default strength the expert thinks 240 rollouts a decision at two players, whose
+    rollouts cost less, and 200 at three or more, so that it thinks about as long at every table
+    (README: Speed). The default searches exactly as that budget, and unlike the other one."""
+    from mexitrain.players.expert import DEFAULT_ROLLOUTS, DEFAULT_ROLLOUTS_TWO, default_rollouts
+
+    assert (DEFAULT_ROLLOUTS_TWO, DEFAULT_ROLLOUTS) == (240, 200)
+    assert default_rollouts(players) == expected
+    other = 440 - expected
+    state = new_game(RuleSet(set=9, rounds=1), players, seed=players)
+    rng = random.Random(players)
+    while True:
+        v = view(state, state.turn)
+        if len(legal_actions(state)) > 1 and v.phase != "chain":
+            break
+        state = apply(state, rng.choice(legal_actions(state)))
+    runs = []
+    for budget in (None, expected, other):
+        expert = ExpertPlayer(11, rollouts=budget)
+        runs.append((expert.decide(v), expert.last_stats))
+    assert runs[0] == runs[1]
+    assert runs[0][1]["rollouts"] > 0
+    assert runs[0][1]["rollouts"] != runs[2][1]["rollouts"]
