@@ -57,7 +57,7 @@ Tile = tuple[int, int]
 DEFAULT_ROLLOUTS = 200
 #: ...and of two, where a rollout costs less: each the budget that keeps the expert's median
 #: thinking time per decision within 0.3 s on the slower of the 2-core machines measured
-#: (README: Speed).
+#: (an estimate scaled from 160-rollout times taken on both, README: Speed).
 DEFAULT_ROLLOUTS_TWO = 240
 #: Actions a rollout from the start of a round plays, about (4 players, double-12): the
 #: budget of a decision is ``rollouts * STEPS_PER_ROLLOUT`` actions.
@@ -260,6 +260,12 @@ class ExpertPlayer:
         """Rollouts a decision at a table of ``players``."""
         return default_rollouts(players) if self.rollouts is None else self.rollouts
 
+    def evidence(self, sides: int) -> float:
+        """Standard errors by which another move must beat the planner's, at ``sides`` sides."""
+        if self.confidence is not None:
+            return self.confidence
+        return CONFIDENCE if sides == 2 else CONFIDENCE_MANY
+
     def _rng(self, view: SeatView) -> random.Random:
         # depends only on the seed and what the seat sees: the same view, the same choice
         key = (self.seed, view.round, view.seat, view.phase, len(view.events), view.hand, view.drawn)
@@ -324,9 +330,7 @@ class ExpertPlayer:
         rng = self._rng(view)
         sampler = Sampler(view)
         goal = Goal(view, view.seat, self.win_points)
-        confidence = self.confidence
-        if confidence is None:
-            confidence = CONFIDENCE if len(goal.sides) == 2 else CONFIDENCE_MANY
+        confidence = self.evidence(len(goal.sides))
         # in the rollouts its side plays with its own weights, the others as planners
         own = self.weights
         weights = [own if i in goal.mine else DEFAULT_WEIGHTS for i in range(view.players)]
