@@ -292,6 +292,11 @@ class MexitrainApp(App[None]):
     def on_game_screen_ready(self, message: GameScreen.Ready) -> None:
         self._advance()
 
+    def _you(self) -> int | None:
+        """The one person at the table, whom the results address as "you"; None when
+        several share the keyboard (the results then name everyone)."""
+        return self.shown_seat if list(self.kinds).count("human") == 1 else None
+
     def _advance(self) -> None:
         """Whatever comes next: a screen to show, a forced move, or a computer's turn."""
         state = self.snapshot
@@ -300,13 +305,12 @@ class MexitrainApp(App[None]):
         if self._round_over_pending:
             self._round_over_pending = False
             self.clear_notifications()  # the round's passing notices would cover its results
-            self.push_screen(RoundOverScreen(view(state, self.shown_seat), self.names, last=state.over))
+            self.push_screen(RoundOverScreen(view(state, self.shown_seat), self.names, state.over, self._you()))
             return
         if state.over:
             if not self._game_over_shown:
                 self._game_over_shown = True
-                you = self.shown_seat if list(self.kinds).count("human") == 1 else None
-                self.push_screen(GameOverScreen(view(state, self.shown_seat), self.names, you), self._after_game)
+                self.push_screen(GameOverScreen(view(state, self.shown_seat), self.names, self._you()), self._after_game)
             return
         seat = state.turn
         if self.kinds[seat] == "human":

@@ -540,3 +540,22 @@ async def test_every_game_key_fits_the_footer_at_80_columns(lang):
         await settle(pilot)
         await pilot.pause()
         assert app.screen.query_one(FittingFooter).query(".-command-palette")  # room for all
+
+
+async def test_round_over_addresses_the_one_person_at_the_table():
+    """With one person at the table, the round's end says what *they* did in the second person
+    ("Vous avez fait domino", not "Vous a fait domino" as of a seat named "Vous"), §7."""
+    from .helpers import play_until_screen_changes
+
+    set_language("fr")
+    app = game_app(table(RuleSet(set=6, rounds=2), seed=1, kinds=("human", "random"), names=("Vous", "Bea")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until_screen_changes(pilot)
+        assert isinstance(app.screen, RoundOverScreen)
+        result = app.snapshot.results[0]
+        title = str(app.screen.query_one("#round-title").render())
+        last = str(app.screen.query_one("#round-last").render())
+        assert "Vous a " not in title + last
+        assert result.out_seat == 0 and result.events[-1].seat == 0  # the person went out
+        assert "Vous avez fait domino" in title
+        assert last.startswith("Dernier coup : Vous avez posé")

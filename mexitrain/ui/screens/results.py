@@ -19,13 +19,14 @@ from ..palette import seat_colour
 from ..widgets import ScoreSheet, domino
 
 
-def last_move(view: SeatView, names: tuple[str, ...]) -> str:
-    """The round just finished's final move in words, by the players' names as the round's
-    title says who went out ("Bea played 4-6 on the Mexican Train")."""
+def last_move(view: SeatView, names: tuple[str, ...], viewer: int | None = None) -> str:
+    """The round just finished's final move in words, told as the round's title says who
+    went out: to ``viewer`` ("you"), else by the players' names ("Bea played 4-6 on the
+    Mexican Train")."""
     before = finished_round_view(view)
     if before is None:
         return ""
-    return words.event_line(before, names, len(before.events) - 1, viewer=None)
+    return words.event_line(before, names, len(before.events) - 1, viewer=viewer)
 
 
 def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) -> str:
@@ -61,16 +62,17 @@ class RoundOverScreen(Screen[None]):
 
     BINDINGS = [Binding("enter,space,escape", "go_on", "Continue", id="round-continue")]
 
-    def __init__(self, view: SeatView, names: tuple[str, ...], last: bool) -> None:
+    def __init__(self, view: SeatView, names: tuple[str, ...], last: bool, viewer: int | None = None) -> None:
         super().__init__()
         self.view = view
         self.names = names
         self.last = last
+        self.viewer = viewer  # the one person at the table, who is "you" (None: names only)
 
     def compose(self) -> ComposeResult:
         res = self.view.results[-1]
-        how = words.end_words(res.end, res.out_seat, self.names, None)
-        last = last_move(self.view, self.names)
+        how = words.end_words(res.end, res.out_seat, self.names, self.viewer)
+        last = last_move(self.view, self.names, self.viewer)
         with VerticalScroll(id="round-over"):
             yield Label(
                 "[b]" + _("Round {number} over").format(number=res.number) + "[/] · "
