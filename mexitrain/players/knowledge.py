@@ -151,6 +151,9 @@ class Sampler:
         # most constrained seats are dealt first
         self.order = sorted(self.hidden, key=lambda s: (-len(self.by_seat[s]), s))
         self.pool = list(v.unseen())
+        # per seat and unseen tile: the last of its constraints the tile hits (-1: none),
+        # worked out at the first deal, as every deal asks it of every tile
+        self.last_hit: dict[int, dict[Tile, int]] = {}
         self.violations = 0  # samples where a constraint had to be dropped
 
     def hands(self, rng: random.Random, tries: int = 4) -> dict[int, tuple[Tile, ...]]:
@@ -178,16 +181,16 @@ class Sampler:
                 continue
             used = self.used0[seat][:]
             caps = [c.draws_after for c in mine]
+            last_hit = self.last_hit.get(seat)
+            if last_hit is None:
+                last_hit = self.last_hit[seat] = {t: _last_hit(mine, t, self.wild) for t in self.pool}
             hand: list[Tile] = []
             rest: list[Tile] = []
-            for t in pool:
+            for i, t in enumerate(pool):
                 if len(hand) == k:
-                    rest.append(t)
-                    continue
-                m = -1
-                for j, c in enumerate(mine):
-                    if c.hits(t, self.wild):
-                        m = j
+                    rest += pool[i:]
+                    break
+                m = last_hit[t]
                 if m < 0 or all(used[j] < caps[j] for j in range(m + 1)):
                     for j in range(m + 1):
                         used[j] += 1
@@ -206,6 +209,15 @@ class Sampler:
     def state(self, rng: random.Random) -> GameState:
         """A full snapshot consistent with the view and everything the events tell."""
         return determinize(self.view, rng, hands=self.hands(rng))
+
+
+def _last_hit(mine: list[Constraint], t: Tile, wild: bool) -> int:
+    """The index of the last of ``mine`` that ``t`` would have fitted, or -1."""
+    m = -1
+    for j, c in enumerate(mine):
+        if c.hits(t, wild):
+            m = j
+    return m
 
 
 def consistent(v: SeatView, hands: dict[int, tuple[Tile, ...]]) -> bool:
