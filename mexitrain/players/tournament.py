@@ -175,7 +175,7 @@ def report(stats: dict[str, LevelStats], header: str) -> str:
     lines = [header]
     lines.append(
         f"{'level':<8} {'seats':>5} {'win share':>9} {'95% CI':>15} {'pts/round':>9} "
-        f"{'diff/round':>10} {'decisions/s':>11}"
+        f"{'diff/round':>10} {'decisions/s':>11} {'wins':>11}"
     )
     for level, st in stats.items():
         share = st.wins / st.games
@@ -185,7 +185,7 @@ def report(stats: dict[str, LevelStats], header: str) -> str:
         speed = st.decisions / st.seconds if st.seconds > 0 else float("inf")
         lines.append(
             f"{level:<8} {st.seats:>5} {100 * share:>8.1f}% {f'[{100 * lo:.1f}, {100 * hi:.1f}]':>15} "
-            f"{pts:>9.1f} {diff:>+10.1f} {speed:>11.0f}"
+            f"{pts:>9.1f} {diff:>+10.1f} {speed:>11.0f} {f'{st.wins:g}/{st.games}':>11}"
         )
     return "\n".join(lines)
 

@@ -55,6 +55,11 @@ def test_tournament_command(capsys):
     assert set(rows) == {"greedy", "random"}
     shares = [float(rows[k][2].rstrip("%")) for k in rows]
     assert sum(shares) == pytest.approx(100, abs=0.2)
+    # the wins themselves, so that runs on other deals add up exactly: "won/games"
+    wins = {k: [float(x) for x in rows[k][-1].split("/")] for k in rows}
+    assert all(games == 4 for _, games in wins.values())
+    assert sum(won for won, _ in wins.values()) == 4
+    assert [100 * won / 4 for won, _ in wins.values()] == pytest.approx(shares, abs=0.05)
     assert re.search(r"\[\d+\.\d, \d+\.\d\]", out)
 
 
