@@ -17,7 +17,7 @@ from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
 from mexitrain.ui.widgets.log import log_lines
 
-from .helpers import board, game_app, human_move, settle, table, wait_for
+from .helpers import board, game_app, human_move, play_until_screen_changes, settle, table, wait_for
 from .test_snapshots import _settle, _until, quiet
 
 #: English words that must not appear on a French game screen (whole words, any case).
@@ -545,8 +545,6 @@ async def test_every_game_key_fits_the_footer_at_80_columns(lang):
 async def test_round_over_addresses_the_one_person_at_the_table():
     """With one person at the table, the round's end says what *they* did in the second person
     ("Vous avez fait domino", not "Vous a fait domino" as of a seat named "Vous"), §7."""
-    from .helpers import play_until_screen_changes
-
     set_language("fr")
     app = game_app(table(RuleSet(set=6, rounds=2), seed=1, kinds=("human", "random"), names=("Vous", "Bea")))
     async with app.run_test(size=(80, 24)) as pilot:
