@@ -230,8 +230,7 @@ def consistent(v: SeatView, hands: dict[int, tuple[Tile, ...]]) -> bool:
         for i, c in enumerate(mine):
             count = 0
             for t in hand:
-                m = max((j for j, cj in enumerate(mine) if cj.hits(t, wild)), default=-1)
-                count += m >= i
+                count += _last_hit(mine, t, wild) >= i
             for k, t in played.get(seat, ()):
                 m = max((j for j, cj in enumerate(mine) if cj.index < k and cj.hits(t, wild)), default=-1)
                 count += m >= i
