@@ -71,6 +71,7 @@ class Board:
     plain: bool = False
     auto_events: frozenset[int] = frozenset()  # indices of this round's events done for the player
     you: int | None = VIEW_SEAT  # the seat the texts call "you": VIEW_SEAT the view's seat, None nobody (replay)
+    tip: str | None = None  # the tip asked for this very decision (n), gone once the game moves on
     tray: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     plan_len: int = field(default=0, compare=False)
 
@@ -206,11 +207,13 @@ def build(
     )
     selected = previous.selected if previous is not None and previous.seat == view.seat else None
     target = previous.target if previous is not None and previous.seat == view.seat else None
+    # a tip is about one decision: it stays only while the view it was asked for does
+    tip = previous.tip if previous is not None and previous.view == view else None
     if view.drawn is not None and view.drawn in hand:
         selected = view.drawn  # the drawn tile is the one to play
     elif selected not in hand or (board.playable and selected not in board.playable):
         selected = _first_playable(board)
-    board = replace(board, selected=selected, target=target)
+    board = replace(board, selected=selected, target=target, tip=tip)
     return with_target(board, keep=True)
 
 

@@ -7,7 +7,7 @@ import pytest
 from mexitrain.rules import RuleSet, Train
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
-from mexitrain.ui.widgets import HandTray, TrainRows
+from mexitrain.ui.widgets import HandTray, TipPanel, TrainRows
 
 from .helpers import board, game_app, human_move, prepared, settle, table
 
@@ -274,10 +274,31 @@ async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
         await pilot.press(key)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        tips = [n for n in app._notifications if n.title == "Tip" and "Enter" in n.message]
-        assert tips, "the tip was shown"
         b = board(app)
+        assert b.tip is not None and b.tip.endswith("— press Enter to play it"), b.tip
+        assert app.screen.query_one(TipPanel).display  # shown over the board
         assert b.play() in b.plays  # the suggested move is selected, ready for Enter
+
+
+async def test_a_tip_is_gone_once_its_move_is_played():
+    """A tip is about one decision: after it, the panel no longer names a tile you played."""
+    app = game_app()
+    app.hint_time = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        panel = app.screen.query_one(TipPanel)
+        assert board(app).tip is not None and panel.display
+        await pilot.press("s")  # a dialog over the game changes nothing: the tip is still there
+        await pilot.press("escape")
+        await pilot.pause()
+        assert board(app).tip is not None and panel.display
+        await pilot.press("enter")  # play it
+        await settle(pilot)
+        assert board(app).tip is None
+        assert not panel.display
 
 
 @pytest.mark.parametrize(
@@ -298,8 +319,7 @@ async def test_a_tip_that_is_not_a_play_names_its_key(monkeypatch, kind, key):
         await pilot.press("n")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        tips = [n.message for n in app._notifications if n.title == "Tip" and "coach" in n.message]
-        assert tips == [f"the coach's reason — {key}"]
+        assert board(app).tip == f"the coach's reason — {key}"
         assert board(app).view == before.view  # a tip only tells: nothing was played
 
 

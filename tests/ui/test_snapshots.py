@@ -127,3 +127,20 @@ def test_game_over_screen(snap_compare, size):
         await _until(pilot, GameOverScreen)
 
     assert snap_compare(computers_app(rounds=2), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_tip_panel(snap_compare, size):
+    """The tip (n) over the move log; the suggested tile selected in the hand, its train marked."""
+    app = game_app()
+    app.hint_time = 0  # the planner's advice, without a clock
+
+    async def run_before(pilot):
+        await _play_a_few(pilot)
+        assert pilot.app.game_screen.board.plays  # a tile to suggest
+        await pilot.press("n")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        quiet(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -15,7 +15,7 @@ from ...i18n import N_, _
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from .. import board as B
 from ..board import Board
-from ..widgets import HandTray, StatusLine, TrainRows
+from ..widgets import HandTray, StatusLine, TipPanel, TipRack, TrainRows
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import TrainBox, board_widgets
 
@@ -84,6 +84,8 @@ class GameScreen(Screen):
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status").data_bind(GameScreen.board)
         yield from board_widgets(GameScreen.board)
+        with TipRack(id="tip-rack"):
+            yield TipPanel(id="tip").data_bind(GameScreen.board)
         yield FittingFooter(id="footer", compact=True)
 
     # -- fed by the app ---------------------------------------------------------------------
@@ -217,7 +219,7 @@ class GameScreen(Screen):
         board = self.board
         if board is None or _hint is None:
             return
-        self.notify(_("Thinking about a tip…"), title=_("Tip"), timeout=2)
+        self.board = replace(board, tip=_("Thinking about a tip…"))
         self._think(board.view)
 
     @work(thread=True, exclusive=True, group="hint")
@@ -228,9 +230,15 @@ class GameScreen(Screen):
             action, reason = _hint(view) if limit is None else _hint(view, time_limit=limit)
         except Exception as exc:  # the coach must never break the game
             self.log.error(f"no tip: {exc!r}")  # the details, for developers (Python's words)
-            self.app.call_from_thread(self.notify, _("No tip available this time"), title=_("Tip"), severity="warning")
+            self.app.call_from_thread(self._no_hint, view)
             return
         self.app.call_from_thread(self._show_hint, view, action, reason)
+
+    def _no_hint(self, view: SeatView) -> None:
+        board = self.board
+        if board is not None and board.view == view:
+            self.board = replace(board, tip=None)
+        self.notify(_("No tip available this time"), title=_("Tip"), severity="warning")
 
     def _show_hint(self, view: SeatView, action: Action, reason: str) -> None:
         board = self.board
@@ -245,11 +253,11 @@ class GameScreen(Screen):
                 if B.canon(p.tile) == tile and p.train == action.train and p.branch == action.branch
             ]
             flip = opts.index(action) if action in opts else 0
-            self.board = replace(board, selected=tile, target=target, flip=flip)
+            board = replace(board, selected=tile, target=target, flip=flip)
             reason += _(" — press Enter to play it")
         elif action.type in _TIP_KEYS:
             reason += _(_TIP_KEYS[action.type])
-        self.notify(reason, title=_("Tip"), timeout=8)
+        self.board = replace(board, tip=reason)  # until the game moves on (board.build)
 
     # -- mouse intents ----------------------------------------------------------------------------
     def on_hand_tray_selected(self, message: HandTray.Selected) -> None:

@@ -6,6 +6,7 @@ from .hub import StationHub
 from .log import MoveLog
 from .scores import ScoreSheet
 from .status import StatusLine
+from .tip import TipPanel, TipRack
 from .trains import TrainRows
 
-__all__ = ["HandTray", "MoveLog", "OpenHands", "ScoreSheet", "StationHub", "StatusLine", "TrainRows"]
+__all__ = ["HandTray", "MoveLog", "OpenHands", "ScoreSheet", "StationHub", "StatusLine", "TipPanel", "TipRack", "TrainRows"]
