@@ -39,6 +39,7 @@ from ..storage import (
     save_named,
 )
 from ..storage.stats import format_stats, load_stats
+from . import typography
 from .autosaver import Autosaver
 from .lang import translate_bindings
 from .screens import (
@@ -104,6 +105,7 @@ class MexitrainApp(App[None]):
         ``data_dir`` holds the autosave, saves and statistics (default: ``storage.data_dir``);
         ``load`` starts a loaded game; ``replay`` opens the replay viewer on a loaded game."""
         super().__init__()
+        typography.install()  # wrapped lines keep French no-break spaces unbroken
         translate_bindings(self)
         self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)
