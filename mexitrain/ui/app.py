@@ -105,7 +105,7 @@ class MexitrainApp(App[None]):
         ``data_dir`` holds the autosave, saves and statistics (default: ``storage.data_dir``);
         ``load`` starts a loaded game; ``replay`` opens the replay viewer on a loaded game."""
         super().__init__()
-        typography.install()  # wrapped lines keep French no-break spaces unbroken
+        typography.install()  # no wrapped line starts with the ':' of a French ' :'
         translate_bindings(self)
         self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)

@@ -208,7 +208,7 @@ def build(
     selected = previous.selected if previous is not None and previous.seat == view.seat else None
     target = previous.target if previous is not None and previous.seat == view.seat else None
     # a tip is about one decision: it stays only while the view it was asked for does
-    tip = previous.tip if previous is not None and previous.view == view else None
+    tip = previous.tip if previous is not None and previous.tip and previous.view == view else None
     if view.drawn is not None and view.drawn in hand:
         selected = view.drawn  # the drawn tile is the one to play
     elif selected not in hand or (board.playable and selected not in board.playable):
