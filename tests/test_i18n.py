@@ -659,6 +659,7 @@ def test_rules_summary_and_results_in_french(french) -> None:
         ["simulate", "--help", "--lang", "fr"],
         ["--lang", "fr", "play", "--help"],
         ["--lang", "fr", "stats", "--help"],
+        ["--lang", "fr", "tournament", "--help"],
     ],
 )
 def test_help_in_french(argv: list[str], capsys, no_locale) -> None:
@@ -760,6 +761,20 @@ def test_simulate_in_french_in_process(capsys, no_locale) -> None:
     assert re.search(r"^  place 1 \(hasard\) : \d+ \(\d+,\d %\)$", out, re.M)
     assert english_words(out) == [], out
     assert i18n.language() == "en"
+
+
+def test_tournament_in_french(capsys, no_locale) -> None:
+    assert main(["--lang", "fr", "tournament", "--players", "3", "--games", "1", "--seed", "3",
+                 "--ai", "greedy,random", "--option", "set=6", "--processes", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 parties (1 donne x 3 rotations des places), 3 joueurs, règles standard set=6")
+    head, columns, *rows = out.splitlines()
+    assert columns.split()[:3] == ["niveau", "places", "victoires"]
+    assert [r.split()[0] for r in rows] == ["glouton", "hasard"]
+    assert re.search(r"\d+,\d %", rows[0]), rows[0]  # the French decimal mark and percent
+    assert english_words(out) == [], out
+    assert main(["--lang", "fr", "tournament", "--players", "2", "--ai", "planner,greedy,random"]) == 2
+    assert "--ai nomme 3 niveaux pour 2 joueurs" in capsys.readouterr().err
 
 
 def test_lang_fr_simulate_in_a_real_process() -> None:

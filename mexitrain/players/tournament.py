@@ -9,15 +9,28 @@ decisions per second.
 
 ``--ai`` lists the level of each seat; with fewer levels than players the last one fills the
 remaining seats (``--players 4 --ai expert,planner`` is an expert against three planners).
+
+``--results FILE`` keeps every finished game, one JSON line each, as it ends: a run that is
+stopped (a closed terminal, a machine turned off) loses at most the games under way, and the
+same command run again plays only the games the file does not hold yet, then reports on all
+of them. Every game is deterministic (its deal, its seats' levels and seeds), so a game read
+back is the game that would be played. Its lines are keyed by the rules, the seats' levels,
+the deal and the budget, so one file may hold several tournaments.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..i18n import _, ngettext, pgettext
+from ..messages import decimal, level_name
 from ..rules import RuleSet, apply, new_game, view
 
 
@@ -27,24 +40,33 @@ from ..rules import RuleSet, apply, new_game, view
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from ..cli import add_rules_arguments, levels_value, player_count, positive_int, seed_value
 
-    p.add_argument("--players", type=player_count, default=2, metavar="P", help="players (default 2)")
+    p.add_argument("--players", type=player_count, default=2, metavar="P", help=_("players (default 2)"))
     p.add_argument(
         "--games", type=positive_int, default=20, metavar="N",
-        help="deals to play, each under every rotation of the seats (default 20)",
+        help=_("deals to play, each under every rotation of the seats (default 20)"),
     )
-    p.add_argument("--seed", type=seed_value, default=0, metavar="S", help="deal i uses seed S+i (default 0)")
     p.add_argument(
-        "--ai", type=levels_value, default=("planner", "greedy"), metavar="LEVEL[,LEVEL...]",
-        help="level of each seat; the last fills the remaining seats (default planner,greedy)",
+        "--seed", type=seed_value, default=0, metavar="S", help=_("deal i uses seed S+i (default 0)")
+    )
+    p.add_argument(
+        "--ai", type=levels_value, default=("planner", "greedy"), metavar=_("LEVEL[,LEVEL...]"),
+        help=_("level of each seat; the last fills the remaining seats (default planner,greedy)"),
     )
     add_rules_arguments(p)
     p.add_argument(
-        "--budget", type=positive_int, default=None, metavar="ROLLOUTS",
-        help="the expert's rollouts per decision (default: its standard strength)",
+        "--budget", type=positive_int, default=None, metavar=_("ROLLOUTS"),
+        help=_("the expert's rollouts per decision (default: its standard strength)"),
     )
     p.add_argument(
         "--processes", type=positive_int, default=2, metavar="K",
-        help="worker processes (default 2)",
+        help=_("worker processes (default 2)"),
+    )
+    p.add_argument(
+        "--results", metavar=_("FILE"),
+        help=_(
+            "keep each finished game in FILE (JSON lines) and play only the games it does not "
+            "hold yet: a stopped run goes on where it was"
+        ),
     )
 
 
@@ -97,14 +119,19 @@ def play_one(rules: RuleSet, levels: tuple[str, ...], seed: int, budget: int | N
     )
 
 
-def _job(args: tuple) -> GameResult:
+def _job(args: tuple) -> tuple[tuple, GameResult]:
     rules_json, levels, seed, budget = args
-    return play_one(RuleSet.model_validate_json(rules_json), levels, seed, budget)
+    return args, play_one(RuleSet.model_validate_json(rules_json), levels, seed, budget)
 
 
 def seat_levels(levels: tuple[str, ...], players: int) -> tuple[str, ...]:
     if len(levels) > players:
-        raise ValueError(f"--ai names {len(levels)} levels for {players} players")
+        raise ValueError(
+            _("--ai names {levels} for {players}").format(
+                levels=ngettext("{n} level", "{n} levels", len(levels)).format(n=len(levels)),
+                players=ngettext("{n} player", "{n} players", players).format(n=players),
+            )
+        )
     return tuple(levels) + (levels[-1],) * (players - len(levels))
 
 
@@ -117,6 +144,96 @@ def jobs(rules: RuleSet, levels: tuple[str, ...], games: int, seed: int, budget:
             rotated = levels[-r:] + levels[:-r] if r else levels
             out.append((rules_json, rotated, seed + g, budget))
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# The results file
+# ---------------------------------------------------------------------------------------
+class Played(BaseModel):
+    """One line of a results file: which game (rules, levels, deal, budget) and its result."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rules: str  # digest of the rules' JSON
+    levels: tuple[str, ...]
+    seed: int
+    budget: int | None
+    win_credit: tuple[float, ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    decisions: tuple[int, ...]
+    seconds: tuple[float, ...]
+
+    @property
+    def key(self) -> tuple:
+        return (self.rules, self.levels, self.seed, self.budget)
+
+    def result(self) -> GameResult:
+        return GameResult(
+            levels=self.levels, win_credit=self.win_credit, round_scores=self.round_scores,
+            decisions=self.decisions, seconds=self.seconds,
+        )
+
+
+def rules_digest(rules_json: str) -> str:
+    return hashlib.sha256(rules_json.encode()).hexdigest()[:16]
+
+
+def job_key(job: tuple) -> tuple:
+    rules_json, levels, seed, budget = job
+    return (rules_digest(rules_json), tuple(levels), seed, budget)
+
+
+class ResultsFile:
+    """The games a results file holds, and the way to add one as it ends."""
+
+    def __init__(self, path: Path) -> None:
+        from ..cli import UsageError
+
+        self.path = path
+        self.games: dict[tuple, GameResult] = {}
+        try:
+            data = path.read_bytes() if path.exists() else b""
+        except OSError as exc:
+            raise UsageError(f"--results {path}: {exc.strerror or exc}") from None
+        if data and not data.endswith(b"\n"):
+            # the last line was being written when the run stopped: not a game, drop it
+            data = data[: data.rfind(b"\n") + 1]
+            self._truncate(len(data))
+        for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                played = Played.model_validate_json(line)
+            except ValidationError:
+                raise UsageError(
+                    _("--results {path}: line {line} is not a game of a tournament").format(
+                        path=path, line=number
+                    )
+                ) from None
+            self.games[played.key] = played.result()
+
+    def _truncate(self, size: int) -> None:
+        from ..cli import UsageError
+
+        try:
+            with self.path.open("r+b") as f:
+                f.truncate(size)
+        except OSError as exc:
+            raise UsageError(f"--results {self.path}: {exc.strerror or exc}") from None
+
+    def add(self, job: tuple, result: GameResult) -> None:
+        from ..cli import CommandError
+
+        rules, _levels, seed, budget = job_key(job)  # the result's levels are the job's
+        line = Played(rules=rules, seed=seed, budget=budget, **asdict(result))
+        try:
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(line.model_dump_json() + "\n")
+        except OSError as exc:
+            raise CommandError(
+                _("cannot write {path}: {error}").format(path=self.path, error=exc.strerror or exc)
+            ) from None
+        self.games[line.key] = result
 
 
 # ---------------------------------------------------------------------------------------
@@ -172,22 +289,33 @@ def summarize(results: list[GameResult]) -> dict[str, LevelStats]:
 
 
 def report(stats: dict[str, LevelStats], header: str) -> str:
-    lines = [header]
-    lines.append(
-        f"{'level':<8} {'seats':>5} {'win share':>9} {'95% CI':>15} {'pts/round':>9} "
-        f"{'diff/round':>10} {'decisions/s':>11} {'wins':>11}"
-    )
+    """The header, then a table of one row per level, in the language of the messages."""
+    heads = [
+        pgettext("tournament column", "level"), pgettext("tournament column", "seats"),
+        pgettext("tournament column", "win share"), pgettext("tournament column", "95% CI"),
+        pgettext("tournament column", "pts/round"), pgettext("tournament column", "diff/round"),
+        pgettext("tournament column", "decisions/s"), pgettext("tournament column", "wins"),
+    ]
+    rows = []
     for level, st in stats.items():
         share = st.wins / st.games
         lo, hi = wilson(st.wins, st.games)
         pts = st.points / st.seat_rounds
         diff = st.diff / st.seat_rounds
         speed = st.decisions / st.seconds if st.seconds > 0 else float("inf")
-        lines.append(
-            f"{level:<8} {st.seats:>5} {100 * share:>8.1f}% {f'[{100 * lo:.1f}, {100 * hi:.1f}]':>15} "
-            f"{pts:>9.1f} {diff:>+10.1f} {speed:>11.0f} {f'{st.wins:g}/{st.games}':>11}"
-        )
-    return "\n".join(lines)
+        percent = pgettext("tournament", "{percent}%")
+        rows.append([
+            level_name(level), str(st.seats), percent.format(percent=decimal(100 * share)),
+            f"[{decimal(100 * lo)}, {decimal(100 * hi)}]", decimal(pts),
+            ("+" if diff >= 0 else "-") + decimal(abs(diff)), f"{speed:.0f}", f"{st.wins:g}/{st.games}",
+        ])
+    widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+    widths = [max(w, m) for w, m in zip(widths, (8, 5, 9, 15, 9, 10, 11, 11), strict=True)]
+
+    def line(cells: list[str]) -> str:  # the level to the left, the figures to the right
+        return " ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    return "\n".join([header, line(heads), *(line(r) for r in rows)])
 
 
 # ---------------------------------------------------------------------------------------
@@ -202,25 +330,50 @@ def run(args: argparse.Namespace) -> int:
         rules.check_players(players)
         levels = seat_levels(tuple(args.ai), players)
     if len(set(levels)) < 2:
-        raise UsageError("--ai needs at least two different levels to compare")
+        raise UsageError(_("--ai needs at least two different levels to compare"))
     work = jobs(rules, levels, args.games, args.seed, args.budget)
+    kept = ResultsFile(Path(args.results)) if args.results else None
+    done: dict[tuple, GameResult] = {}
+    if kept is not None:
+        done = {job_key(w): kept.games[job_key(w)] for w in work if job_key(w) in kept.games}
+    todo = [w for w in work if job_key(w) not in done]
     start = time.perf_counter()
-    if args.processes > 1 and len(work) > 1:
+
+    def finished(job: tuple, result: GameResult) -> None:
+        done[job_key(job)] = result
+        if kept is not None:
+            kept.add(job, result)
+
+    if args.processes > 1 and len(todo) > 1:
         import multiprocessing
 
         with multiprocessing.get_context("spawn" if _no_fork() else "fork").Pool(args.processes) as pool:
-            results = pool.map(_job, work, chunksize=1)
+            for job, result in pool.imap_unordered(_job, todo, chunksize=1):
+                finished(job, result)
     else:
-        results = [_job(w) for w in work]
+        for w in todo:
+            finished(*_job(w))
     elapsed = time.perf_counter() - start
+    results = [done[job_key(w)] for w in work]
     preset = args.preset or "standard"
     options = " ".join(f"{k}={v}" for k, v in (args.option or ()))
-    budget = f", expert budget {args.budget} rollouts" if args.budget and "expert" in levels else ""
-    header = (
-        f"{len(results)} games ({args.games} deals x {players} seat rotations), {players} players, "
-        f"preset {preset}{' ' + options if options else ''}, seeds {args.seed}..{args.seed + args.games - 1}"
-        f"{budget}; {elapsed:.1f} s"
+    budget = ""
+    if args.budget and "expert" in levels:
+        budget = _(", expert budget {rollouts} rollouts").format(rollouts=args.budget)
+    header = _(
+        "{games} games ({deals} x {players} seat rotations), {players} players, preset {preset}, "
+        "seeds {first}..{last}{budget}; {seconds} s"
+    ).format(
+        games=len(results), deals=ngettext("{n} deal", "{n} deals", args.games).format(n=args.games),
+        players=players, preset=f"{preset} {options}" if options else preset, first=args.seed,
+        last=args.seed + args.games - 1, budget=budget, seconds=decimal(elapsed),
     )
+    if kept is not None:
+        header += "\n" + ngettext(
+            "{n} of them read from {path}, {played} played now",
+            "{n} of them read from {path}, {played} played now",
+            len(results) - len(todo),
+        ).format(n=len(results) - len(todo), path=kept.path, played=len(todo))
     print(report(summarize(results), header))
     return 0
 

@@ -77,6 +77,57 @@ def test_tournament_in_two_processes_gives_the_same_numbers(capsys):
     assert strip(one) == strip(two)
 
 
+RESULTS_ARGS = ["tournament", "--players", "2", "--games", "3", "--seed", "7", "--ai", "greedy,random",
+                "--option", "set=6", "--option", "rounds=2", "--processes", "1"]
+
+
+def _table(out: str) -> list[str]:  # the figures, not the header (which says how long it took)
+    return [line.split()[:6] + line.split()[-1:] for line in out.splitlines() if line.startswith(("greedy", "random"))]
+
+
+def test_a_results_file_keeps_every_game_and_a_second_run_plays_none(tmp_path, capsys, monkeypatch):
+    from mexitrain.players import tournament
+
+    path = tmp_path / "runs.jsonl"
+    assert main([*RESULTS_ARGS]) == 0
+    plain = capsys.readouterr().out
+    assert main([*RESULTS_ARGS, "--results", str(path)]) == 0
+    first = capsys.readouterr().out
+    lines = path.read_text().splitlines()
+    assert len(lines) == 6  # 3 deals x 2 rotations, one line each
+    assert "0 of them read from" in first and "6 played now" in first
+    assert _table(first) == _table(plain)  # the same games as without a file
+
+    played = []
+    real = tournament.play_one
+    monkeypatch.setattr(tournament, "play_one", lambda *a: played.append(a) or real(*a))
+    assert main([*RESULTS_ARGS, "--results", str(path)]) == 0
+    again = capsys.readouterr().out
+    assert played == []  # every game read back, none played
+    assert "6 of them read from" in again and _table(again) == _table(first)
+
+    # a run stopped while writing: two games lost, the last line cut in the middle
+    path.write_text("\n".join(lines[:4]) + "\n" + lines[4][:25])
+    assert main([*RESULTS_ARGS, "--results", str(path)]) == 0
+    resumed = capsys.readouterr().out
+    assert len(played) == 2 and "4 of them read from" in resumed
+    assert _table(resumed) == _table(first)
+    assert len(path.read_text().splitlines()) == 6  # the cut line is gone, the two added
+
+    # another tournament in the same file plays its own games and leaves these alone
+    assert main([*RESULTS_ARGS[:-2], "--seed", "8", "--processes", "1", "--results", str(path)]) == 0
+    assert "4 of them read from" in capsys.readouterr().out  # deals 8 and 9 were there
+
+
+def test_a_results_file_that_is_not_one_says_so_in_one_line(tmp_path, capsys):
+    path = tmp_path / "runs.jsonl"
+    path.write_text('{"rules": "x"}\n{"not": "a game"}\n')
+    assert main([*RESULTS_ARGS, "--results", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"mexitrain: error: --results {path}: line 1 is not a game of a tournament"
+    assert path.read_text() == '{"rules": "x"}\n{"not": "a game"}\n'  # left as it was
+
+
 def test_tournament_refuses_bad_tables(capsys):
     assert main(["tournament", "--players", "2", "--ai", "planner,planner"]) == 2
     assert "two different levels" in capsys.readouterr().err
