@@ -183,6 +183,13 @@ def job_key(job: tuple) -> tuple:
     return (rules_digest(rules_json), tuple(levels), seed, budget)
 
 
+def _game(line: str | bytes) -> Played | None:
+    try:
+        return Played.model_validate_json(line)
+    except ValidationError:
+        return None
+
+
 class ResultsFile:
     """The games a results file holds, and the way to add one as it ends."""
 
@@ -193,33 +200,27 @@ class ResultsFile:
         self.games: dict[tuple, GameResult] = {}
         try:
             data = path.read_bytes() if path.exists() else b""
+            with path.open("ab") as f:  # it can be written to, before any game is played
+                tail = data[data.rfind(b"\n") + 1 :]
+                if tail and _game(tail) is not None:
+                    f.write(b"\n")  # a whole game whose line lacks its end: keep it
+                    data += b"\n"
+                elif tail:  # the line being written when the run stopped: not a game, drop it
+                    data = data[: len(data) - len(tail)]
+                    f.truncate(len(data))
         except OSError as exc:
             raise UsageError(f"--results {path}: {exc.strerror or exc}") from None
-        if data and not data.endswith(b"\n"):
-            # the last line was being written when the run stopped: not a game, drop it
-            data = data[: data.rfind(b"\n") + 1]
-            self._truncate(len(data))
         for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
             if not line.strip():
                 continue
-            try:
-                played = Played.model_validate_json(line)
-            except ValidationError:
+            played = _game(line)
+            if played is None:
                 raise UsageError(
                     _("--results {path}: line {line} is not a game of a tournament").format(
                         path=path, line=number
                     )
-                ) from None
+                )
             self.games[played.key] = played.result()
-
-    def _truncate(self, size: int) -> None:
-        from ..cli import UsageError
-
-        try:
-            with self.path.open("r+b") as f:
-                f.truncate(size)
-        except OSError as exc:
-            raise UsageError(f"--results {self.path}: {exc.strerror or exc}") from None
 
     def add(self, job: tuple, result: GameResult) -> None:
         from ..cli import CommandError

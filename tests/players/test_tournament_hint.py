@@ -114,6 +114,12 @@ def test_a_results_file_keeps_every_game_and_a_second_run_plays_none(tmp_path, c
     assert _table(resumed) == _table(first)
     assert len(path.read_text().splitlines()) == 6  # the cut line is gone, the two added
 
+    # a whole last line that only lacks its end of line is a game: kept
+    path.write_text(path.read_text().rstrip("\n"))
+    assert main([*RESULTS_ARGS, "--results", str(path)]) == 0
+    assert "6 of them read from" in capsys.readouterr().out and len(played) == 2
+    assert path.read_text().endswith("}\n")
+
     # another tournament in the same file plays its own games and leaves these alone
     assert main([*RESULTS_ARGS[:-2], "--seed", "8", "--processes", "1", "--results", str(path)]) == 0
     assert "4 of them read from" in capsys.readouterr().out  # deals 8 and 9 were there
@@ -126,6 +132,9 @@ def test_a_results_file_that_is_not_one_says_so_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err == f"mexitrain: error: --results {path}: line 1 is not a game of a tournament"
     assert path.read_text() == '{"rules": "x"}\n{"not": "a game"}\n'  # left as it was
+    assert main([*RESULTS_ARGS, "--results", str(tmp_path / "no" / "such" / "folder.jsonl")]) == 2
+    err = capsys.readouterr().err.strip()  # refused before a game is played, in one line
+    assert err.startswith("mexitrain: error: --results ") and "\n" not in err
 
 
 def test_tournament_refuses_bad_tables(capsys):
