@@ -157,6 +157,10 @@ def playout(
             tiles = () if drawn[0] == drawn[1] else (drawn,)
         if phase == "swan":
             lines = train_lines[nxt_train] if nxt >= 0 else []
+            if lines and True in dbl:  # open doubles that can be satisfied block the drive (§6)
+                blocking = [x for x in range(len(dbl)) if dbl[x] and satisfiable(ends[x])]
+                if blocking:
+                    lines = [x for x in lines if x in blocking]
         elif owed >= 0 and (must_satisfy or swan_pos is not None):
             lines = [owed]
         else:

@@ -236,7 +236,11 @@ def _targets(state: GameState) -> tuple[list[tuple[int, int]], str | None]:
         nxt = _swan_next(state)
         if nxt is None:
             return [], "swan_next"
-        return _lines(state, (swan_order(state, seat)[nxt],)), "swan_next"
+        lines = _lines(state, (swan_order(state, seat)[nxt],))
+        blocking, blocked = _default_lines(state, seat)
+        if blocked:  # §6: an open double (left by a chain opening) blocks the drive too
+            return [line for line in lines if line in blocking], "blocked_by_double"
+        return lines, "swan_next"
     if phase in ("follow_up", "follow_up_drawn"):
         owed = state.double_line
         if state.rules.double_follow_up == "must_satisfy" or state.swan_pos is not None:
@@ -513,6 +517,8 @@ def _diagnose_play(state: GameState, action: Play) -> IllegalAction:
         return IllegalAction("no_branch", train=name, branch=action.branch)
     lines, why = _targets(state)
     if (ti, action.branch) not in lines:
+        if why == "blocked_by_double" and not lines:  # a swan drive's next train, blocked
+            lines = _default_lines(state, seat)[0]
         if why in ("blocked_by_double", "must_satisfy") and lines:
             dti, dli = lines[0] if why == "blocked_by_double" else state.double_line
             dbl = state.trains[dti].lines[dli][-1]

@@ -470,6 +470,28 @@ class TestSwanDrive:
         s = run(s, Play(tile=(2, 6), train=1))
         assert s.phase == "swan" and plays(s) == {((5, 8), MEXICAN)}
 
+    def test_an_open_double_left_by_a_chain_opening_blocks_the_drive(self) -> None:
+        """RULES.md §6 + §8 swan_drive: open doubles block every other train, during a drive too.
+
+        Chain openings can leave several doubles open (§6): satisfying the one on your own train
+        starts a drive, but while the Mexican Train's 5-5 stays open the drive may not go on to
+        seat 2's marked train; it may go on to satisfy the 5-5 itself."""
+        rules = RuleSet(swan_drive=True, opening="first_turn_chain")
+        trains = {0: [(12, 1), (1, 1)], 1: [(12, 2)], 2: [(12, 3)], MEXICAN: [(12, 5), (5, 5)]}
+        hands = [[(1, 7), (2, 8), (5, 9), (4, 10)], [(9, 9)], [(10, 10)]]
+        s = position(rules, hands=hands, trains=trains, markers={1}, mexican_starter=2,
+                     chain_right=[False, False, False], boneyard=[(0, 0), (6, 6)])
+        assert plays(s) == {((1, 7), 0), ((5, 9), MEXICAN)}  # only the open doubles
+        s = run(s, Play(tile=(1, 7), train=0))
+        # seat 2's train, next in the drive, is blocked by the 5-5: nothing to play, it ends
+        assert s.turn == 1 and s.phase == "turn" and (2, 8) in s.hands[0]
+        # with the blocking double on the next train, the drive may satisfy it
+        trains = {0: [(12, 1), (1, 1)], 1: [(12, 2)], 2: [(12, 3)], MEXICAN: [(12, 5), (5, 5)]}
+        s = position(rules, hands=hands, trains=trains, markers=(), mexican_starter=0,
+                     chain_right=[False, False, False], boneyard=[(0, 0), (6, 6)])
+        s = run(s, Play(tile=(1, 7), train=0))
+        assert s.phase == "swan" and plays(s) == {((5, 9), MEXICAN)}
+
     def test_no_swan_without_playing_on_own_train(self) -> None:
         """RULES.md §8 swan_drive: only a play on your own train starts a drive."""
         s = self._state([(5, 0), (2, 8), (4, 6)])
