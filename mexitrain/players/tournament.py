@@ -193,21 +193,26 @@ def _game(line: str | bytes) -> Played | None:
 class ResultsFile:
     """The games a results file holds, and the way to add one as it ends."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, write: bool = True) -> None:
+        """``write=False`` only reads (a last line cut short is left out, not dropped)."""
         from ..cli import UsageError
 
         self.path = path
         self.games: dict[tuple, GameResult] = {}
         try:
             data = path.read_bytes() if path.exists() else b""
-            with path.open("ab") as f:  # it can be written to, before any game is played
-                tail = data[data.rfind(b"\n") + 1 :]
-                if tail and _game(tail) is not None:
-                    f.write(b"\n")  # a whole game whose line lacks its end: keep it
-                    data += b"\n"
-                elif tail:  # the line being written when the run stopped: not a game, drop it
-                    data = data[: len(data) - len(tail)]
-                    f.truncate(len(data))
+            tail = data[data.rfind(b"\n") + 1 :]
+            whole = bool(tail) and _game(tail) is not None
+            if not write:
+                data = data if whole else data[: len(data) - len(tail)]
+            else:
+                with path.open("ab") as f:  # it can be written to, before any game is played
+                    if whole:
+                        f.write(b"\n")  # a whole game whose line lacks its end: keep it
+                        data += b"\n"
+                    elif tail:  # the line being written when the run stopped: not a game
+                        data = data[: len(data) - len(tail)]
+                        f.truncate(len(data))
         except OSError as exc:
             raise UsageError(f"--results {path}: {exc.strerror or exc}") from None
         for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
