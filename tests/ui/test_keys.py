@@ -280,6 +280,25 @@ async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
         assert b.play() in b.plays  # the suggested move is selected, ready for Enter
 
 
+async def test_the_tip_covers_the_move_log_not_the_hub():
+    """With 8 players at 80 columns the hub is wide: the tip keeps to the log beside it."""
+    from mexitrain.ui.widgets import MoveLog, StationHub
+
+    app = game_app(table(RuleSet(set=12, rounds=1), kinds=("human",) + ("random",) * 7,
+                         names=("You", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal")))
+    app.hint_time = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+        panel, log, hub = (app.screen.query_one(w) for w in (TipPanel, MoveLog, StationHub))
+        assert panel.display and panel.region.width > 0
+        assert panel.region.x >= log.region.x >= hub.region.right
+        assert panel.region.right <= log.region.right
+
+
 async def test_a_tip_is_gone_once_its_move_is_played():
     """A tip is about one decision: after it, the panel no longer names a tile you played."""
     app = game_app()

@@ -113,6 +113,23 @@ class GameScreen(Screen):
             for panel in self.query("#open-hands"):  # none while the screen is torn down
                 panel.display = board.view.rules.open_hands
             self.call_after_refresh(self._scroll_to_target)
+            if board.tip is not None:
+                self.call_after_refresh(self._fit_tip)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit_tip)
+
+    def _fit_tip(self) -> None:
+        """The tip covers the move log only, not the hub beside it, when the log is shown and
+        wide enough to hold it; else it keeps the width screens.tcss gives it (which also caps
+        it at half the screen)."""
+        panels = self.query(TipPanel)
+        logs = self.query("#log")
+        if not panels or not logs:  # the screen is being torn down
+            return
+        log = logs.first()
+        width = log.region.width if log.display and log.region.width >= 30 else None
+        panels.first().styles.width = width  # None: back to the stylesheet's
 
     def _scroll_to_target(self) -> None:
         board = self.board
