@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.markup import escape
 from textual.screen import ModalScreen
@@ -71,17 +71,33 @@ RULES: tuple[str, ...] = (
 )
 
 
-def help_markup(rules: RuleSet | None, players: int | None) -> str:
-    keys = [(_(k), _(text)) for k, text in KEYS]
-    width = max(len(k) for k, _text in keys)
-    lines = ["[b $text-accent]" + _("Keys") + "[/]"]
-    lines += [f"  [b $text-warning]{escape(k):<{width}}[/]  {escape(text)}" for k, text in keys]
-    lines += ["", f"[dim]{escape(_(KEYS_NOTE))}[/]", "", "[b $text-accent]" + _("The game in a nutshell") + "[/]"]
-    lines += [f"  • {_(text)}" for text in RULES]
+def help_rows(rules: RuleSet | None, players: int | None) -> list[tuple[str, str, str]]:
+    """The help, row by row: ``(kind, left, markup)`` with kind ``heading``, ``key`` (left:
+    the key), ``note`` or ``bullet``."""
+    rows = [("heading", "", _("Keys"))]
+    rows += [("key", _(k), escape(_(text))) for k, text in KEYS]
+    rows += [("note", "", escape(_(KEYS_NOTE))), ("heading", "", _("The game in a nutshell"))]
+    rows += [("bullet", "", _(text)) for text in RULES]
     if rules is not None and players is not None:
-        lines += ["", "[b $text-accent]" + _("This game's rules") + "[/]"]
-        lines += [f"  • {escape(line)}" for line in words.rules_summary(rules, players)]
-    return "\n".join(lines)
+        rows += [("heading", "", _("This game's rules"))]
+        rows += [("bullet", "", escape(line)) for line in words.rules_summary(rules, players)]
+    return rows
+
+
+def help_widgets(rules: RuleSet | None, players: int | None) -> ComposeResult:
+    """Each key and each point on a row of its own, its text wrapping under itself (a
+    hanging indent), not back under the key or the bullet."""
+    rows = help_rows(rules, players)
+    width = max(len(left) for kind, left, _text in rows if kind == "key") + 4  # 2 before, 2 after
+    for kind, left, text in rows:
+        if kind in ("heading", "note"):
+            yield Static(Content.from_markup(text), classes=f"help-{kind}")
+            continue
+        with Horizontal(classes="help-row"):
+            side = Static(left if kind == "key" else "•", classes=f"help-{kind}")
+            side.styles.width = width if kind == "key" else 4
+            yield side
+            yield Static(Content.from_markup(text), classes="help-para")
 
 
 class HelpScreen(ModalScreen[None]):
@@ -96,7 +112,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-box", classes="dialog"):
             yield Label("[b]" + _("Mexican Train — help") + "[/]  [dim]" + _("(Esc closes, ↑↓ scroll)") + "[/]")
             with VerticalScroll(id="help-scroll"):
-                yield Static(Content.from_markup(help_markup(self.rules, self.players)), id="help-text")
+                yield from help_widgets(self.rules, self.players)
         yield Footer()
 
     def on_mount(self) -> None:
