@@ -1,4 +1,5 @@
-"""The player's preferences: ``<data dir>/settings.json`` (docs/saves.md), e.g. ``{"language": "fr"}``.
+"""The player's preferences: ``<data dir>/settings.json`` (docs/saves.md), e.g.
+``{"language": "fr", "theme": "nord"}``.
 
 Reading never fails: a missing, unreadable or damaged file (not JSON, not an object, a value of
 the wrong type) gives the defaults, and only the bad entries are ignored. Writing is atomic
@@ -16,7 +17,7 @@ from .storage import atomic
 from .storage.paths import data_dir, settings_path
 
 #: Every known setting and the type its value must have (None is always allowed: unset).
-KNOWN: dict[str, type] = {"language": str}
+KNOWN: dict[str, type] = {"language": str, "theme": str}
 
 
 def load(root: str | os.PathLike[str] | None = None) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from .. import settings
 from ..i18n import _
 from ..messages import error_text, level_name, quote, reason_text, undo_text
 from ..players import LEVELS, make_player
@@ -192,6 +193,7 @@ class MexitrainApp(App[None]):
 
     # -- start ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
+        self._restore_theme()
         if self.replay_game is not None:
             from .screens.replay import ReplayScreen
 
@@ -201,6 +203,24 @@ class MexitrainApp(App[None]):
             self._offer_resume()
         else:
             self.call_later(self.start_game, self.setup, self.start_state)
+
+    # -- the theme, kept in the preferences ----------------------------------------------------
+    _theme_restored = False
+
+    def _restore_theme(self) -> None:
+        """The theme chosen last time (the palette's Theme command), if this Textual has it."""
+        saved = settings.load(self.root).get("theme")
+        if saved in self.available_themes and saved != self.theme:
+            self.theme = saved
+        self._theme_restored = True
+
+    def watch_theme(self, theme: str) -> None:
+        if not self._theme_restored or settings.load(self.root).get("theme") == theme:
+            return  # the start-up theme, or the one already saved
+        try:
+            settings.save(self.root, theme=theme)
+        except (OSError, ValueError) as exc:
+            self.notify(error_text(exc), title=_("The theme could not be saved"), severity="warning")
 
     def _offer_resume(self) -> None:
         """An unfinished autosave: offer it; a bad one: say so (it was moved aside) and go on."""

@@ -557,3 +557,40 @@ async def test_open_replay_picks_a_record_from_a_folder_tree(tmp_path: Path):
         box.value = str(records / "game-1.json")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, Replay), "the replay viewer")
+
+
+# -- the theme, a preference ------------------------------------------------------------------
+async def test_the_theme_chosen_is_kept_for_the_next_game(tmp_path):
+    """The palette's Theme command changes App.theme: it is saved, and the next start uses it."""
+    from mexitrain import settings
+
+    app = game_app(data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert settings.load(tmp_path).get("theme") is None  # starting saves nothing
+        app.theme = "nord"
+        await pilot.pause()
+    assert settings.load(tmp_path)["theme"] == "nord"
+    again = game_app(data_dir=tmp_path)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.theme == "nord"
+
+
+async def test_an_unknown_saved_theme_is_ignored_and_a_failed_save_is_said(tmp_path, monkeypatch):
+    from mexitrain import settings
+
+    settings.save(tmp_path, theme="no-such-theme")
+    app = game_app(data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.theme == "textual-dark"
+
+        def refuse(*args, **kwargs):
+            raise PermissionError(13, "Permission denied", str(tmp_path / "settings.json"))
+
+        monkeypatch.setattr(settings, "save", refuse)
+        app.theme = "nord"
+        await pilot.pause()
+        said = [(n.title, n.severity) for n in app._notifications]
+        assert ("The theme could not be saved", "warning") in said
