@@ -68,6 +68,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             "hold yet: a stopped run goes on where it was"
         ),
     )
+    p.add_argument(
+        "--kept-only", action="store_true",
+        help=_(
+            "with --results: report on the games FILE holds and play none (safe beside a run "
+            "that is writing the file)"
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -337,12 +344,16 @@ def run(args: argparse.Namespace) -> int:
         levels = seat_levels(tuple(args.ai), players)
     if len(set(levels)) < 2:
         raise UsageError(_("--ai needs at least two different levels to compare"))
+    if args.kept_only and not args.results:
+        raise UsageError(_("--kept-only needs --results FILE"))
     work = jobs(rules, levels, args.games, args.seed, args.budget)
-    kept = ResultsFile(Path(args.results)) if args.results else None
+    kept = ResultsFile(Path(args.results), write=not args.kept_only) if args.results else None
     done: dict[tuple, GameResult] = {}
     if kept is not None:
         done = {job_key(w): kept.games[job_key(w)] for w in work if job_key(w) in kept.games}
-    todo = [w for w in work if job_key(w) not in done]
+        if args.kept_only and not done:
+            raise UsageError(_("--results {path} holds no game of this tournament").format(path=kept.path))
+    todo = [] if args.kept_only else [w for w in work if job_key(w) not in done]
     start = time.perf_counter()
 
     def finished(job: tuple, result: GameResult) -> None:
@@ -360,7 +371,7 @@ def run(args: argparse.Namespace) -> int:
         for w in todo:
             finished(*_job(w))
     elapsed = time.perf_counter() - start
-    results = [done[job_key(w)] for w in work]
+    results = [done[job_key(w)] for w in work if job_key(w) in done]  # all, but with --kept-only
     preset = args.preset or "standard"
     options = " ".join(f"{k}={v}" for k, v in (args.option or ()))
     budget = ""
@@ -374,7 +385,11 @@ def run(args: argparse.Namespace) -> int:
         players=players, preset=f"{preset} {options}" if options else preset, first=args.seed,
         last=args.seed + args.games - 1, budget=budget, seconds=decimal(elapsed),
     )
-    if kept is not None:
+    if args.kept_only:
+        header += "\n" + _("of the {total} games of this tournament, read from {path} (none played)").format(
+            total=len(work), path=kept.path
+        )
+    elif kept is not None:
         header += "\n" + ngettext(
             "{n} of them read from {path}, {played} played now",
             "{n} of them read from {path}, {played} played now",

@@ -125,6 +125,30 @@ def test_a_results_file_keeps_every_game_and_a_second_run_plays_none(tmp_path, c
     assert "4 of them read from" in capsys.readouterr().out  # deals 8 and 9 were there
 
 
+def test_kept_only_reports_on_the_games_kept_and_plays_none(tmp_path, capsys, monkeypatch):
+    from mexitrain.players import tournament
+
+    path = tmp_path / "runs.jsonl"
+    assert main([*RESULTS_ARGS, "--results", str(path)]) == 0
+    full = capsys.readouterr().out
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:4]) + "\n" + lines[4][:30])  # a run still writing it
+    before = path.read_bytes()
+    monkeypatch.setattr(tournament, "play_one", lambda *a: pytest.fail("played a game"))
+    assert main([*RESULTS_ARGS, "--results", str(path), "--kept-only"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("4 games (3 deals x 2 seat rotations)")
+    assert "of the 6 games of this tournament, read from" in out and "(none played)" in out
+    assert path.read_bytes() == before  # the half-written line is left to the run writing it
+    path.write_text("\n".join(lines) + "\n")
+    assert main([*RESULTS_ARGS, "--results", str(path), "--kept-only"]) == 0
+    assert _table(capsys.readouterr().out) == _table(full)
+    assert main([*RESULTS_ARGS[:-2], "--seed", "50", "--results", str(path), "--kept-only"]) == 2
+    assert "holds no game of this tournament" in capsys.readouterr().err
+    assert main([*RESULTS_ARGS, "--kept-only"]) == 2
+    assert "--kept-only needs --results" in capsys.readouterr().err
+
+
 def test_a_results_file_that_is_not_one_says_so_in_one_line(tmp_path, capsys):
     path = tmp_path / "runs.jsonl"
     path.write_text('{"rules": "x"}\n{"not": "a game"}\n')
