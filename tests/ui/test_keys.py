@@ -264,6 +264,14 @@ async def test_command_palette_offers_game_commands():
             assert title in titles
 
 
+async def ask_tip(pilot, key: str = "n") -> None:
+    """Press the tip key and wait until the coach's answer is on the board."""
+    await pilot.press(key)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
 @pytest.mark.parametrize("key", ["n", "t"])
 async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
     app = game_app()
@@ -271,9 +279,7 @@ async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert app.screen.check_action("hint", ()) is True
-        await pilot.press(key)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_tip(pilot, key)
         b = board(app)
         assert b.tip is not None and b.tip.endswith("— press Enter to play it"), b.tip
         assert app.screen.query_one(TipPanel).display  # shown over the board
@@ -289,10 +295,7 @@ async def test_the_tip_covers_the_move_log_not_the_hub():
     app.hint_time = 0
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("n")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        await pilot.pause()
+        await ask_tip(pilot)
         panel, log, hub = (app.screen.query_one(w) for w in (TipPanel, MoveLog, StationHub))
         assert panel.display and panel.region.width > 0
         assert panel.region.x >= log.region.x >= hub.region.right
@@ -305,9 +308,7 @@ async def test_a_tip_is_gone_once_its_move_is_played():
     app.hint_time = 0
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("n")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_tip(pilot)
         panel = app.screen.query_one(TipPanel)
         assert board(app).tip is not None and panel.display
         await pilot.press("s")  # a dialog over the game changes nothing: the tip is still there
@@ -335,9 +336,7 @@ async def test_a_tip_that_is_not_a_play_names_its_key(monkeypatch, kind, key):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         before = board(app)
-        await pilot.press("n")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await ask_tip(pilot)
         assert board(app).tip == f"the coach's reason — {key}"
         assert board(app).view == before.view  # a tip only tells: nothing was played
 
