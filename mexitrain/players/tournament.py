@@ -30,7 +30,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..i18n import _, ngettext, pgettext
-from ..messages import decimal, level_name
+from ..messages import decimal, error_text, level_name
 from ..rules import RuleSet, apply, new_game, view
 
 
@@ -221,7 +221,7 @@ class ResultsFile:
                         data = data[: len(data) - len(tail)]
                         f.truncate(len(data))
         except OSError as exc:
-            raise UsageError(f"--results {path}: {exc.strerror or exc}") from None
+            raise UsageError(f"--results {error_text(exc)}") from None  # names the file
         for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
             if not line.strip():
                 continue
@@ -243,9 +243,8 @@ class ResultsFile:
             with self.path.open("a", encoding="utf-8") as f:
                 f.write(line.model_dump_json() + "\n")
         except OSError as exc:
-            raise CommandError(
-                _("cannot write {path}: {error}").format(path=self.path, error=exc.strerror or exc)
-            ) from None
+            problem = error_text(OSError(exc.errno, exc.strerror))  # the problem alone, no path
+            raise CommandError(_("cannot write {path}: {error}").format(path=self.path, error=problem)) from None
         self.games[line.key] = result
 
 

@@ -158,7 +158,9 @@ def test_a_results_file_that_is_not_one_says_so_in_one_line(tmp_path, capsys):
     assert path.read_text() == '{"rules": "x"}\n{"not": "a game"}\n'  # left as it was
     assert main([*RESULTS_ARGS, "--results", str(tmp_path / "no" / "such" / "folder.jsonl")]) == 2
     err = capsys.readouterr().err.strip()  # refused before a game is played, in one line
-    assert err.startswith("mexitrain: error: --results ") and "\n" not in err
+    assert err == f"mexitrain: error: --results {tmp_path / 'no' / 'such' / 'folder.jsonl'}: there is no such file"
+    assert main([*RESULTS_ARGS, "--results", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == f"mexitrain: error: --results {tmp_path}: it is a folder, not a file"
 
 
 def test_tournament_refuses_bad_tables(capsys):
