@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from mexitrain.rules import RuleSet, Train
@@ -300,6 +302,25 @@ async def test_the_tip_covers_the_move_log_not_the_hub():
         assert panel.display and panel.region.width > 0
         assert panel.region.x >= log.region.x >= hub.region.right
         assert panel.region.right <= log.region.right
+
+
+async def test_the_tip_panel_grows_with_its_text_whatever_it_showed_before():
+    """A long tip after short ones at the same width is shown whole (Textual caches a
+    widget's height by width alone: the panel once kept the height of "Thinking…")."""
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        panel = app.screen.query_one(TipPanel)
+        long = "Keeps your train private; sheds 12-6 on Bea's train — press Enter to play it"
+        heights = []
+        for tip in (long, None, "Thinking about a tip…", "Thinking again…", long):
+            app.screen.board = replace(board(app), tip=tip)
+            await pilot.pause()
+            await pilot.pause()
+            heights.append(panel.size.height)
+        fresh, hidden, short, _, again = heights
+        assert hidden == 0 and short == 2  # "Tip" and one line
+        assert fresh > short and again == fresh
 
 
 async def test_a_tip_is_gone_once_its_move_is_played():

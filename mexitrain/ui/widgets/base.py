@@ -28,11 +28,12 @@ class BoardWidget(Widget):
             return
         self._key = key
         # A full layout pass is costly: ask for one only when this widget's height would change.
+        # The repaint comes first: it drops Textual's caches of the old picture and of its
+        # height (kept by width alone), so the measure below is the new board's.
+        self.refresh()
         width = self.size.width or 80
         height = self.get_content_height(self.size, self.size, width) if board is not None else 0
         size = (width, height)
         if size != self._measured:
             self._measured = size
             self.refresh(layout=True)
-        else:
-            self.refresh()
