@@ -12,17 +12,13 @@ from textual.reactive import reactive
 from textual.screen import Screen
 
 from ...i18n import N_, _
+from ...players.hint import hint as _hint  # the coach: hint(view) -> (action, one-line reason)
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from .. import board as B
 from ..board import Board
 from ..widgets import HandTray, StatusLine, TipPanel, TipRack, TrainRows
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import TrainBox, board_widgets
-
-try:  # the AI engineer's coach: hint(view) -> (action, one-line reason)
-    from ...players.hint import hint as _hint
-except ImportError:  # pragma: no cover - until it exists
-    _hint = None
 
 #: What a tip that is not a play adds: the key that does it (the game screen's bindings).
 _TIP_KEYS = {
@@ -168,7 +164,7 @@ class GameScreen(Screen):
         if action == "flip":
             return board is not None and board.my_turn and len(board.options()) > 1
         if action == "hint":
-            return _hint is not None and board is not None and board.my_turn and bool(board.legal)
+            return board is not None and board.my_turn and bool(board.legal)
         return True
 
     # -- selection ------------------------------------------------------------------------------
@@ -234,7 +230,7 @@ class GameScreen(Screen):
 
     def action_hint(self) -> None:
         board = self.board
-        if board is None or _hint is None:
+        if board is None:
             return
         self.board = replace(board, tip=_("Thinking about a tip…"))
         self._think(board.view)
