@@ -271,15 +271,16 @@ class ExpertPlayer:
         key = (self.seed, view.round, view.seat, view.phase, len(view.events), view.hand, view.drawn)
         return random.Random(f"expert:{key}")
 
-    def decide(self, view: SeatView) -> tuple[Action, str]:
+    def decide(self, view: SeatView, names=None) -> tuple[Action, str]:
+        """(action, reason): ``names``, the table's, name the other seats in the reason."""
         legal = view_legal_actions(view)
         lacking = lacking_values(view)
         w = self.weights
-        base, reason, _ = planner_decide(view, view.seat, legal, lacking, weights=w)
+        base, reason, _ = planner_decide(view, view.seat, legal, lacking, weights=w, names=names)
         self.last_stats = {"rollouts": 0, "candidates": 1}
         if len(legal) == 1 or view.phase == "chain" or self.budget(view.players) <= 0:
             return base, reason
-        cands = self._candidates(view, legal, lacking, base, reason, w)
+        cands = self._candidates(view, legal, lacking, base, reason, w, names)
         if len(cands) == 1:
             return base, reason
         actions = [c[0] for c in cands]
@@ -296,7 +297,9 @@ class ExpertPlayer:
             )
         return actions[i], why
 
-    def _candidates(self, view, legal, lacking, base, reason: str, w: Weights) -> list[tuple[Action, str]]:
+    def _candidates(
+        self, view, legal, lacking, base, reason: str, w: Weights, names=None
+    ) -> list[tuple[Action, str]]:
         """The planner's best plays (and the turn-ending choices), best first."""
         from .planner import Context
 
@@ -304,7 +307,7 @@ class ExpertPlayer:
         others = [a for a in legal if a.type != "play"]
         scored = []
         if plays:
-            ctx = Context(view, view.seat, view.hand, lacking, weights=w)
+            ctx = Context(view, view.seat, view.hand, lacking, weights=w, names=names)
             scored = score_plays(view, ctx, plays)
         order = {a: i for i, a in enumerate(legal)}
         scored.sort(key=lambda x: (-x[0], order[x[2]]))

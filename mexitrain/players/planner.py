@@ -145,7 +145,7 @@ class Context:
 
     __slots__ = (
         "seat", "hand", "rules", "wild", "n", "team", "plan", "plan_line", "plan_index",
-        "danger", "opponents", "near_out", "lacking", "budget", "quick", "weights",
+        "danger", "opponents", "near_out", "lacking", "budget", "quick", "weights", "names",
     )
 
     def __init__(
@@ -157,8 +157,10 @@ class Context:
         budget: int = PLAN_BUDGET,
         book: PlanBook | None = None,
         weights: Weights = DEFAULT_WEIGHTS,
+        names=None,
     ):
         self.seat = seat
+        self.names = names  # the table's names, for the reasons (None: "seat 2")
         self.weights = weights
         self.hand = hand
         self.rules = rules = s.rules
@@ -180,14 +182,24 @@ class Context:
         self.lacking = lacking or {}
 
 
-def _where(train, seat: int, team) -> str:
-    if train.owner is None:
+def _name(ctx: Context, seat: int) -> str | None:
+    """Another seat's name in a reason, when the table's names are known."""
+    names = ctx.names
+    return names[seat] if names is not None and 0 <= seat < len(names) else None
+
+
+def _where(train, ctx: Context) -> str:
+    owner = train.owner
+    if owner is None:
         return _("the Mexican Train")
-    if train.owner == seat:
+    if owner == ctx.seat:
         return _("your train")
-    if train.owner in team:
+    if owner in ctx.team:
         return _("your partner's train")
-    return _("seat {seat}'s train").format(seat=train.owner + 1)
+    name = _name(ctx, owner)
+    if name is not None:
+        return _("{name}'s train").format(name=name)
+    return _("seat {seat}'s train").format(seat=owner + 1)
 
 
 def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tuple[float, str, object]]:
@@ -265,16 +277,16 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if idx is None:
                 score += w.shed
                 if verbose:
-                    reason = _("keeps your train private; sheds {tile} on {train}").format(tile=text, train=_where(train, seat, ctx.team))
+                    reason = _("keeps your train private; sheds {tile} on {train}").format(tile=text, train=_where(train, ctx))
             elif idx == len(plan) - 1:
                 score += w.shed_last
                 if verbose:
-                    reason = _("sheds {tile}, the last tile of your plan, on {train}").format(tile=text, train=_where(train, seat, ctx.team))
+                    reason = _("sheds {tile}, the last tile of your plan, on {train}").format(tile=text, train=_where(train, ctx))
             else:
                 stranded = len(plan) - idx - 1
                 score += 22 - 5 * stranded
                 if verbose:
-                    reason = _("plays {tile} from your plan on {train}").format(tile=text, train=_where(train, seat, ctx.team))
+                    reason = _("plays {tile} from your plan on {train}").format(tile=text, train=_where(train, ctx))
             # an end we can go on shedding on, or one a near-out opponent lacks
             follow = placement_table(y, wild)
             mine = 0
@@ -288,7 +300,11 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if owner is not None and owner in ctx.near_out and y in ctx.lacking.get(owner, ()):
                 score += 12
                 if verbose:
-                    reason += _(", leaving a {end} that seat {seat} lacks").format(end=y, seat=owner + 1)
+                    name = _name(ctx, owner)
+                    if name is None:
+                        reason += _(", leaving a {end} that seat {seat} lacks").format(end=y, seat=owner + 1)
+                    else:
+                        reason += _(", leaving a {end} that {name} lacks").format(end=y, name=name)
         if x == y and not after_double:
             table = placement_table(y, wild)
             satisfy = False
@@ -317,11 +333,20 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
         if ctx.danger and verbose:
             who = min(ctx.near_out, key=lambda i: (s.hand_sizes[i], i))
             k = s.hand_sizes[who]
-            reason = ngettext(
-                "seat {seat} is down to {n} tile, so heavy tiles go first ({pips} pips); ",
-                "seat {seat} is down to {n} tiles, so heavy tiles go first ({pips} pips); ",
-                k,
-            ).format(seat=who + 1, n=k, pips=p) + reason
+            name = _name(ctx, who)
+            if name is None:
+                alert = ngettext(
+                    "seat {seat} is down to {n} tile, so heavy tiles go first ({pips} pips); ",
+                    "seat {seat} is down to {n} tiles, so heavy tiles go first ({pips} pips); ",
+                    k,
+                )
+            else:
+                alert = ngettext(
+                    "{name} is down to {n} tile, so heavy tiles go first ({pips} pips); ",
+                    "{name} is down to {n} tiles, so heavy tiles go first ({pips} pips); ",
+                    k,
+                )
+            reason = alert.format(seat=who + 1, name=name, n=k, pips=p) + reason
         out.append((score, reason, a))
     return out
 
@@ -334,8 +359,10 @@ def planner_decide(
     budget: int = PLAN_BUDGET,
     book: PlanBook | None = None,
     weights: Weights = DEFAULT_WEIGHTS,
+    names=None,
 ) -> tuple[object, str, float]:
-    """(action, one-line reason, score) for the seat to move in ``s`` (a view or a state)."""
+    """(action, one-line reason, score) for the seat to move in ``s`` (a view or a state);
+    ``names``, the table's, name the other seats in the reason."""
     if len(legal) == 1:
         only = legal[0]
         return only, _forced_reason(only), 0.0
@@ -345,7 +372,7 @@ def planner_decide(
         pick = next((a for a in others if a.type == "draw"), others[0])
         return pick, _forced_reason(pick), 0.0
     hand = _hand_of(s, seat)
-    ctx = Context(s, seat, hand, lacking, budget, book, weights)
+    ctx = Context(s, seat, hand, lacking, budget, book, weights, names)
     scored = score_plays(s, ctx, plays, verbose=book is None)
     best = scored[0]
     for item in scored[1:]:
@@ -355,12 +382,12 @@ def planner_decide(
     if s.phase == "swan" and others and score < 14:
         skip = next((a for a in others if a.type == "skip"), None)
         if skip is not None:
-            return skip, "skips the Mexican Train to look at the next public train", 0.0
+            return skip, _("skips the Mexican Train to look at the next public train"), 0.0
         pas = next((a for a in others if a.type == "pass"), None)
         if pas is not None:
-            return pas, "ends the drive: nothing worth playing on the next train", 0.0
+            return pas, _("ends the drive: nothing worth playing on the next train"), 0.0
     if s.phase == "drawn" and others and others[0].type == "pass" and score < 0:
-        return others[0], "keeps the drawn tile", 0.0
+        return others[0], _("keeps the drawn tile"), 0.0
     return action, reason, score
 
 
@@ -384,7 +411,8 @@ class PlannerPlayer:
     def choose(self, view: SeatView) -> Action:
         return self.decide(view)[0]
 
-    def decide(self, view: SeatView) -> tuple[Action, str]:
+    def decide(self, view: SeatView, names=None) -> tuple[Action, str]:
+        """(action, reason): ``names``, the table's, name the other seats in the reason."""
         legal = view_legal_actions(view)
-        action, reason, _ = planner_decide(view, view.seat, legal, lacking_values(view))
+        action, reason, _ = planner_decide(view, view.seat, legal, lacking_values(view), names=names)
         return action, reason

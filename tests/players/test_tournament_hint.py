@@ -198,23 +198,51 @@ def test_hint_explains_shedding():
     assert why.startswith("Seat 2 is down to 1 tile, so heavy tiles go first")
 
 
-def test_the_kept_results_are_the_full_games_of_the_readme_rows():
-    """benchmarks/results/ holds the games behind the README's full-game rows (resumed by the
-    same command): every line a game of the Standard preset, 13 rounds, expert vs planners,
-    at the default budget, in the README's range of deals, each rotation of a deal once."""
-    from pathlib import Path
+def test_a_hint_names_the_other_players_when_it_knows_their_names():
+    """The game passes the table's names: "Bea is down to 1 tile", "sheds … on Bea's train"."""
+    from mexitrain import i18n
+    from mexitrain.rules import MEXICAN
+    from tests.positions import position
 
-    from mexitrain.players.tournament import ResultsFile, job_key
+    s = position(
+        hands=[[(12, 5), (5, 3), (10, 11)], [(1, 2)]],
+        trains={MEXICAN: [(12, 11)]},
+        boneyard=[(0, 0)],
+    )
+    names = ("You", "Bea")
+    assert hint(view(s, 0), time_limit=0, names=names)[1].startswith(
+        "Bea is down to 1 tile, so heavy tiles go first"
+    )
+    s = position(  # Bea's marked train takes 10-11, off the plan 12-5 5-3
+        hands=[[(12, 5), (5, 3), (10, 11)], [(1, 2), (2, 2), (0, 1), (4, 4)]],
+        trains={1: [(12, 10)]},
+        markers=[1],
+        boneyard=[(0, 0)],
+    )
+    assert hint(view(s, 0), time_limit=0, names=names)[1] == "Keeps your train private; sheds 10-11 on Bea's train"
+    assert hint(view(s, 0), time_limit=0)[1] == "Keeps your train private; sheds 10-11 on seat 2's train"
+    i18n.set_language("fr")  # conftest puts the language back
+    assert hint(view(s, 0), time_limit=0, names=names)[1] == (
+        "Garde votre train privé ; se défait de 10-11 sur le train de Bea"
+    )
+
+
+def test_the_planner_explains_a_swan_drive_in_the_players_language():
+    """§8 swan drive: skipping the Mexican Train was explained in English in a French game
+    (its reasons, and keeping a drawn tile, were not in the catalog)."""
+    from mexitrain import i18n
+    from mexitrain.players.planner import PlannerPlayer
     from mexitrain.rules import make_rules
 
-    folder = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
-    ranges = {"expert-planner-2p.jsonl": (2, 461, 1000), "expert-planner-4p.jsonl": (4, 31, 500)}
-    for path in sorted(folder.glob("*.jsonl")):
-        players, first, last = ranges[path.name]
-        kept = ResultsFile(path, write=False)
-        levels = ("expert",) + ("planner",) * (players - 1)
-        work = {job_key(j): j for j in jobs(make_rules("standard", {}), levels, last - first + 1, first, None)}
-        assert set(kept.games) <= set(work), path.name  # nothing but the command's own games
-        for result in kept.games.values():
-            assert len(result.round_scores) == 13 and sorted(result.levels) == sorted(levels)
-            assert sum(result.win_credit) == pytest.approx(1)
+    i18n.set_language("fr")  # conftest puts the language back
+    rules = make_rules("standard", {"swan_drive": "on", "rounds": "1"})
+    reasons = set()
+    for seed in range(2):
+        state = new_game(rules, 4, seed)
+        while state.phase != "game_over":
+            action, why = PlannerPlayer().decide(view(state, state.turn))
+            reasons.add(why)
+            state = apply(state, action)
+    assert "saute le Train Mexicain pour voir le train public suivant" in reasons
+    english = ("skips", "ends", "keeps", "sheds", "plays", "seat", "nothing")
+    assert not [r for r in reasons if r.startswith(english)]

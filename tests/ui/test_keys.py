@@ -352,7 +352,13 @@ async def test_a_tip_that_is_not_a_play_names_its_key(monkeypatch, kind, key):
     from mexitrain.ui.screens import game as game_screen
 
     action = {"draw": DRAW, "mark": MARK, "pass": PASS, "skip": SKIP}[kind]
-    monkeypatch.setattr(game_screen, "_hint", lambda view, **_: (action, "the coach's reason"))
+    asked = []
+
+    def coach(view, **options):
+        asked.append(options)
+        return action, "the coach's reason"
+
+    monkeypatch.setattr(game_screen, "_hint", coach)
     app = game_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -360,6 +366,7 @@ async def test_a_tip_that_is_not_a_play_names_its_key(monkeypatch, kind, key):
         await ask_tip(pilot)
         assert board(app).tip == f"the coach's reason — {key}"
         assert board(app).view == before.view  # a tip only tells: nothing was played
+        assert asked[-1]["names"] == before.names  # "Bea is down to 1 tile", not "seat 2"
 
 
 async def test_a_selection_key_repaints_only_what_shows_the_selection(monkeypatch):

@@ -233,14 +233,17 @@ class GameScreen(Screen):
         if board is None:
             return
         self.board = replace(board, tip=_("Thinking about a tip…"))
-        self._think(board.view)
+        self._think(board.view, board.names)
 
     @work(thread=True, exclusive=True, group="hint")
-    def _think(self, view: SeatView) -> None:
+    def _think(self, view: SeatView, names: tuple[str, ...]) -> None:
         """The coach may search for a second: never on the UI thread."""
         limit = getattr(self.app, "hint_time", None)
         try:
-            action, reason = _hint(view) if limit is None else _hint(view, time_limit=limit)
+            if limit is None:
+                action, reason = _hint(view, names=names)
+            else:
+                action, reason = _hint(view, time_limit=limit, names=names)
         except Exception as exc:  # the coach must never break the game
             self.log.error(f"no tip: {exc!r}")  # the details, for developers (Python's words)
             self.app.call_from_thread(self._no_hint, view)
