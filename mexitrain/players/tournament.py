@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import math
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -355,10 +356,13 @@ def run(args: argparse.Namespace) -> int:
     todo = [] if args.kept_only else [w for w in work if job_key(w) not in done]
     start = time.perf_counter()
 
+    progress = Progress(len(todo), start)
+
     def finished(job: tuple, result: GameResult) -> None:
         done[job_key(job)] = result
         if kept is not None:
             kept.add(job, result)
+        progress.step()
 
     if args.processes > 1 and len(todo) > 1:
         import multiprocessing
@@ -396,6 +400,48 @@ def run(args: argparse.Namespace) -> int:
         ).format(n=len(results) - len(todo), path=kept.path, played=len(todo))
     print(report(summarize(results), header))
     return 0
+
+
+def duration(seconds: float) -> str:
+    """A time span as people read it: "45 s", "12 min", "5 h 40 min"."""
+    if seconds < 60:
+        return _("{seconds} s").format(seconds=decimal(seconds) if seconds < 10 else round(seconds))
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return _("{minutes} min").format(minutes=minutes)
+    return _("{hours} h {minutes} min").format(hours=minutes // 60, minutes=minutes % 60)
+
+
+class Progress:
+    """How far a long tournament has got, on standard error (the table goes to standard
+    output): at a terminal one line kept up to date after every game, else (a log file) a
+    line at every tenth of the games to play."""
+
+    def __init__(self, total: int, start: float, stream=None) -> None:
+        self.total, self.start, self.played = total, start, 0
+        self.stream = sys.stderr if stream is None else stream
+        self.live = self.stream.isatty()
+
+    def step(self) -> None:
+        self.played += 1
+        n, total = self.played, self.total
+        if not self.live and n * 10 // total == (n - 1) * 10 // total and n < total:
+            return
+        each = (time.perf_counter() - self.start) / n
+        if n < total:
+            line = _("{played} of {total} games played, {each} a game, about {left} left").format(
+                played=n, total=total, each=duration(each), left=duration(each * (total - n))
+            )
+        else:
+            line = _("{played} of {total} games played, {each} a game").format(
+                played=n, total=total, each=duration(each)
+            )
+        if self.live:
+            end = "\n" if n == total else ""
+            self.stream.write("\r\x1b[K" + line + end)
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
 
 
 def _no_fork() -> bool:

@@ -149,6 +149,43 @@ def test_kept_only_reports_on_the_games_kept_and_plays_none(tmp_path, capsys, mo
     assert "--kept-only needs --results" in capsys.readouterr().err
 
 
+def test_a_long_tournament_says_how_far_it_has_got(tmp_path, capsys):
+    """Hours of games: standard error tells how many are played and about how long is left;
+    the table on standard output is unchanged."""
+    import io
+
+    from mexitrain.players.tournament import Progress, duration
+
+    assert main([*RESULTS_ARGS, "--results", str(tmp_path / "runs.jsonl")]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()  # not a terminal: a line at every tenth, here every game
+    assert [line.split(",")[0] for line in lines] == [f"{n} of 6 games played" for n in range(1, 7)]
+    assert "about" in lines[0] and "left" in lines[0] and "left" not in lines[-1]
+    assert out.startswith("6 games") and "games played" not in out
+
+    class Log(io.StringIO):
+        def isatty(self):
+            return self.tty
+
+    log = Log()
+    log.tty = False
+    progress = Progress(100, 0.0, log)
+    for _ in range(100):
+        progress.step()
+    assert [line.split(",")[0] for line in log.getvalue().splitlines()] == [
+        f"{n} of 100 games played" for n in range(10, 101, 10)
+    ]
+    log = Log()
+    log.tty = True  # at a terminal: one line, rewritten after every game
+    progress = Progress(3, 0.0, log)
+    for _ in range(3):
+        progress.step()
+    shown = log.getvalue()
+    assert shown.count("\r") == 3 and shown.count("\n") == 1 and shown.endswith("\n")
+    assert shown.rsplit("\r", 1)[1].startswith("\x1b[K3 of 3 games played, ")
+    assert [duration(x) for x in (3.24, 45, 720, 20400)] == ["3.2 s", "45 s", "12 min", "5 h 40 min"]
+
+
 def test_a_results_file_that_is_not_one_says_so_in_one_line(tmp_path, capsys):
     path = tmp_path / "runs.jsonl"
     path.write_text('{"rules": "x"}\n{"not": "a game"}\n')
