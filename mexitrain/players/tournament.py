@@ -101,14 +101,18 @@ def _make(level: str, seed: int, budget: int | None):
     return make_player(level, seed)
 
 
-def play_one(rules: RuleSet, levels: tuple[str, ...], seed: int, budget: int | None) -> GameResult:
+def play_one(
+    rules: RuleSet, levels: tuple[str, ...], seed: int, budget: int | None, rounds: int | None = None
+) -> GameResult:
+    """One game of the tournament (``rounds``: stop after that many rounds, to check a kept
+    game's start again without playing all of it)."""
     n = len(levels)
     players = [_make(level, seed * 97 + i, budget) for i, level in enumerate(levels)]
     decisions = [0] * n
     seconds = [0.0] * n
     state = new_game(rules, players=n, seed=seed)
     clock = time.perf_counter
-    while not state.over:
+    while not state.over and (rounds is None or len(state.results) < rounds):
         seat = state.turn
         v = view(state, seat)
         t = clock()

@@ -149,6 +149,26 @@ def test_kept_only_reports_on_the_games_kept_and_plays_none(tmp_path, capsys, mo
     assert "--kept-only needs --results" in capsys.readouterr().err
 
 
+def test_the_kept_games_are_still_the_games_the_players_play():
+    """A kept game is only worth adding to if the players still play it: a change to a
+    computer player's play makes benchmarks/results/ stale (the file cannot tell, README).
+    The first game of each file, replayed for two rounds, must give the same scores."""
+    from pathlib import Path
+
+    from mexitrain.players.tournament import ResultsFile, play_one
+    from mexitrain.rules import make_rules
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    files = sorted(folder.glob("*.jsonl"))
+    assert files
+    rules = make_rules("standard", {})
+    for path in files:
+        kept = ResultsFile(path, write=False).games
+        _, levels, seed, budget = min(kept)
+        again = play_one(rules, levels, seed, budget, rounds=2)
+        assert again.round_scores == kept[(_, levels, seed, budget)].round_scores[:2], path.name
+
+
 def test_a_long_tournament_says_how_far_it_has_got(tmp_path, capsys):
     """Hours of games: standard error tells how many are played and about how long is left;
     the table on standard output is unchanged."""
