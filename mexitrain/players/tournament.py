@@ -104,8 +104,8 @@ def _make(level: str, seed: int, budget: int | None):
 def play_one(
     rules: RuleSet, levels: tuple[str, ...], seed: int, budget: int | None, rounds: int | None = None
 ) -> GameResult:
-    """One game of the tournament (``rounds``: stop after that many rounds, to check a kept
-    game's start again without playing all of it)."""
+    """One game of the tournament. ``rounds`` stops it after that many rounds (to check a
+    kept game's start again without playing all of it); its win credit is then the leaders'."""
     n = len(levels)
     players = [_make(level, seed * 97 + i, budget) for i, level in enumerate(levels)]
     decisions = [0] * n
@@ -359,7 +359,6 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(_("--results {path} holds no game of this tournament").format(path=kept.path))
     todo = [] if args.kept_only else [w for w in work if job_key(w) not in done]
     start = time.perf_counter()
-
     progress = Progress(len(todo), start)
 
     def finished(job: tuple, result: GameResult) -> None:
