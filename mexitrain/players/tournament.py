@@ -432,13 +432,17 @@ class Progress:
             return
         each = (time.perf_counter() - self.start) / n
         if n < total:
-            line = _("{played} of {total} games played, {each} a game, about {left} left").format(
-                played=n, total=total, each=duration(each), left=duration(each * (total - n))
-            )
+            line = ngettext(
+                "{played} of {total} games played, {each} a game, about {left} left",
+                "{played} of {total} games played, {each} a game, about {left} left",
+                n,
+            ).format(played=n, total=total, each=duration(each), left=duration(each * (total - n)))
         else:
-            line = _("{played} of {total} games played, {each} a game").format(
-                played=n, total=total, each=duration(each)
-            )
+            line = ngettext(
+                "{played} of {total} games played, {each} a game",
+                "{played} of {total} games played, {each} a game",
+                n,
+            ).format(played=n, total=total, each=duration(each))
         if self.live:
             end = "\n" if n == total else ""
             self.stream.write("\r\x1b[K" + line + end)

@@ -204,6 +204,18 @@ def test_a_long_tournament_says_how_far_it_has_got(tmp_path, capsys):
     assert shown.count("\r") == 3 and shown.count("\n") == 1 and shown.endswith("\n")
     assert shown.rsplit("\r", 1)[1].startswith("\x1b[K3 of 3 games played, ")
     assert [duration(x) for x in (3.24, 45, 720, 20400)] == ["3.2 s", "45 s", "12 min", "5 h 40 min"]
+    from mexitrain import i18n
+
+    i18n.set_language("fr")  # conftest puts the language back
+    log = Log()
+    log.tty = False
+    progress = Progress(2, 0.0, log)
+    progress.step()
+    progress.step()
+    assert [line.split(",")[0] for line in log.getvalue().splitlines()] == [
+        "1 partie jouée sur 2", "2 parties jouées sur 2"
+    ]
+    assert duration(3.24) == "3,2 s"
 
 
 def test_a_results_file_that_is_not_one_says_so_in_one_line(tmp_path, capsys):
