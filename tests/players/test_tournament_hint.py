@@ -315,3 +315,25 @@ def test_the_planner_explains_a_swan_drive_in_the_players_language():
     assert "saute le Train Mexicain pour voir le train public suivant" in reasons
     english = ("skips", "ends", "keeps", "sheds", "plays", "seat", "nothing")
     assert not [r for r in reasons if r.startswith(english)]
+
+
+def test_the_kept_results_are_the_full_games_of_the_readme_rows():
+    """benchmarks/results/ holds the games behind the README's full-game rows (resumed by the
+    same command): every line a game of the Standard preset, 13 rounds, expert vs planners,
+    at the default budget, in the README's range of deals, each rotation of a deal once."""
+    from pathlib import Path
+
+    from mexitrain.players.tournament import ResultsFile, job_key
+    from mexitrain.rules import make_rules
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    ranges = {"expert-planner-2p.jsonl": (2, 461, 1000), "expert-planner-4p.jsonl": (4, 31, 500)}
+    for path in sorted(folder.glob("*.jsonl")):
+        players, first, last = ranges[path.name]
+        kept = ResultsFile(path, write=False)
+        levels = ("expert",) + ("planner",) * (players - 1)
+        work = {job_key(j): j for j in jobs(make_rules("standard", {}), levels, last - first + 1, first, None)}
+        assert set(kept.games) <= set(work), path.name  # nothing but the command's own games
+        for result in kept.games.values():
+            assert len(result.round_scores) == 13 and sorted(result.levels) == sorted(levels)
+            assert sum(result.win_credit) == pytest.approx(1)
