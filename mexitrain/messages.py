@@ -179,7 +179,8 @@ def option_help(field: str) -> str:
 # ---------------------------------------------------------------------------------------
 # People and trains
 # ---------------------------------------------------------------------------------------
-def _name(names: Sequence[str] | None, seat: int) -> str | None:
+def seat_name(names: Sequence[str] | None, seat: int) -> str | None:
+    """Seat ``seat``'s name, when the table's names are known and hold it."""
     if names is not None and 0 <= seat < len(names):
         return names[seat]
     return None
@@ -189,7 +190,7 @@ def who(names: Sequence[str], viewer: int | None, seat: int) -> str:
     """"You" for the viewer, else the seat's name (at the start of a label)."""
     if seat == viewer:
         return _("You")
-    return _name(names, seat) or seat_label(seat)
+    return seat_name(names, seat) or seat_label(seat)
 
 
 def _is_mexican(index: Any, players: int | None) -> bool:
@@ -213,7 +214,7 @@ def train_name(
     if actor is not None and index == actor:
         return _("their train")
     if isinstance(index, int):
-        name = _name(names, index)
+        name = seat_name(names, index)
         if name is not None:
             return _("{name}'s train").format(name=name)
         return _("the train of seat {seat}").format(seat=index + 1)
@@ -241,7 +242,7 @@ def train_label(names: Sequence[str], players: int, index: Any) -> str:
     """A train's short label on the board: its owner's name, or "Mexican"."""
     if _is_mexican(index, players):
         return pgettext("short train label", "Mexican")
-    return _name(names, index) or seat_label(index)
+    return seat_name(names, index) or seat_label(index)
 
 
 def side_name(names: Sequence[str], side: Sequence[int]) -> str:
@@ -532,7 +533,7 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
         seat = v["seat"]
         reason = reason_text(v["reason"], names, None)
         return _("cannot load {path}: round {round}, move {event} by {name} is not allowed: {reason}").format(
-            path=where, round=v["round"], event=v["event"], name=_name(names, seat) or seat_label(seat),
+            path=where, round=v["round"], event=v["event"], name=seat_name(names, seat) or seat_label(seat),
             reason=reason,
         )
     if code == "bad_record" and isinstance(v.get("error"), ValueError):
@@ -958,7 +959,7 @@ def event_line(
     if viewer == VIEW_SEAT:
         viewer = view.seat
     mine = e.seat == viewer
-    name = _name(names, e.seat) or seat_label(e.seat)
+    name = seat_name(names, e.seat) or seat_label(e.seat)
     n = view.players
     if e.type == "play":
         where = _where(names, viewer, n, e.train, e.branch, actor=e.seat)
@@ -994,7 +995,7 @@ def event_line(
             elif owner == e.seat:
                 where = _("their team's trains")
             else:
-                where = _("{name}'s team's trains").format(name=_name(names, owner) or seat_label(owner))
+                where = _("{name}'s team's trains").format(name=seat_name(names, owner) or seat_label(owner))
         else:
             where = train_name(names, viewer, n, owner, actor=e.seat)
         if mine:
@@ -1033,13 +1034,13 @@ def round_header(view: SeatView, names: Sequence[str], viewer: int | None = VIEW
     elif view.engine_seat == viewer:
         parts.append(_("engine {engine}, set by you").format(engine=engine))
     else:
-        setter = _name(names, view.engine_seat) or seat_label(view.engine_seat)
+        setter = seat_name(names, view.engine_seat) or seat_label(view.engine_seat)
         parts.append(_("engine {engine}, set by {name}").format(engine=engine, name=setter))
     first = view.first_seat
     if first == viewer:
         parts.append(_("you start"))
     else:
-        parts.append(_("{name} starts").format(name=_name(names, first) or seat_label(first)))
+        parts.append(_("{name} starts").format(name=seat_name(names, first) or seat_label(first)))
     return " · ".join(parts)
 
 
@@ -1067,7 +1068,7 @@ def turn_line(
     turn = view.turn
     n = view.players
     if turn != view.seat or kinds[turn] != "human":
-        name = _name(names, turn) or seat_label(turn)
+        name = seat_name(names, turn) or seat_label(turn)
         if kinds[turn] != "human":
             return _("{name} ({level}) is playing…").format(name=name, level=level_name(kinds[turn]))
         return _("{name}'s turn").format(name=name)
@@ -1126,7 +1127,7 @@ def knock_line(view: SeatView, names: Sequence[str]) -> str:
     ones = [s for s, k in enumerate(view.hand_sizes) if k == 1]
     if not ones:
         return ""
-    others = [_name(names, s) or seat_label(s) for s in ones if s != view.seat]
+    others = [seat_name(names, s) or seat_label(s) for s in ones if s != view.seat]
     if view.seat in ones:
         if not others:
             return _("KNOCK! You have one tile left")
@@ -1141,7 +1142,7 @@ def end_words(end: str, out_seat: int | None, names: Sequence[str], viewer: int 
     if end == "domino" and out_seat is not None:
         if out_seat == viewer:
             return _("You went out (domino)")
-        return _("{name} went out (domino)").format(name=_name(names, out_seat) or seat_label(out_seat))
+        return _("{name} went out (domino)").format(name=seat_name(names, out_seat) or seat_label(out_seat))
     if end == "stuck":
         return _("the boneyard ran out and a player could not play")
     if end == "blocked":
@@ -1178,7 +1179,7 @@ def winners_text(names: Sequence[str], sides: Sequence[Sequence[int]], viewer: i
     """"You win", "Bea wins", "Bea & Dot win", "Bea and Cal win"."""
     if len(sides) == 1 and len(sides[0]) == 1:
         seat = sides[0][0]
-        name = _name(names, seat)
+        name = seat_name(names, seat)
         if seat == viewer or (name is not None and is_you_name(name)):
             return _("You win")  # not "You wins": the default name of the human seat is "You"
         return _("{name} wins").format(name=name or seat_label(seat))

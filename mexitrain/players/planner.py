@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..i18n import N_, _, ngettext
+from ..messages import seat_name
 from ..rules import MEXICAN, Action, SeatView, view_legal_actions
 from ..rules.tiles import placement_table
 from .knowledge import lacking_values
@@ -182,12 +183,6 @@ class Context:
         self.lacking = lacking or {}
 
 
-def _name(ctx: Context, seat: int) -> str | None:
-    """Another seat's name in a reason, when the table's names are known."""
-    names = ctx.names
-    return names[seat] if names is not None and 0 <= seat < len(names) else None
-
-
 def _where(train, ctx: Context) -> str:
     owner = train.owner
     if owner is None:
@@ -196,7 +191,7 @@ def _where(train, ctx: Context) -> str:
         return _("your train")
     if owner in ctx.team:
         return _("your partner's train")
-    name = _name(ctx, owner)
+    name = seat_name(ctx.names, owner)
     if name is not None:
         return _("{name}'s train").format(name=name)
     return _("seat {seat}'s train").format(seat=owner + 1)
@@ -300,7 +295,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if owner is not None and owner in ctx.near_out and y in ctx.lacking.get(owner, ()):
                 score += 12
                 if verbose:
-                    name = _name(ctx, owner)
+                    name = seat_name(ctx.names, owner)
                     if name is None:
                         reason += _(", leaving a {end} that seat {seat} lacks").format(end=y, seat=owner + 1)
                     else:
@@ -333,7 +328,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
         if ctx.danger and verbose:
             who = min(ctx.near_out, key=lambda i: (s.hand_sizes[i], i))
             k = s.hand_sizes[who]
-            name = _name(ctx, who)
+            name = seat_name(ctx.names, who)
             if name is None:
                 alert = ngettext(
                     "seat {seat} is down to {n} tile, so heavy tiles go first ({pips} pips); ",

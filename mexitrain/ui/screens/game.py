@@ -239,11 +239,9 @@ class GameScreen(Screen):
     def _think(self, view: SeatView, names: tuple[str, ...]) -> None:
         """The coach may search for a second: never on the UI thread."""
         limit = getattr(self.app, "hint_time", None)
+        thinking = {} if limit is None else {"time_limit": limit}  # None: the coach's own time
         try:
-            if limit is None:
-                action, reason = _hint(view, names=names)
-            else:
-                action, reason = _hint(view, time_limit=limit, names=names)
+            action, reason = _hint(view, names=names, **thinking)
         except Exception as exc:  # the coach must never break the game
             self.log.error(f"no tip: {exc!r}")  # the details, for developers (Python's words)
             self.app.call_from_thread(self._no_hint, view)
