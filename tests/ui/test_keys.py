@@ -222,6 +222,23 @@ async def test_score_sheet_help_and_quit_keys():
     assert app.return_code == 0
 
 
+async def test_ctrl_q_asks_like_q_while_a_game_runs_even_over_a_dialog():
+    """README keys: ctrl+q is q from any screen (a priority binding): over the score sheet
+    it asks too, and it does not stack a second question."""
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "ctrl+q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("ctrl+q")
+        assert [type(s) for s in app.screen_stack].count(QuitScreen) == 1
+        await pilot.press("n")
+        assert isinstance(app.screen, ScoreScreen)
+        await pilot.press("ctrl+q", "y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
 async def test_mouse_click_selects_a_tile_and_plays_on_a_train():
     app = game_app()
     async with app.run_test(size=(80, 24)) as pilot:
