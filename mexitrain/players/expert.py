@@ -225,6 +225,13 @@ _OTHER_REASONS = {
     ("swan", "skip"): N_("skips the Mexican Train to go on to the next public train"),
     ("drawn", "pass"): N_("keeps the drawn tile and passes without a marker"),
 }
+# Any other turn-ending choice, in any phase: the words for the action itself.
+_ACTION_REASONS = {
+    "draw": N_("draws from the boneyard"),
+    "mark": N_("places your marker and passes"),
+    "pass": N_("passes"),
+    "skip": N_("skips this train"),
+}
 
 
 class ExpertPlayer:
@@ -313,8 +320,7 @@ class ExpertPlayer:
         scored.sort(key=lambda x: (-x[0], order[x[2]]))
         out = [(a, r) for _, r, a in scored[: self.max_candidates]]
         for a in others:
-            other = _OTHER_REASONS.get((view.phase, a.type))
-            out.append((a, tr(other) if other else tr(N_("chooses to {action}")).format(action=a.type)))
+            out.append((a, tr(_OTHER_REASONS.get((view.phase, a.type)) or _ACTION_REASONS[a.type])))
         if base not in [a for a, _ in out]:
             out.insert(0, (base, reason))
         return out

@@ -317,6 +317,34 @@ def test_the_planner_explains_a_swan_drive_in_the_players_language():
     assert not [r for r in reasons if r.startswith(english)]
 
 
+def test_the_expert_words_every_turn_ending_choice_in_the_players_language():
+    """The expert's reason for a draw, a marker, a pass or a skip, in any phase, was the raw
+    action type in a sentence ("chooses to draw") when no phase-specific reason fitted."""
+    from mexitrain import i18n
+    from mexitrain.players.expert import ExpertPlayer
+    from mexitrain.players.planner import DEFAULT_WEIGHTS
+    from mexitrain.rules import DRAW, MARK, PASS, SKIP, make_rules
+
+    seat_view = view(new_game(make_rules("standard", {"set": "6"}), 2, 0), 0)
+    choices = (DRAW, MARK, PASS, SKIP)
+    expert = ExpertPlayer(0)
+
+    def reasons() -> dict[str, str]:
+        out = expert._candidates(seat_view, list(choices), frozenset(), DRAW, "base", DEFAULT_WEIGHTS)
+        return {a.type: why for a, why in out}
+
+    assert reasons() == {
+        "draw": "draws from the boneyard",
+        "mark": "places your marker and passes",
+        "pass": "passes",
+        "skip": "skips this train",
+    }
+    i18n.set_language("fr")  # conftest puts the language back
+    assert reasons() == {
+        "draw": "pioche une tuile", "mark": "pose votre marqueur et passe", "pass": "passe", "skip": "saute ce train"
+    }
+
+
 def test_the_kept_results_are_the_full_games_of_the_readme_rows():
     """benchmarks/results/ holds the games behind the README's full-game rows (resumed by the
     same command): every line a game of the Standard preset, 13 rounds, expert vs planners,
