@@ -17,7 +17,9 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.markup import escape
+from textual.notifications import SeverityLevel
 from textual.message import Message
+from textual.notifications import Notification, Notify
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
@@ -130,6 +132,7 @@ class MexitrainApp(App[None]):
         self._round_over_pending = False
         self._game_over_shown = False
         self._ai_state: GameState | None = None
+        self._play_notice: Notification | None = None
         self._wake = threading.Event()
         #: Seconds the coach (t) may think; None = its default. Tests set 0.
         self.hint_time: float | None = None
@@ -300,10 +303,21 @@ class MexitrainApp(App[None]):
                         text = _("Knock! You have one tile left")
                     else:
                         text = _("Knock! {name} has one tile left").format(name=self.names[seat])
-                    self.notify(text, title=_("Knock"), severity="warning", timeout=4)
+                    self.play_notice(text, title=_("Knock"), severity="warning", timeout=4)
         self._show()
         self.call_after_refresh(self._refresh_undo)  # a few ms: after the new position is drawn
         self._advance()
+
+    def play_notice(self, text: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float = 5) -> None:
+        """A notice about the play (a knock, a turn that ended by itself, a refused move, an
+        undo). It takes the place of the one before if that is still shown: late in a round
+        several came at once and piled up over the board, while the status line and the log
+        keep them all anyway. Other notices (saving, loading, errors) are left alone."""
+        old = self._play_notice
+        if old is not None and old in self._notifications:
+            self._unnotify(old, refresh=False)
+        self._play_notice = Notification(text, title, severity, timeout, markup=False)
+        self.post_message(Notify(self._play_notice))
 
     def _show(self) -> None:
         state = self.snapshot
@@ -363,7 +377,7 @@ class MexitrainApp(App[None]):
         try:
             new = apply(state, action)
         except IllegalAction as exc:
-            self.notify(reason_text(exc, self.names, self.shown_seat), title=_("Not allowed"), severity="warning")
+            self.play_notice(reason_text(exc, self.names, self.shown_seat), title=_("Not allowed"), severity="warning")
             return False
         if auto:
             self.auto_events.add(len(state.events))
@@ -378,7 +392,7 @@ class MexitrainApp(App[None]):
                 text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
             else:
                 text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
-            self.notify(text, title=_("No move left"), timeout=5)
+            self.play_notice(text, title=_("No move left"), timeout=5)
         self.snapshot = new
         return True
 
@@ -551,20 +565,20 @@ class MexitrainApp(App[None]):
         try:
             before = undo(state, self.shown_seat, humans=setup.humans)
         except UndoRefused as exc:
-            self.notify(error_text(exc), title=_("Cannot undo"), severity="warning")
+            self.play_notice(error_text(exc), title=_("Cannot undo"), severity="warning")
             return
         self.workers.cancel_group(self, "ai")
         self._ai_state = None
         self.auto_events = {i for i in self.auto_events if i < len(before.events)}
         self.snapshot = before
-        self.notify(why[:1].upper() + why[1:], title=_("Undone"), timeout=3)
+        self.play_notice(why[:1].upper() + why[1:], title=_("Undone"), timeout=3)
 
     def action_undo_why(self) -> None:
         ok, why = self.undo_state()
         if ok:  # the footer had not caught up yet
             self.action_undo()
             return
-        self.notify(why[:1].upper() + why[1:], title=_("Cannot undo"), severity="warning")
+        self.play_notice(why[:1].upper() + why[1:], title=_("Cannot undo"), severity="warning")
 
     def action_save_as(self, name: str = "", problem: str = "", overwrite: bool = False) -> None:
         from .screens.saves import SaveAsScreen

@@ -11,7 +11,7 @@ from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
 from mexitrain.ui.widgets import HandTray, TipPanel, TrainRows
 
-from .helpers import board, game_app, human_move, prepared, settle, table
+from .helpers import board, game_app, human_move, prepared, settle, table, wait_for
 
 
 async def test_tile_keys_move_the_selection_both_ways():
@@ -422,3 +422,30 @@ async def test_a_selection_key_repaints_only_what_shows_the_selection(monkeypatc
         await pilot.pause()
         assert app.snapshot is not state
         assert renders["StationHub"] > before["StationHub"] and renders["StatusLine"] > before["StatusLine"]
+
+
+async def test_notices_about_the_play_take_each_others_place_instead_of_piling_up():
+    """Late in a round a turn that ended by itself and two knocks (§5.4) came at once: three
+    toasts stacked over the board. Each notice about the play now replaces the one before;
+    the status line still names both knocks, and other notices stay."""
+    setup = table(kinds=("human", "planner", "planner"))
+    # nothing fits the empty trains (engine 6), nor the tile drawn; Bea and Cal each play one
+    state = prepared(
+        setup,
+        hands=(((1, 2), (2, 3)), ((0, 6), (0, 1)), ((5, 6), (4, 5))),
+        boneyard=((3, 4), (1, 1), (2, 2)),
+        turn=0,
+    )
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.notify("kept", title="Other")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.snapshot.hand_sizes[1:] == (1, 1), "two knocks")
+        await settle(pilot)
+        await wait_for(pilot, lambda: any(n.title == "Knock" for n in app._notifications), "a knock notice")
+        shown = [(n.title, n.message) for n in app._notifications]
+        assert shown == [("Other", "kept"), ("Knock", "Knock! Cal has one tile left")]
+        from mexitrain.ui.widgets import StatusLine
+
+        assert "KNOCK! Bea and Cal have one tile left each" in str(app.screen.query_one(StatusLine).render())

@@ -203,7 +203,9 @@ class GameScreen(Screen):
             self.board = B.build(
                 b.view, b.names, b.kinds, previous=b, plain=self.plain, auto_events=b.auto_events
             )
-            self.notify(_("Plain sort") if self.plain else _("Planned train first, then the extras"), timeout=2)
+            self.app.play_notice(
+                _("Plain sort") if self.plain else _("Planned train first, then the extras"), timeout=2
+            )
 
     # -- moves ----------------------------------------------------------------------------------
     def action_place(self) -> None:
@@ -212,7 +214,7 @@ class GameScreen(Screen):
             return
         play = board.play()
         if play is None:
-            self.notify(_("Select a tile and a train first"), severity="warning")
+            self.app.play_notice(_("Select a tile and a train first"), severity="warning")
             return
         self.post_message(self.Act(play))
 
@@ -252,7 +254,7 @@ class GameScreen(Screen):
         board = self.board
         if board is not None and board.view == view:
             self.board = replace(board, tip=None)
-        self.notify(_("No tip available this time"), title=_("Tip"), severity="warning")
+        self.app.play_notice(_("No tip available this time"), title=_("Tip"), severity="warning")
 
     def _show_hint(self, view: SeatView, action: Action, reason: str) -> None:
         board = self.board
