@@ -17,9 +17,8 @@ from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.markup import escape
-from textual.notifications import SeverityLevel
 from textual.message import Message
-from textual.notifications import Notification, Notify
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
