@@ -449,3 +449,21 @@ async def test_notices_about_the_play_take_each_others_place_instead_of_piling_u
         from mexitrain.ui.widgets import StatusLine
 
         assert "KNOCK! Bea and Cal have one tile left each" in str(app.screen.query_one(StatusLine).render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_quit_question_shows_its_whole_explanation(size):
+    """The line under "Quit this game?" wraps in the 44-column box: its second line
+    ("game.") was cut off, the label keeping the height of one line."""
+    import re
+
+    from .test_french import screen_text
+
+    app = game_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.pause()
+        shown = re.sub(r"[\s│]+", " ", screen_text(app))
+        assert "y quits now, n (or Esc) goes back to the game." in shown

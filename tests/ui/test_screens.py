@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mexitrain.rules import RuleSet
 from mexitrain.ui.screens import (
     GameOverScreen,
@@ -185,3 +187,58 @@ async def test_the_hub_makes_room_for_long_names_at_80_columns():
             assert shown in str(hub.render())
             widths.append(hub.size.width)
     assert widths[0] == widths[1] + 6  # 3 more letters a side
+
+
+def _cut_labels(app) -> list[str]:
+    """The labels on screen wider than the box that holds them: Textual does not wrap a label
+    of auto width, it cuts what passes the box's edge."""
+    from textual.widgets import Label
+
+    cut = []
+    for label in app.screen.query(Label):
+        box, region = label.parent.content_region, label.region
+        if region.width and (region.right > box.right or region.width > box.width):
+            cut.append(f"{type(app.screen).__name__}: {str(label.render())!r}")
+    return cut
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+async def test_no_label_is_cut_at_80_columns(language):
+    """Every screen of a game, in both languages, with long names: the quit question's
+    second line was cut in its 44-column box (a label keeps one line unless it is given
+    the box's width)."""
+    from mexitrain import i18n
+    from mexitrain.ui.app import MexitrainApp
+    from mexitrain.ui.screens import HelpScreen, QuitScreen
+
+    i18n.set_language(language)  # conftest puts the language back
+    names = ("Maximiliana", "Bartholomew", "Cunegonde")
+    app = game_app(table(RuleSet(set=6, rounds=2), seed=5, kinds=("human", "random", "random"), names=names))
+    cut, seen = [], set()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        cut += _cut_labels(app)
+        for key, screen in (("s", ScoreScreen), ("question_mark", HelpScreen), ("q", QuitScreen)):
+            await pilot.press(key)
+            assert isinstance(app.screen, screen)
+            await pilot.pause()
+            cut += _cut_labels(app)
+            await pilot.press("escape")
+        for _ in range(400):
+            if isinstance(app.screen, GameScreen):
+                await human_move(pilot)
+                continue
+            await pilot.pause()
+            seen.add(type(app.screen))
+            cut += _cut_labels(app)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await pilot.press("enter")
+            await settle(pilot)
+    assert seen == {RoundOverScreen, GameOverScreen}
+    form = MexitrainApp(None, speed=0, seed=12345)
+    async with form.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(form.screen, NewGameScreen)
+        cut += _cut_labels(form)
+    assert cut == []
