@@ -186,11 +186,16 @@ def seat_name(names: Sequence[str] | None, seat: int) -> str | None:
     return None
 
 
+def seat_called(names: Sequence[str] | None, seat: int) -> str:
+    """Seat ``seat``'s name, else "seat N"."""
+    return seat_name(names, seat) or seat_label(seat)
+
+
 def who(names: Sequence[str], viewer: int | None, seat: int) -> str:
     """"You" for the viewer, else the seat's name (at the start of a label)."""
     if seat == viewer:
         return _("You")
-    return seat_name(names, seat) or seat_label(seat)
+    return seat_called(names, seat)
 
 
 def _is_mexican(index: Any, players: int | None) -> bool:
@@ -242,7 +247,7 @@ def train_label(names: Sequence[str], players: int, index: Any) -> str:
     """A train's short label on the board: its owner's name, or "Mexican"."""
     if _is_mexican(index, players):
         return pgettext("short train label", "Mexican")
-    return seat_name(names, index) or seat_label(index)
+    return seat_called(names, index)
 
 
 def side_name(names: Sequence[str], side: Sequence[int]) -> str:
@@ -533,7 +538,7 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
         seat = v["seat"]
         reason = reason_text(v["reason"], names, None)
         return _("cannot load {path}: round {round}, move {event} by {name} is not allowed: {reason}").format(
-            path=where, round=v["round"], event=v["event"], name=seat_name(names, seat) or seat_label(seat),
+            path=where, round=v["round"], event=v["event"], name=seat_called(names, seat),
             reason=reason,
         )
     if code == "bad_record" and isinstance(v.get("error"), ValueError):
@@ -959,7 +964,7 @@ def event_line(
     if viewer == VIEW_SEAT:
         viewer = view.seat
     mine = e.seat == viewer
-    name = seat_name(names, e.seat) or seat_label(e.seat)
+    name = seat_called(names, e.seat)
     n = view.players
     if e.type == "play":
         where = _where(names, viewer, n, e.train, e.branch, actor=e.seat)
@@ -995,7 +1000,7 @@ def event_line(
             elif owner == e.seat:
                 where = _("their team's trains")
             else:
-                where = _("{name}'s team's trains").format(name=seat_name(names, owner) or seat_label(owner))
+                where = _("{name}'s team's trains").format(name=seat_called(names, owner))
         else:
             where = train_name(names, viewer, n, owner, actor=e.seat)
         if mine:
@@ -1034,13 +1039,13 @@ def round_header(view: SeatView, names: Sequence[str], viewer: int | None = VIEW
     elif view.engine_seat == viewer:
         parts.append(_("engine {engine}, set by you").format(engine=engine))
     else:
-        setter = seat_name(names, view.engine_seat) or seat_label(view.engine_seat)
+        setter = seat_called(names, view.engine_seat)
         parts.append(_("engine {engine}, set by {name}").format(engine=engine, name=setter))
     first = view.first_seat
     if first == viewer:
         parts.append(_("you start"))
     else:
-        parts.append(_("{name} starts").format(name=seat_name(names, first) or seat_label(first)))
+        parts.append(_("{name} starts").format(name=seat_called(names, first)))
     return " · ".join(parts)
 
 
@@ -1068,7 +1073,7 @@ def turn_line(
     turn = view.turn
     n = view.players
     if turn != view.seat or kinds[turn] != "human":
-        name = seat_name(names, turn) or seat_label(turn)
+        name = seat_called(names, turn)
         if kinds[turn] != "human":
             return _("{name} ({level}) is playing…").format(name=name, level=level_name(kinds[turn]))
         return _("{name}'s turn").format(name=name)
@@ -1127,7 +1132,7 @@ def knock_line(view: SeatView, names: Sequence[str]) -> str:
     ones = [s for s, k in enumerate(view.hand_sizes) if k == 1]
     if not ones:
         return ""
-    others = [seat_name(names, s) or seat_label(s) for s in ones if s != view.seat]
+    others = [seat_called(names, s) for s in ones if s != view.seat]
     if view.seat in ones:
         if not others:
             return _("KNOCK! You have one tile left")
@@ -1142,7 +1147,7 @@ def end_words(end: str, out_seat: int | None, names: Sequence[str], viewer: int 
     if end == "domino" and out_seat is not None:
         if out_seat == viewer:
             return _("You went out (domino)")
-        return _("{name} went out (domino)").format(name=seat_name(names, out_seat) or seat_label(out_seat))
+        return _("{name} went out (domino)").format(name=seat_called(names, out_seat))
     if end == "stuck":
         return _("the boneyard ran out and a player could not play")
     if end == "blocked":

@@ -311,7 +311,10 @@ class MexitrainApp(App[None]):
         """A notice about the play (a knock, a turn that ended by itself, a refused move, an
         undo). It takes the place of the one before if that is still shown: late in a round
         several came at once and piled up over the board, while the status line and the log
-        keep them all anyway. Other notices (saving, loading, errors) are left alone."""
+        keep them all anyway. Other notices (saving, loading, errors) are left alone.
+
+        Textual has no public call to withdraw one notice: this uses ``_notifications`` and
+        ``_unnotify`` of the pinned release (a test holds the behaviour)."""
         old = self._play_notice
         if old is not None and old in self._notifications:
             self._unnotify(old, refresh=False)
