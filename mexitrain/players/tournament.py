@@ -387,14 +387,15 @@ def run(args: argparse.Namespace) -> int:
         "{games} games ({deals} x {players} seat rotations), {players} players, preset {preset}, "
         "seeds {first}..{last}{budget}; {seconds} s"
     ).format(
-        games=len(results), deals=ngettext("{n} deal", "{n} deals", args.games).format(n=args.games),
+        # a kept-only report on a file still being written covers part of the tournament
+        games=len(results) if len(results) == len(work)
+        else _("{n} of {total}").format(n=len(results), total=len(work)),
+        deals=ngettext("{n} deal", "{n} deals", args.games).format(n=args.games),
         players=players, preset=f"{preset} {options}" if options else preset, first=args.seed,
         last=args.seed + args.games - 1, budget=budget, seconds=decimal(elapsed),
     )
     if args.kept_only:
-        header += "\n" + _("of the {total} games of this tournament, read from {path} (none played)").format(
-            total=len(work), path=kept.path
-        )
+        header += "\n" + _("read from {path} (none played)").format(path=kept.path)
     elif kept is not None:
         header += "\n" + ngettext(
             "{n} of them read from {path}, {played} played now",
