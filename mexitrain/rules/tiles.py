@@ -20,8 +20,15 @@ def _check_tile(value: tuple[int, int]) -> tuple[int, int]:
     return value
 
 
+def _check_canonical(value: tuple[int, int]) -> tuple[int, int]:
+    a, b = _check_tile(value)
+    if a > b:
+        raise ValueError(f"a tile in a hand or the boneyard is written low half first: {b}-{a}, not {a}-{b}")
+    return value
+
+
 #: An unordered tile as stored in hands and the boneyard: ``(low, high)``.
-Tile = Annotated[tuple[int, int], AfterValidator(_check_tile)]
+Tile = Annotated[tuple[int, int], AfterValidator(_check_canonical)]
 #: A tile as laid on a train: ``(half against the open end, new open end)``.
 Laid = Annotated[tuple[int, int], AfterValidator(_check_tile)]
 

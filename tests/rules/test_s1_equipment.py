@@ -41,6 +41,23 @@ def test_tile_helpers() -> None:
     assert is_double((4, 4)) and not is_double((4, 5))
 
 
+def test_a_snapshot_refuses_a_hand_tile_written_high_half_first() -> None:
+    """RULES.md §1: tiles are unordered pairs, stored low-high; a 6-0 in a hand would be a
+    tile the legal moves never see, so the snapshot refuses it (a laid 6-0 is fine: the
+    half against the open end comes first)."""
+    from pydantic import ValidationError
+
+    from mexitrain.rules import GameState
+
+    state = new_game(RuleSet(), players=2, seed=1)
+    hand = tuple(sorted(state.hands[0]))
+    assert GameState.model_validate({**dict(state), "hands": (hand, state.hands[1])}).hands[0] == hand
+    with pytest.raises(ValidationError, match="low half first: 0-6, not 6-0"):
+        GameState.model_validate({**dict(state), "hands": (((6, 0),) + hand[1:], state.hands[1])})
+    with pytest.raises(ValidationError, match="between 0 and 18"):
+        GameState.model_validate({**dict(state), "boneyard": ((3, 19),)})
+
+
 def test_fitting_lays_the_matching_half_against_the_end() -> None:
     """RULES.md §4: a tile fits when one half equals the open end; the other half is the new end."""
     assert placements((3, 7), 7, wild=False) == ((7, 3),)

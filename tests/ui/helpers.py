@@ -95,11 +95,13 @@ async def play_until_screen_changes(pilot: Pilot, limit: int = 500) -> list[str]
 
 
 def prepared(setup: GameSetup, **update):
-    """The setup's first deal with some fields replaced (hands, boneyard, trains, turn...)."""
-    from mexitrain.rules import new_game
+    """The setup's first deal with some fields replaced (hands, boneyard, trains, turn...),
+    validated as a snapshot: a tile written high half first (6-0) is refused here, not
+    silently ignored by the legal moves later."""
+    from mexitrain.rules import GameState, new_game
 
     state = new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
-    return state.model_copy(update=update)
+    return GameState.model_validate({**dict(state), **update})
 
 
 def empty_trains(state, engine: int):
