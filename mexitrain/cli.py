@@ -88,18 +88,20 @@ def _ours(exc: BaseException) -> BaseException | None:
 
 
 def _one_line(exc: BaseException) -> str:
+    from .text import printable  # a path or a value from a file may hold control characters
+
     ours = _ours(exc)
     if ours is not None:
         from .messages import error_text  # in the player's language
 
-        return " ".join(error_text(ours).split())
+        return printable(" ".join(error_text(ours).split()))
     if callable(getattr(exc, "errors", None)):  # a pydantic ValidationError: its first error
         from .messages import validation_error_text  # in the player's language, not pydantic's
 
         text = validation_error_text(exc)
     else:
         text = str(exc) or type(exc).__name__
-    return " ".join(text.split())
+    return printable(" ".join(text.split()))
 
 
 @contextmanager
@@ -284,13 +286,24 @@ def levels_value(text: str) -> tuple[str, ...]:
 
 
 def names_value(text: str) -> tuple[str, ...]:
+    """Seat names as :class:`mexitrain.setup.SeatConfig` takes them (mexitrain.text says which
+    characters a name may hold); a refused name is quoted with its control characters escaped."""
+    from .text import NAME_MAX, codepoint, first_unprintable, printable
+
     names = tuple(part.strip() for part in text.split(","))
     for name in names:
         if not name:
-            raise argparse.ArgumentTypeError(_("empty name in {names}").format(names=_q(text)))
-        if len(name) > 20:
+            raise argparse.ArgumentTypeError(_("empty name in {names}").format(names=_q(printable(text))))
+        bad = first_unprintable(name)
+        if bad is not None:
             raise argparse.ArgumentTypeError(
-                _("name {name} is longer than 20 characters").format(name=_q(name))
+                _("name {name} holds the control character {char}, which a name cannot").format(
+                    name=_q(printable(name)), char=codepoint(bad)
+                )
+            )
+        if len(name) > NAME_MAX:
+            raise argparse.ArgumentTypeError(
+                _("name {name} is longer than 20 characters").format(name=_q(printable(name[:NAME_MAX]) + "…"))
             )
     return names
 

@@ -34,6 +34,8 @@ from .rules import Event, RuleSet, SeatView
 from .rules.errors import IllegalAction
 from .rules.ruleset import RuleSetError
 from .rules.tiles import is_double
+from .text import cells, printable
+from .text import cut as cut_to
 
 MEXICAN = "mexican"
 
@@ -233,11 +235,13 @@ def is_you_name(name: str) -> bool:
 
 
 def short_names(names: Sequence[str], width: int) -> list[str]:
-    """Names cut to ``width`` characters for the board, still told apart: names whose cut
+    """Names cut to ``width`` terminal cells for the board, still told apart: names whose cut
     forms would be the same ("Rand", "Rand") keep their last character ("Ran1", "Ran2")."""
-    plain = [n[:width] for n in names]
+    plain = [cut_to(n, width) for n in names]
     cut = [
-        n[: width - 1] + n.rstrip()[-1] if len(n) > width > 1 and plain.count(p) > 1 else p
+        cut_to(n, width - cells(n.rstrip()[-1])) + n.rstrip()[-1]
+        if cells(n) > width > 1 and plain.count(p) > 1 and n.strip()
+        else p
         for n, p in zip(names, plain, strict=True)
     ]
     return [c if cut.count(c) == 1 else p for c, p in zip(cut, plain, strict=True)]
@@ -371,7 +375,8 @@ def reason_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer: 
 # Rule sets
 # ---------------------------------------------------------------------------------------
 def _shown(value: Any) -> str:
-    return quote(value) if isinstance(value, str) else str(value)
+    # a value read from a file is never printed raw
+    return quote(printable(value)) if isinstance(value, str) else str(value)
 
 
 def ruleset_error_text(exc: RuleSetError) -> str:
@@ -899,6 +904,8 @@ def _validation_error_text(exc: Any) -> str:
         return ngettext(
             "{field} needs at least {n} character", "{field} needs at least {n} characters", n
         ).format(field=field, n=n)
+    elif kind == "name_unprintable":
+        return _("{field} cannot hold the control character {char}").format(field=field, char=ctx.get("char", "?"))
     elif kind == "string_too_long":
         n = ctx.get("max_length", 0)
         return ngettext(

@@ -8,10 +8,12 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from .i18n import _, pgettext
 from .rules import RuleSet
+from .text import NAME_MAX, codepoint, first_unprintable
 
 PlayerKind = Literal["human", "random", "greedy", "planner", "expert"]
 AI_LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
@@ -22,8 +24,22 @@ DEFAULT_NAMES = ("You", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy", 
 class SeatConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(min_length=1, max_length=20)
+    name: str = Field(min_length=1, max_length=NAME_MAX)
     kind: PlayerKind = "human"
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, name: str) -> str:
+        """A name is shown as plain text on every screen and printed by the command line:
+        it may not hold a control character (ESC would command the terminal), a lone
+        surrogate or a bidi control (:func:`mexitrain.text.unprintable`). The form,
+        ``--names`` and every loaded save come through here."""
+        bad = first_unprintable(name)
+        if bad is not None:
+            raise PydanticCustomError(
+                "name_unprintable", "a name cannot hold the control character {char}", {"char": codepoint(bad)}
+            )
+        return name
 
     @property
     def is_human(self) -> bool:
@@ -65,7 +81,8 @@ def default_seats(players: int = 4, humans: int = 1, ai: tuple[str, ...] = (DEFA
             seats.append(SeatConfig(name=name, kind="human"))
         else:
             level = ai[(i - humans) % len(ai)]
-            seats.append(SeatConfig(name=DEFAULT_NAMES[i % len(DEFAULT_NAMES)], kind=level))
+            # never "You" (DEFAULT_NAMES[0]) for a computer player, e.g. with --humans 0
+            seats.append(SeatConfig(name=DEFAULT_NAMES[i % len(DEFAULT_NAMES)] if i % len(DEFAULT_NAMES) else "Ada", kind=level))
     return tuple(seats)
 
 

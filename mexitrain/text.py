@@ -1,0 +1,78 @@
+"""Text from people and files: which names are allowed, how any such string is printed, and
+how it is measured and cut in terminal cells.
+
+One place for all of it: the seat names' validation (:class:`mexitrain.setup.SeatConfig`,
+used by the command line, the new-game form and every save that is loaded), the sanitizer
+the command line and the screens pass every string read from a file through, and the cell
+arithmetic the board uses to pad and cut names (an emoji or a CJK character is two cells
+wide, a combining accent none).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from rich.cells import cell_len, split_graphemes
+
+#: The longest name a seat may have, in characters (the form, ``--names`` and saves).
+NAME_MAX = 20
+
+#: Invisible characters that reorder the text around them in a terminal that does bidi
+#: (embeddings, overrides, isolates and the marks): a name could turn the board around.
+#: Right-to-left letters themselves (Arabic, Hebrew) are welcome.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def unprintable(ch: str) -> bool:
+    """A character a name may not hold and the terminal must never receive: C0 and C1
+    controls and DEL (category Cc), lone surrogates (Cs), the line and paragraph separators
+    and the bidi controls. Joiners and variation selectors (emoji sequences) are fine."""
+    return ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp")
+
+
+def first_unprintable(text: str) -> str | None:
+    """The first character of ``text`` a name may not hold, or None."""
+    return next((ch for ch in text if unprintable(ch)), None)
+
+
+def codepoint(ch: str) -> str:
+    """A character as its code point, "U+001B"."""
+    return f"U+{ord(ch):04X}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe to show or print: each character :func:`unprintable` says is unsafe is
+    written as its Python escape (ESC as ``\\x1b``, an override as ``\\u202e``), visible and
+    harmless; everything else is kept as it is."""
+    if not any(unprintable(ch) for ch in text):
+        return text
+    return "".join(ascii(ch)[1:-1] if unprintable(ch) else ch for ch in text)
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes."""
+    return cell_len(text)
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` cells, never inside a character (a wide character
+    or an emoji sequence that would straddle the edge is left out whole)."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    spans, _total = split_graphemes(text)
+    used = 0
+    end = 0
+    for _start, stop, w in spans:
+        if used + w > width:
+            break
+        used += w
+        end = stop
+    return text[:end]
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut (:func:`cut`) and padded with spaces to exactly ``width`` cells."""
+    shown = cut(text, width)
+    return shown + " " * max(0, width - cell_len(shown))
