@@ -7,10 +7,18 @@ Plays seeded games to the end with random players and prints games per second an
     .venv/bin/python benchmarks/engine_speed.py                  # 20 games, one process
     .venv/bin/python benchmarks/engine_speed.py --processes 2    # split over two processes
     .venv/bin/python benchmarks/engine_speed.py --mode players   # through view() + RandomPlayer
+    .venv/bin/python benchmarks/engine_speed.py --against HEAD~5 --repeats 3
+                                  # this tree and an older commit, side by side, interleaved
 
 ``--mode engine`` (the default) picks uniformly among ``legal_actions(state)``: it measures
 the engine alone. ``--mode players`` asks a ``RandomPlayer`` for each move, as ``mexitrain
 simulate`` does, which adds ``view`` and the player's own legal-action search.
+
+``--against REV`` checks REV out in a temporary git worktree and times the same work there and
+here in alternating child processes (``--repeats`` rounds each, this tree first in odd rounds
+and REV first in even ones, so that a machine that gets busier or quieter favours neither),
+then prints each side's range and the ratio of the medians. ``--mode simulate`` times the
+``mexitrain simulate`` command itself (random players), as a player would run it.
 
 Wall-clock figures are what a user sees; the CPU-time figure is what the engine costs when
 other programs share the machine. A plain script: it prints figures and asserts nothing, so
@@ -84,11 +92,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--mode",
-        choices=("engine", "players"),
+        choices=("engine", "players", "simulate"),
         default="engine",
-        help="engine: random legal action; players: RandomPlayer through view() (default engine)",
+        help="engine: random legal action; players: RandomPlayer through view(); "
+        "simulate: the `mexitrain simulate` command (default engine)",
     )
+    parser.add_argument("--against", metavar="REV", help="also time git revision REV, side by side")
+    parser.add_argument("--repeats", type=_positive, default=3, help="rounds with --against (default 3)")
     args = parser.parse_args(argv)
+    if args.against or args.mode == "simulate":
+        return side_by_side(args)
 
     from mexitrain.rules import RuleSetError, make_rules
 
@@ -134,6 +147,108 @@ def main(argv: list[str] | None = None) -> int:
     print(f"games/s:   {games / wall:.2f} (wall clock), {games / cpu:.2f} (CPU time of the slowest process)")
     print(f"actions/s: {actions / wall:,.0f} (wall clock)")
     print(f"actions per game: {actions / games:,.0f}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# Side by side: this tree against an older commit, each in its own child process
+# ---------------------------------------------------------------------------------------
+_CHILD = r"""
+import json, random, sys, time
+sys.path.insert(0, sys.argv[1])
+mode, preset, options, players, first, games = sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+if mode == "simulate":
+    from mexitrain.cli import main
+    import contextlib, io
+    argv = ["simulate", "--games", str(games), "--players", str(players), "--seed", str(first), "--preset", preset]
+    for k, v in options:
+        argv += ["--option", f"{k}={v}"]
+    cpu, wall = time.process_time(), time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(argv)
+    print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "actions": 0}))
+    raise SystemExit
+from mexitrain.rules import apply, legal_actions, make_rules, new_game, view
+from mexitrain.players import RandomPlayer
+rules = make_rules(preset, dict(options))
+actions = 0
+cpu, wall = time.process_time(), time.perf_counter()
+for seed in range(first, first + games):
+    state = new_game(rules, players=players, seed=seed)
+    if mode == "engine":
+        rng = random.Random(seed)
+        while not state.over:
+            state = apply(state, rng.choice(legal_actions(state)))
+            actions += 1
+    else:
+        bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
+        while not state.over:
+            state = apply(state, bots[state.turn].choose(view(state, state.turn)))
+            actions += 1
+print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "actions": actions}))
+"""
+
+
+def _time_tree(root: Path, args: argparse.Namespace) -> dict:
+    import json
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(root), args.mode, args.preset, json.dumps(args.option),
+         str(args.players), str(args.seed), str(args.games)],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _span(values: list[float]) -> str:
+    return f"{min(values):.2f}-{max(values):.2f}" if len(values) > 1 else f"{values[0]:.2f}"
+
+
+def side_by_side(args: argparse.Namespace) -> int:
+    import statistics
+    import subprocess
+    import tempfile
+
+    sides: dict[str, Path] = {"this tree": ROOT}
+    worktree = None
+    if args.against:
+        rev = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", args.against],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+        worktree = Path(tempfile.mkdtemp(prefix="mexitrain-bench-")) / rev
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), rev],
+            check=True, capture_output=True,
+        )
+        sides[f"commit {rev}"] = worktree
+    print(
+        f"{args.games} games a run, {args.players} players, preset {args.preset}"
+        f"{' ' + ' '.join(f'{k}={v}' for k, v in args.option) if args.option else ''}, "
+        f"mode {args.mode}, seeds {args.seed}..{args.seed + args.games - 1}, {args.repeats} runs a side"
+    )
+    rates: dict[str, dict[str, list[float]]] = {name: {"cpu": [], "wall": []} for name in sides}
+    try:
+        for k in range(args.repeats):
+            order = list(sides) if k % 2 == 0 else list(reversed(sides))
+            for name in order:
+                t = _time_tree(sides[name], args)
+                rates[name]["cpu"].append(args.games / t["cpu"])
+                rates[name]["wall"].append(args.games / t["wall"])
+                print(f"  run {k + 1}, {name}: {args.games / t['cpu']:.2f} games/s CPU, "
+                      f"{args.games / t['wall']:.2f} wall")
+    finally:
+        if worktree is not None:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
+                           check=False, capture_output=True)
+    for name, r in rates.items():
+        print(f"{name}: games/s {_span(r['cpu'])} (CPU time), {_span(r['wall'])} (wall clock)")
+    if len(sides) == 2:
+        here, there = rates["this tree"], rates[next(n for n in sides if n != "this tree")]
+        for kind in ("cpu", "wall"):
+            ratio = statistics.median(here[kind]) / statistics.median(there[kind])
+            print(f"ratio this tree / {next(n for n in sides if n != 'this tree')} ({kind}): {ratio:.2f}x")
     return 0
 
 
