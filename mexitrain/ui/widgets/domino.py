@@ -55,6 +55,11 @@ def _line(markup: str) -> Content:
     return Content.from_markup(markup)
 
 
+def line_content(markup: str) -> Content:
+    """One line of our own markup (tiles, rims, borders: never a name) as Content, cached."""
+    return _line(markup)
+
+
 def lines_content(lines: list[str]) -> Content:
     """Markup lines as one Content; each distinct line is parsed once (renders repeat them)."""
     return Content("\n").join(_line(line) for line in lines)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.markup import escape
 
 from ...i18n import pgettext
 from ...messages import short_names, train_label
 from ..board import Board
+from ..cells import cells, cut, fit, plain
 from ..palette import seat_colour
 from . import domino
 from .base import BoardWidget
@@ -16,24 +16,26 @@ INNER = 9  # the station box's inner width
 
 
 class _Line:
-    """Markup with its visible width, so slots can be aligned."""
+    """A slot's pieces with its visible width in cells, so slots can be aligned. Text (a
+    name) is added as plain text, never as markup."""
 
     def __init__(self) -> None:
-        self.parts: list[str] = []
+        self.parts: list[Content] = []
         self.width = 0
 
     def add(self, text: str, style: str = "") -> _Line:
-        self.parts.append(f"[{style}]{escape(text)}[/]" if style else escape(text))
-        self.width += len(text)
+        piece = plain(text, style)
+        self.parts.append(piece)
+        self.width += piece.cell_length
         return self
 
     def raw(self, markup: str, width: int) -> _Line:
-        self.parts.append(markup)
+        self.parts.append(domino.line_content(markup))
         self.width += width
         return self
 
-    def markup(self) -> str:
-        return "".join(self.parts)
+    def content(self) -> Content:
+        return Content("").join(self.parts)
 
 
 class StationHub(BoardWidget):
@@ -56,8 +58,8 @@ class StationHub(BoardWidget):
     def _geometry(self, width: int) -> tuple[int, bool]:
         """(name width, whether hand sizes fit) for a hub ``width`` cells wide."""
         board = self.board
-        longest = max((len(n) for n in board.names), default=7) if board else 7
-        longest = max(7, len(train_label((), 0, "mexican")), longest)
+        longest = max((cells(n) for n in board.names), default=7) if board else 7
+        longest = max(7, cells(train_label((), 0, "mexican")), longest)
         for sizes in (True, False):
             fixed = 10 + (3 if sizes else 0)
             name_w = min(10, longest, (width - INNER - 6) // 2 - fixed)
@@ -71,9 +73,9 @@ class StationHub(BoardWidget):
         room = max(30, container.width // 2 + 4)
         board = self.board
         names = board.names if board else ()
-        longest = max(7, len(train_label((), 0, "mexican")), max((len(n) for n in names), default=7))
+        longest = max(7, cells(train_label((), 0, "mexican")), max((cells(n) for n in names), default=7))
         want = 2 * (min(10, longest) + 13 + 2) + INNER + 2
-        seats = max((len(n) for n in names), default=0)
+        seats = max((cells(n) for n in names), default=0)
         cut_to = self._geometry(room)[0] if board else seats
         if seats > cut_to:
             room = max(room, min(container.width * 5 // 8, room + 2 * (min(seats, 7) - cut_to)))
@@ -86,8 +88,8 @@ class StationHub(BoardWidget):
         train = v.trains[ti]
         mex = ti == v.players
         name = train_label(board.names, v.players, ti)
-        if mex and len(name) > name_w:
-            name = name[: name_w - 1] + "."
+        if mex and cells(name) > name_w:
+            name = cut(name, name_w - 1) + "."
         elif not mex:
             name = self._cut[ti]
         key = "0" if mex else (str(ti + 1) if ti < 9 else "·")
@@ -99,7 +101,7 @@ class StationHub(BoardWidget):
         flags = ("⚑" if train.marker and not mex else " ") + ("‼" if opened else " ")
         line = _Line()
         if not right:
-            line.add(f"{key} ", "dim").add(name[:name_w].ljust(name_w), style)
+            line.add(f"{key} ", "dim").add(fit(name, name_w), style)
             if sizes and not mex:
                 line.add(f" {v.hand_sizes[ti]:>2}", "dim")
             line.add(" ").add(flags[0], "b $warning").add(flags[1], "b $error")
@@ -107,7 +109,7 @@ class StationHub(BoardWidget):
         else:
             line.raw(f"[b]▸[/]{domino.value(end)}", 1 + len(str(end))).add(" " * (3 - len(str(end))))
             line.add(flags[1], "b $error").add(flags[0], "b $warning").add(" ")
-            line.add(name[:name_w], style)
+            line.add(cut(name, name_w), style)
             if sizes:
                 line.add(f" {v.hand_sizes[ti]:>2}", "dim")
             line.add(f" {key}", "dim")
@@ -132,35 +134,38 @@ class StationHub(BoardWidget):
         # Short of height (many players on a small screen) the box loses its top and bottom
         # borders, so that every train's slot and the Mexican Train's still show.
         compact = (self.size.height or rows + 4) < rows + 4
-        lines: list[str] = []
+        line = domino.line_content
+        lines: list[Content] = []
         if not compact:
-            lines.append(" " * (slot_w + 1) + "[dim]┏" + "━" * inner + "┓[/]")
+            lines.append(line(" " * (slot_w + 1) + "[dim]┏" + "━" * inner + "┓[/]"))
         for r in range(rows):
             lslot = self._slot(left[r], name_w, sizes, False) if r < len(left) else None
             rslot = self._slot(right[r], name_w, sizes, True) if r < len(right) else None
             lpad = " " * (slot_w - (lslot.width if lslot else 0))
-            lmark = lslot.markup() if lslot else ""
+            lmark = lslot.content() if lslot else Content("")
             lconn = "━┫" if lslot else " ┃"
             rconn = "┣━" if rslot else "┃"
             if r == engine_row:
                 face_w = 3 + 2 * len(str(v.engine))
                 left_pad = (inner - face_w) // 2
                 mid = " " * left_pad + domino.engine_face(v.engine) + " " * (inner - face_w - left_pad)
-            elif r == engine_row + 1:
-                mid = "[dim]" + escape(pgettext("hub", "station")[:INNER].center(INNER)) + "[/]"
             else:
                 mid = " " * inner
-            lines.append(
-                f"{lpad}{lmark}[dim]{lconn}[/]{mid}[dim]{rconn}[/]{rslot.markup() if rslot else ''}"
-            )
+            if r == engine_row + 1:  # the word "station" (a translation) as plain text
+                label = cut(pgettext("hub", "station"), INNER)
+                label = label.center(INNER - cells(label) + len(label))  # centred in cells
+                middle = line(f"[dim]{lconn}[/]") + plain(label, "dim") + line(f"[dim]{rconn}[/]")
+            else:
+                middle = line(f"[dim]{lconn}[/]{mid}[dim]{rconn}[/]")
+            lines.append(Content(lpad) + lmark + middle + (rslot.content() if rslot else Content("")))
         half = inner // 2
         if not compact:
-            lines.append(" " * (slot_w + 1) + "[dim]┗" + "━" * half + "┳" + "━" * (inner - half - 1) + "┛[/]")
+            lines.append(line(" " * (slot_w + 1) + "[dim]┗" + "━" * half + "┳" + "━" * (inner - half - 1) + "┛[/]"))
         pad = max(0, slot_w + 2 + half - 2)
         # below the station the Mexican Train's label has the hub's width to itself
-        mex_w = max(3, min(len(train_label(board.names, n, n)), width - pad - 10))
+        mex_w = max(3, min(cells(train_label(board.names, n, n)), width - pad - 10))
         mslot = self._slot(n, mex_w, False, False)
         if not compact:
-            lines.append(" " * (slot_w + 2 + half) + "[dim]┃[/]")
-        lines.append(" " * pad + mslot.markup())
-        return domino.lines_content(lines)
+            lines.append(line(" " * (slot_w + 2 + half) + "[dim]┃[/]"))
+        lines.append(Content(" " * pad) + mslot.content())
+        return Content("\n").join(lines)
