@@ -1,0 +1,64 @@
+"""The compact rules core (issue 22): the rules of RULES.md on a small mutable state.
+
+Pure like the rest of ``mexitrain.rules``: no UI, no I/O, no clocks, no global randomness.
+A :class:`Core` is changed in place by :func:`step` (copy it with ``Core.copy`` to keep a
+position); :func:`legal` gives the moves as ints in exactly the order of
+``engine.legal_actions``; :func:`to_state` gives the GameState the reducer would hold.
+
+>>> from mexitrain.rules import RuleSet, new_game as reducer_new_game
+>>> c = new_game(RuleSet(), players=4, seed=7)
+>>> to_state(c) == reducer_new_game(RuleSet(), players=4, seed=7)
+True
+>>> step(c, legal(c)[0]); c.turn
+1
+
+Files, one idea each: ``tables`` (per-rule-set constants, move and event encodings),
+``compact`` (the state), ``deal`` (dealing, round start), ``moves`` (legal moves),
+``step`` (one move, then what the rules force), ``scoring`` (round end, winners),
+``refusals`` (why a move is refused), ``snapshot`` (to and from GameState).
+"""
+
+from __future__ import annotations
+
+from ..ruleset import RuleSet
+from .compact import Core
+from .deal import deal, start_round
+from .moves import legal, plays
+from .refusals import check, refusal
+from .snapshot import from_state, to_state
+from .step import settle, step
+from .tables import M_DRAW, M_MARK, M_PASS, M_SKIP, Table, table
+
+
+def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> Core:
+    """The core at the start of round 1 (like ``engine.new_game``)."""
+    rules = rules or RuleSet()
+    rules.check_players(players)
+    c = Core.__new__(Core)
+    c.tab = table(rules, players)
+    c.seed = seed
+    c.starter = None
+    c.results = []
+    c.round_scores = []
+    c.winners = ()
+    start_round(c, 1)
+    settle(c)
+    return c
+
+
+def actions(c: Core, moves) -> tuple:
+    """The Action objects of ``moves`` (shared, immutable, equal to the reducer's)."""
+    action = c.tab.action
+    return tuple(action(m) for m in moves)
+
+
+def apply_action(c: Core, action) -> None:
+    """Make ``action`` (an Action object) in place; raises IllegalAction, ``c`` untouched."""
+    step(c, check(c, action))
+
+
+__all__ = [
+    "Core", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Table", "actions", "apply_action",
+    "check", "deal", "from_state", "legal", "new_game", "plays", "refusal", "settle",
+    "start_round", "step", "table", "to_state",
+]

@@ -1,0 +1,99 @@
+"""The compact, mutable game state of the core (see the package doc).
+
+A :class:`Core` is private to its user: the step functions change it in place, and
+:meth:`Core.copy` gives an independent copy (for rollouts, or to keep a position).
+
+Fields, beside the scalar ones named as in :class:`~mexitrain.rules.state.GameState`:
+
+- ``hands``: one int bitmask of tile ids per seat; ``rank``: each tile's position in the
+  round's deal (hands in their order, then the boneyard), which gives a hand its order;
+- ``bone``/``bpos``: the round's boneyard in draw order and the next tile to draw;
+  ``off``: the mask of every tile not on the table (hands and boneyard), which answers
+  "could this double still be satisfied" (§6);
+- lines, numbered across trains: ``train_lines[ti]`` (the line ids of train ``ti``, trunk
+  first), ``ends``, ``laid`` (lay codes), ``starts``, ``line_ti``/``line_li`` and ``base``
+  (the move bits of the line); ``open_dbl``: the lines whose last tile is a double;
+- ``marker`` per train; ``drawn``/``dline``: tile id and line id, -1 for none;
+- ``events``: the round's events as ints; ``results``: finished rounds (compact tuples,
+  or the RoundResult objects a snapshot brought); ``round_scores``: their scores.
+"""
+
+from __future__ import annotations
+
+from .tables import Table
+
+
+class Core:
+    __slots__ = (
+        "tab", "seed", "starter", "round", "engine", "engine_seat", "first_seat", "turn",
+        "phase", "hands", "rank", "bone", "bpos", "off", "train_lines", "ends", "laid",
+        "starts", "line_ti", "line_li", "base", "open_dbl", "marker", "mexican_starter",
+        "dline", "drawn", "swan_pos", "chain_right", "queue", "failed", "idle", "events",
+        "results", "round_scores", "winners", "dealt_hands", "dealt_boneyard", "plays_cache",
+    )
+
+    tab: Table
+
+    def copy(self) -> Core:
+        """An independent copy (nothing mutable is shared)."""
+        new = Core.__new__(Core)
+        new.tab = self.tab
+        new.seed = self.seed
+        new.starter = self.starter
+        new.round = self.round
+        new.engine = self.engine
+        new.engine_seat = self.engine_seat
+        new.first_seat = self.first_seat
+        new.turn = self.turn
+        new.phase = self.phase
+        new.hands = self.hands[:]
+        new.rank = self.rank  # replaced, never changed, by a new round
+        new.bone = self.bone  # idem
+        new.bpos = self.bpos
+        new.off = self.off
+        new.train_lines = [x[:] for x in self.train_lines]
+        new.ends = self.ends[:]
+        new.laid = [x[:] for x in self.laid]
+        new.starts = self.starts[:]
+        new.line_ti = self.line_ti[:]
+        new.line_li = self.line_li[:]
+        new.base = self.base[:]
+        new.open_dbl = self.open_dbl[:]
+        new.marker = self.marker[:]
+        new.mexican_starter = self.mexican_starter
+        new.dline = self.dline
+        new.drawn = self.drawn
+        new.swan_pos = self.swan_pos
+        new.chain_right = self.chain_right[:]
+        new.queue = self.queue[:]
+        new.failed = self.failed[:]
+        new.idle = self.idle
+        new.events = self.events[:]
+        new.results = self.results[:]
+        new.round_scores = self.round_scores[:]
+        new.winners = self.winners
+        new.dealt_hands = self.dealt_hands
+        new.dealt_boneyard = self.dealt_boneyard
+        new.plays_cache = self.plays_cache
+        return new
+
+    @property
+    def players(self) -> int:
+        return self.tab.n
+
+    @property
+    def over(self) -> bool:
+        return self.phase == 6  # GAME_OVER
+
+    def add_line(self, ti: int, start: int) -> int:
+        """A new empty line on train ``ti`` starting from ``start``; returns its id."""
+        lid = len(self.ends)
+        li = len(self.train_lines[ti])
+        self.train_lines[ti].append(lid)
+        self.ends.append(start)
+        self.laid.append([])
+        self.starts.append(start)
+        self.line_ti.append(ti)
+        self.line_li.append(li)
+        self.base.append(((ti << 6) | li) << 9)
+        return lid

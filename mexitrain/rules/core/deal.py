@@ -1,0 +1,123 @@
+"""Dealing and starting a round (RULES.md §2, §3): the same deal as the reducer's, from the
+same seeded generators, in the same order."""
+
+from __future__ import annotations
+
+import random
+
+from ..ruleset import RuleSet
+from .compact import Core
+from .tables import CHAIN, TURN, Table, table
+
+
+def shuffled(tab: Table, seed: int, number: int) -> tuple[int | None, list[int]]:
+    """``(engine or None, tile ids in dealt order)`` of round ``number`` (§2: a descending
+    engine is removed before shuffling)."""
+    ids = list(range(tab.size))
+    engine = None
+    if tab.descending:
+        engine = tab.set - (number - 1)
+        ids.remove(tab.id_of[(engine, engine)])
+    random.Random(f"mexitrain:{seed}:round:{number}").shuffle(ids)
+    return engine, ids
+
+
+def deal(rules: RuleSet, players: int, seed: int, number: int):
+    """Like :func:`mexitrain.rules.engine.deal`: ``(engine or None, hands, boneyard)``."""
+    tab = table(rules, players)
+    engine, ids = shuffled(tab, seed, number)
+    each, tiles = tab.each, tab.tiles
+    hands = tuple(tuple(tiles[i] for i in ids[s * each : (s + 1) * each]) for s in range(players))
+    return engine, hands, tuple(tiles[i] for i in ids[players * each :])
+
+
+def _heaviest_key(t: tuple[int, int]) -> tuple[int, bool, int]:
+    return (t[0] + t[1], t[0] == t[1], t[1])
+
+
+def first_seat(tab: Table, seed: int, hands) -> int:
+    """Round 1's first seat (§3): chosen, holder of the heaviest tile, or drawn at random."""
+    rules = tab.rules
+    if rules.first_player == "chosen":
+        return rules.first_seat
+    if rules.first_player == "heaviest":
+        best = max((t for h in hands for t in h), key=_heaviest_key)
+        return next(i for i, h in enumerate(hands) if best in h)
+    return random.Random(f"mexitrain:{seed}:first").randrange(tab.n)
+
+
+def start_round(c: Core, number: int) -> None:
+    """Deal round ``number`` into ``c`` (its starter is set, or None for round 1)."""
+    tab = c.tab
+    n, each, tiles = tab.n, tab.each, tab.tiles
+    engine, ids = shuffled(tab, c.seed, number)
+    hands_ids = [ids[s * each : (s + 1) * each] for s in range(n)]
+    bone = ids[n * each :]
+    c.dealt_hands = dealt = tuple(tuple(tiles[i] for i in h) for h in hands_ids)
+    c.dealt_boneyard = tuple(tiles[i] for i in bone)
+    if c.starter is None:
+        c.starter = first_seat(tab, c.seed, dealt)
+    first = (c.starter + number - 1) % n
+    rank = [0] * tab.size
+    for pos, i in enumerate(ids):
+        rank[i] = pos
+    bpos = 0
+    engine_seat = None
+    if engine is None:  # engine = highest_double (§3)
+        held = [(tiles[i][0], s) for s, h in enumerate(hands_ids) for i in h if tiles[i][0] == tiles[i][1]]
+        seat = first
+        while not held:  # house default: seats draw in turn until a double appears
+            i = bone[bpos]
+            bpos += 1
+            hands_ids[seat].append(i)
+            if tiles[i][0] == tiles[i][1]:
+                held.append((tiles[i][0], seat))
+            seat = (seat + 1) % n
+        engine, engine_seat = max(held)
+        hands_ids[engine_seat].remove(tab.id_of[(engine, engine)])
+        first = (engine_seat + 1) % n
+    bit = tab.bit
+    hands = []
+    for h in hands_ids:
+        m = 0
+        for i in h:
+            m |= bit[i]
+        hands.append(m)
+    off = 0
+    for m in hands:
+        off |= m
+    for i in bone[bpos:]:
+        off |= bit[i]
+    c.round = number
+    c.engine = engine
+    c.engine_seat = engine_seat
+    c.first_seat = first
+    c.turn = first
+    c.phase = TURN
+    c.hands = hands
+    c.rank = rank
+    c.bone = bone
+    c.bpos = bpos
+    c.off = off
+    c.train_lines = [[ti] for ti in range(n + 1)]
+    c.ends = [engine] * (n + 1)
+    c.laid = [[] for _ in range(n + 1)]
+    c.starts = [engine] * (n + 1)
+    c.line_ti = list(range(n + 1))
+    c.line_li = [0] * (n + 1)
+    c.base = [ti << 15 for ti in range(n + 1)]
+    c.open_dbl = []
+    c.marker = [tab.public_start] * n + [False]
+    c.mexican_starter = None
+    c.dline = -1
+    c.drawn = -1
+    c.swan_pos = None
+    c.chain_right = [tab.chain_opening] * n
+    c.queue = []
+    c.failed = [False] * n
+    c.idle = 0
+    c.events = []
+    c.plays_cache = None
+    if tab.simultaneous:
+        c.phase = CHAIN
+        c.queue = [(first + k) % n for k in range(1, n)]

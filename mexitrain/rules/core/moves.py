@@ -1,0 +1,228 @@
+"""What may be played (RULES.md §4-§6, §8): the legal moves of the seat to move, in exactly
+the reducer's order (plays by train, line and laid tile, then the other actions)."""
+
+from __future__ import annotations
+
+from .compact import Core
+from .tables import (
+    CHAIN,
+    DRAWN,
+    FOLLOW_UP,
+    FOLLOW_UP_DRAWN,
+    GAME_OVER,
+    M_DRAW,
+    M_MARK,
+    M_PASS,
+    M_SKIP,
+    SWAN,
+    TURN,
+)
+
+
+def default_lines(c: Core, seat: int, exclude: int = -1) -> tuple[list[int], bool]:
+    """``(lines, blocked)``: the open doubles that block (§6), if any, else every line of the
+    trains ``seat`` may play on (own or team's, public ones, the Mexican Train), in order."""
+    if c.open_dbl:
+        sat = c.tab.satmask
+        off = c.off
+        ends = c.ends
+        blocking = [x for x in c.open_dbl if x != exclude and off & sat[ends[x]]]
+        if blocking:
+            if len(blocking) > 1:
+                base = c.base
+                blocking.sort(key=lambda x: base[x])
+            return blocking, True
+    tab = c.tab
+    n = tab.n
+    partner = tab.partner[seat]
+    marker = c.marker
+    tl = c.train_lines
+    lines: list[int] = []
+    for ti in range(n):
+        if marker[ti] or ti == seat or ti == partner:
+            lines.extend(tl[ti])
+    lines.extend(tl[n])
+    return lines, False
+
+
+def swan_next(c: Core) -> int | None:
+    """Position in the swan order of the next public train, or None at the end (§8)."""
+    tab = c.tab
+    n = tab.n
+    order = tab.swan_order(c.turn, c.mexican_starter)
+    marker = c.marker
+    pos = -1 if c.swan_pos is None else c.swan_pos
+    for i in range(pos + 1, len(order)):
+        ti = order[i]
+        if ti == n or marker[ti]:
+            return i
+    return None
+
+
+def targets(c: Core) -> tuple[list[int], str | None]:
+    """The lines the seat to move may play on now, and why it is restricted (a reason
+    code). Not sorted in one case (a follow-up while blocked: blocking lines, then the
+    owed one), as the refusals name the first."""
+    seat, phase = c.turn, c.phase
+    if phase == CHAIN:
+        return c.train_lines[seat], "chain_own_train"
+    if phase == SWAN:
+        nxt = swan_next(c)
+        if nxt is None:
+            return [], "swan_next"
+        lines = c.train_lines[c.tab.swan_order(seat, c.mexican_starter)[nxt]]
+        blocking, blocked = default_lines(c, seat)
+        if blocked:  # §6: an open double (left by a chain opening) blocks the drive too
+            return [line for line in lines if line in blocking], "blocked_by_double"
+        return lines, "swan_next"
+    if phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN:
+        owed = c.dline
+        if c.tab.must_satisfy or c.swan_pos is not None:
+            return [owed], "must_satisfy"
+        lines, blocked = default_lines(c, seat, owed)
+        if blocked:
+            return lines + [owed], "blocked_by_double"
+        if owed not in lines:
+            lines.append(owed)
+            base = c.base
+            lines.sort(key=lambda x: base[x])
+        return lines, "private_train"
+    lines, blocked = default_lines(c, seat)
+    return lines, ("blocked_by_double" if blocked else "private_train")
+
+
+def tile_mask(c: Core) -> int:
+    """The tiles the seat to move may lay now."""
+    phase = c.phase
+    tab = c.tab
+    if phase == DRAWN:
+        return tab.bit[c.drawn]
+    if phase == FOLLOW_UP_DRAWN:
+        return 0 if tab.bit[c.drawn] & tab.double_mask else tab.bit[c.drawn]
+    hand = c.hands[c.turn]
+    if phase == FOLLOW_UP:
+        return hand & ~tab.double_mask
+    return hand
+
+
+def gen(c: Core, mask: int, lines) -> list[int]:
+    """The plays of the tiles of ``mask`` on ``lines`` (in order), in order."""
+    tab = c.tab
+    fit = tab.fit
+    lays = tab.lays
+    ends = c.ends
+    base = c.base
+    out: list[int] = []
+    for line in lines:
+        end = ends[line]
+        h = mask & fit[end]
+        if not h:
+            continue
+        b = base[line]
+        table = lays[end]
+        if h & (h - 1) == 0:  # one tile
+            codes = table[h.bit_length() - 1]
+            if len(codes) == 1:
+                out.append(b | codes[0])
+            else:
+                out.extend([b | x for x in codes])
+            continue
+        codes = []
+        while h:
+            low = h & -h
+            codes.extend(table[low.bit_length() - 1])
+            h ^= low
+        codes.sort()
+        out.extend([b | x for x in codes])
+    return out
+
+
+def plays(c: Core) -> list[int]:
+    """Every legal play of the seat to move (§5, §6, §8), in order. Do not mutate."""
+    cached = c.plays_cache
+    if cached is not None:
+        return cached
+    phase = c.phase
+    if phase == TURN:
+        seat = c.turn
+        lines, _ = default_lines(c, seat)
+        out = gen(c, c.hands[seat], lines)
+        if c.tab.first_turn_chain and c.chain_right[seat] and out:
+            own = [m for m in out if m >> 15 == seat]
+            if own:
+                out = own
+    elif phase == GAME_OVER:
+        out = []
+    else:
+        lines, why = targets(c)
+        if why == "blocked_by_double" and phase != SWAN and len(lines) > 1:
+            base = c.base
+            lines = sorted(lines, key=lambda x: base[x])
+        out = gen(c, tile_mask(c), lines)
+    c.plays_cache = out
+    return out
+
+
+def can_start_own(c: Core, tid: int) -> bool:
+    """Could tile ``tid`` start the seat's own train now (§8 delayed_first_turn)? Only if
+    the train may be played on now (an open double elsewhere blocks it, §6)."""
+    seat = c.turn
+    trunk = c.train_lines[seat][0]
+    return (
+        bool(c.tab.fit[c.ends[trunk]] & c.tab.bit[tid])
+        and not c.laid[trunk]
+        and trunk in targets(c)[0]
+    )
+
+
+def passes_by_choice(c: Core) -> bool:
+    """§8 delayed_first_turn: the drawn tile could start the seat's train, and it may pass
+    instead (the one pass allowed while a drawn tile fits, §5)."""
+    return (
+        c.phase == DRAWN
+        and c.tab.delayed
+        and c.chain_right[c.turn]
+        and can_start_own(c, c.drawn)
+    )
+
+
+def end_without_play(c: Core) -> int:
+    """Mark or Pass: what ending the turn without a (further) play does now."""
+    tab = c.tab
+    if passes_by_choice(c):
+        return M_PASS  # §8: passing by choice places no marker
+    if (c.phase == FOLLOW_UP or c.phase == FOLLOW_UP_DRAWN) and tab.must_satisfy:
+        ti = c.line_ti[c.dline]
+        if ti == tab.n or c.marker[ti]:
+            return M_PASS  # §6: a double on a public train marks nothing
+        return M_MARK
+    if tab.both_stuck and not c.failed[tab.partner[c.turn]]:
+        return M_PASS  # §8 both_stuck: public only when both partners failed
+    return M_MARK
+
+
+def legal(c: Core) -> list[int]:
+    """Every move the seat to move may make now, in the reducer's order. Do not mutate."""
+    phase = c.phase
+    if phase == GAME_OVER:
+        return []
+    ps = plays(c)
+    if ps and phase == TURN:
+        return ps
+    out = list(ps)
+    if phase == SWAN:
+        nxt = swan_next(c)
+        if nxt is not None and c.tab.swan_order(c.turn, c.mexican_starter)[nxt] == c.tab.n:
+            out.append(M_SKIP)
+        out.append(M_PASS)
+    elif phase == DRAWN or phase == FOLLOW_UP_DRAWN:
+        if not ps:
+            out.append(end_without_play(c))
+        elif passes_by_choice(c):
+            out.append(M_PASS)
+    elif not ps and (phase == TURN or phase == FOLLOW_UP):
+        if c.bpos < len(c.bone):
+            out.append(M_DRAW)
+        elif c.tab.until_blocked:
+            out.append(end_without_play(c))
+    return out

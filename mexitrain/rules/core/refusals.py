@@ -1,0 +1,131 @@
+"""Why an action is refused (RULES.md §4-§8): the same IllegalAction, code and values, as
+the reducer raises; and the checked way from an Action object to a legal move."""
+
+from __future__ import annotations
+
+from ..actions import MEXICAN
+from ..errors import IllegalAction
+from ..tiles import placements
+from .compact import Core
+from .moves import default_lines, legal, plays, swan_next, targets
+from .tables import (
+    CHAIN,
+    DRAWN,
+    FOLLOW_UP,
+    FOLLOW_UP_DRAWN,
+    GAME_OVER,
+    LAY,
+    PHASES,
+    SPECIAL_MOVES,
+    SWAN,
+    TURN,
+    move,
+)
+
+
+def _resolve_train(c: Core, ref) -> int:
+    if ref == MEXICAN:
+        return c.tab.n
+    if isinstance(ref, int) and 0 <= ref < c.tab.n:
+        return ref
+    raise IllegalAction("no_train", ref=ref)
+
+
+def check(c: Core, action) -> int:
+    """The move of ``action`` if it is legal now; else raise the reducer's IllegalAction."""
+    if c.phase == GAME_OVER:
+        raise IllegalAction("game_over")
+    kind = action.type
+    if kind == "play":
+        a, b = action.tile
+        ti = _resolve_train(c, action.train)
+        li = action.branch
+        if li < 64:
+            m = move(ti, li, a * 19 + b)
+            if m in plays(c):
+                return m
+        raise _diagnose_play(c, action)
+    m = SPECIAL_MOVES[kind]
+    if m in legal(c):
+        return m
+    raise _diagnose_other(c, kind, plays(c))
+
+
+def refusal(c: Core, action) -> IllegalAction | None:
+    """Why ``action`` is refused now, or None if it is legal."""
+    try:
+        check(c, action)
+    except IllegalAction as exc:
+        return exc
+    return None
+
+
+def _diagnose_play(c: Core, action) -> IllegalAction:
+    tab = c.tab
+    seat, phase = c.turn, c.phase
+    a, b = action.tile
+    t = (a, b) if a <= b else (b, a)
+    if (phase == DRAWN or phase == FOLLOW_UP_DRAWN) and t != tab.tiles[c.drawn]:
+        return IllegalAction("must_play_drawn", drawn=tab.tiles[c.drawn])
+    tid = tab.id_of.get(t)
+    if tid is None or not c.hands[seat] & tab.bit[tid]:
+        return IllegalAction("not_in_hand", tile=t)
+    if (phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN) and a == b:
+        return IllegalAction("double_follow_up", tile=t)
+    ti = _resolve_train(c, action.train)
+    name = action.train
+    if action.branch >= len(c.train_lines[ti]):
+        return IllegalAction("no_branch", train=name, branch=action.branch)
+    line = c.train_lines[ti][action.branch]
+    lines, why = targets(c)
+    if line not in lines:
+        if why == "blocked_by_double" and not lines:  # a swan drive's next train, blocked
+            lines = default_lines(c, seat)[0]
+        if why in ("blocked_by_double", "must_satisfy") and lines:
+            dl = lines[0] if why == "blocked_by_double" else c.dline
+            dbl = LAY[c.laid[dl][-1]]
+            return IllegalAction(why, double=dbl, train=tab.ref(c.line_ti[dl]))
+        if why == "swan_next":
+            nxt = swan_next(c)
+            nxt_ref = None if nxt is None else tab.ref(tab.swan_order(seat, c.mexican_starter)[nxt])
+            return IllegalAction(why, next=nxt_ref)
+        return IllegalAction(why, train=name)
+    end = c.ends[line]
+    options = placements(t, end, tab.wild)
+    if not options:
+        return IllegalAction("does_not_fit", tile=(a, b), train=name, end=end)
+    if (a, b) not in options:
+        return IllegalAction("wrong_half", tile=(a, b), train=name, end=end)
+    return IllegalAction("first_turn_own_train")
+
+
+def _some_play(c: Core, ps: list[int]) -> tuple:
+    m = ps[0]
+    return (LAY[m & 511], c.tab.ref(m >> 15))
+
+
+def _diagnose_other(c: Core, kind: str, ps: list[int]) -> IllegalAction:
+    phase = c.phase
+    if ps and kind in ("draw", "mark") and phase not in (SWAN, CHAIN):
+        return IllegalAction("must_play", example=_some_play(c, ps))
+    if kind == "draw":
+        if phase in (DRAWN, FOLLOW_UP_DRAWN):
+            return IllegalAction("already_drawn")
+        if phase in (SWAN, CHAIN):
+            return IllegalAction("draw_not_allowed", why=f"in_{PHASES[phase]}")
+        return IllegalAction("boneyard_empty")
+    if kind == "skip":
+        return IllegalAction("cannot_skip_now")
+    if phase == CHAIN:
+        why = "chain_goes_on"
+    elif phase in (TURN, FOLLOW_UP) and c.bpos < len(c.bone):
+        why = "draw_first"
+    elif kind == "mark":
+        why = "pass_instead"
+    elif phase in (DRAWN, FOLLOW_UP_DRAWN) and ps:
+        code = "cannot_mark_now" if kind == "mark" else "cannot_pass_now"
+        return IllegalAction(code, why="drawn_playable", example=_some_play(c, ps))
+    else:
+        why = "marker_here"
+    code = "cannot_mark_now" if kind == "mark" else "cannot_pass_now"
+    return IllegalAction(code, why=why)

@@ -1,0 +1,68 @@
+"""End of a round and scoring (RULES.md §7; teams §8): the round's result, the next round
+or the end of the game and its winners."""
+
+from __future__ import annotations
+
+from ..scoring import first_places
+from .compact import Core
+from .deal import start_round
+from .tables import GAME_OVER
+
+
+def hand_pips(c: Core, mask: int) -> int:
+    pips = c.tab.pips
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += pips[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def hand_tiles(c: Core, mask: int) -> tuple[tuple[int, int], ...]:
+    """A hand's tiles in the snapshot's order (dealt order, then drawn order)."""
+    ids = []
+    while mask:
+        low = mask & -mask
+        ids.append(low.bit_length() - 1)
+        mask ^= low
+    rank = c.rank
+    ids.sort(key=rank.__getitem__)
+    tiles = c.tab.tiles
+    return tuple(tiles[i] for i in ids)
+
+
+def winners(c: Core) -> tuple[int, ...]:
+    """Seats of every side in first place (§7, shared when still tied)."""
+    tab = c.tab
+    n = tab.n
+    if tab.teams:
+        sides = [(i, i + n // 2) for i in range(n // 2)]
+    else:
+        sides = [(i,) for i in range(n)]
+    per_side = [[sum(r[s] for s in side) for r in c.round_scores] for side in sides]
+    return tuple(sorted(s for i in first_places(per_side) for s in sides[i]))
+
+
+def end_round(c: Core, end: str, out_seat: int | None) -> None:
+    """Score the round (§7), then deal the next one or end the game (not settled)."""
+    tab = c.tab
+    scores = [hand_pips(c, h) for h in c.hands]
+    if out_seat is not None:
+        for s in tab.team[out_seat]:
+            scores[s] = 0
+    scores_t = tuple(scores)
+    c.results.append(
+        (
+            c.round, c.engine, c.engine_seat, c.first_seat, c.dealt_hands, c.dealt_boneyard,
+            c.events, end, out_seat, tuple(hand_tiles(c, h) for h in c.hands), scores_t,
+        )
+    )
+    c.round_scores.append(scores_t)
+    c.plays_cache = None
+    if len(c.results) >= tab.round_count:
+        c.phase = GAME_OVER
+        c.drawn = -1
+        c.winners = winners(c)
+        return
+    start_round(c, c.round + 1)

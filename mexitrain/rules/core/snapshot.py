@@ -1,0 +1,188 @@
+"""Between the core and the immutable snapshots: ``to_state(core)`` is the GameState the
+reducer would hold at the same point, field for field; ``from_state(state)`` the core of a
+snapshot. Not for hot loops: they build and read pydantic models."""
+
+from __future__ import annotations
+
+from ..actions import MEXICAN
+from ..state import Event, GameState, RoundResult, Train, construct
+from .compact import Core
+from .scoring import hand_tiles
+from .tables import EVENT_KINDS, LAY, PHASES, Table, move, table
+
+_KIND_CODE = {k: i for i, k in enumerate(EVENT_KINDS)}
+
+
+def event_object(tab: Table, e: int) -> Event:
+    """The (shared) Event object of compact event ``e``."""
+    event = tab._events.get(e)
+    if event is None:
+        seat, kind, payload = e & 15, (e >> 4) & 7, e >> 7
+        values = {"seat": seat, "type": EVENT_KINDS[kind], "tile": None, "train": None, "branch": 0}
+        if kind == 0:  # play
+            values.update(tile=LAY[payload & 511], train=tab.ref(payload >> 15), branch=(payload >> 9) & 63)
+        elif kind == 1:  # draw
+            values["tile"] = LAY[payload]
+        event = tab._events[e] = construct(Event, values)
+    return event
+
+
+def event_code(tab: Table, event: Event) -> int:
+    """The compact form of an Event."""
+    kind = _KIND_CODE[event.type]
+    payload = 0
+    if kind == 0:
+        a, b = event.tile
+        ti = tab.n if event.train == MEXICAN else event.train
+        payload = move(ti, event.branch, a * 19 + b)
+    elif kind == 1:
+        a, b = event.tile
+        payload = a * 19 + b
+    return event.seat | kind << 4 | payload << 7
+
+
+def _result(tab: Table, r) -> RoundResult:
+    if isinstance(r, RoundResult):
+        return r
+    number, engine, engine_seat, first, hands, boneyard, events, end, out, left, scores = r
+    return construct(
+        RoundResult,
+        {
+            "number": number,
+            "engine": engine,
+            "engine_seat": engine_seat,
+            "first_seat": first,
+            "hands": hands,
+            "boneyard": boneyard,
+            "events": tuple(event_object(tab, e) for e in events),
+            "end": end,
+            "out_seat": out,
+            "leftovers": left,
+            "scores": scores,
+        },
+    )
+
+
+def to_state(c: Core) -> GameState:
+    """The snapshot of ``c``: equal to the reducer's at the same point of the same game."""
+    tab = c.tab
+    n = tab.n
+    tiles = tab.tiles
+    trains = []
+    for ti in range(n + 1):
+        ids = c.train_lines[ti]
+        trains.append(
+            construct(
+                Train,
+                {
+                    "owner": None if ti == n else ti,
+                    "lines": tuple(tuple(LAY[x] for x in c.laid[line]) for line in ids),
+                    "starts": tuple(c.starts[line] for line in ids),
+                    "marker": c.marker[ti],
+                },
+            )
+        )
+    dline = None if c.dline < 0 else (c.line_ti[c.dline], c.line_li[c.dline])
+    values = {
+        "rules": tab.rules,
+        "seed": c.seed,
+        "players": n,
+        "starter": c.starter,
+        "round": c.round,
+        "engine": c.engine,
+        "engine_seat": c.engine_seat,
+        "first_seat": c.first_seat,
+        "turn": c.turn,
+        "phase": PHASES[c.phase],
+        "hands": tuple(hand_tiles(c, h) for h in c.hands),
+        "boneyard": tuple(tiles[i] for i in c.bone[c.bpos :]),
+        "trains": tuple(trains),
+        "mexican_starter": c.mexican_starter,
+        "double_line": dline,
+        "drawn": None if c.drawn < 0 else tiles[c.drawn],
+        "swan_pos": c.swan_pos,
+        "chain_right": tuple(c.chain_right),
+        "opening_queue": tuple(c.queue),
+        "failed": tuple(c.failed),
+        "idle_turns": c.idle,
+        "dealt_hands": c.dealt_hands,
+        "dealt_boneyard": c.dealt_boneyard,
+        "events": tuple(event_object(tab, e) for e in c.events),
+        "results": tuple(_result(tab, r) for r in c.results),
+        "winners": c.winners,
+    }
+    return construct(GameState, values)
+
+
+def from_state(state: GameState) -> Core:
+    """The core of a snapshot (any snapshot the reducer could hold)."""
+    tab = table(state.rules, state.players)
+    n = tab.n
+    id_of, bit = tab.id_of, tab.bit
+    c = Core.__new__(Core)
+    c.tab = tab
+    c.seed = state.seed
+    c.starter = state.starter
+    c.round = state.round
+    c.engine = state.engine
+    c.engine_seat = state.engine_seat
+    c.first_seat = state.first_seat
+    c.turn = state.turn
+    c.phase = PHASES.index(state.phase)
+    rank = [0] * tab.size
+    pos = 0
+    hands = []
+    for h in state.hands:
+        m = 0
+        for t in h:
+            i = id_of[t]
+            m |= bit[i]
+            rank[i] = pos
+            pos += 1
+        hands.append(m)
+    bone = []
+    off = 0
+    for t in state.boneyard:
+        i = id_of[t]
+        bone.append(i)
+        rank[i] = pos
+        pos += 1
+        off |= bit[i]
+    for m in hands:
+        off |= m
+    c.hands = hands
+    c.rank = rank
+    c.bone = bone
+    c.bpos = 0
+    c.off = off
+    c.train_lines = [[] for _ in range(n + 1)]
+    c.ends, c.laid, c.starts, c.line_ti, c.line_li, c.base, c.open_dbl = [], [], [], [], [], [], []
+    for ti, train in enumerate(state.trains):
+        for li, laid in enumerate(train.lines):
+            line = c.add_line(ti, train.starts[li])
+            c.laid[line] = [a * 19 + b for a, b in laid]
+            if laid:
+                a, b = laid[-1]
+                c.ends[line] = b
+                if a == b:
+                    c.open_dbl.append(line)
+    c.marker = [t.marker for t in state.trains]
+    c.mexican_starter = state.mexican_starter
+    c.dline = -1
+    if state.double_line is not None:
+        ti, li = state.double_line
+        c.dline = c.train_lines[ti][li]
+    c.drawn = -1 if state.drawn is None else id_of[state.drawn]
+    c.swan_pos = state.swan_pos
+    c.chain_right = list(state.chain_right)
+    c.queue = list(state.opening_queue)
+    c.failed = list(state.failed)
+    c.idle = state.idle_turns
+    c.events = [event_code(tab, e) for e in state.events]
+    c.results = list(state.results)
+    c.round_scores = [r.scores for r in state.results]
+    c.winners = state.winners
+    c.dealt_hands = state.dealt_hands
+    c.dealt_boneyard = state.dealt_boneyard
+    c.plays_cache = None
+    return c

@@ -1,0 +1,191 @@
+"""One step of the game, in place (RULES.md §5-§8): a move, then what the rules force
+without a choice (chain ends, swan ends, stuck rounds), as the reducer does it."""
+
+from __future__ import annotations
+
+from .compact import Core
+from .moves import plays, swan_next
+from .scoring import end_round
+from .tables import (
+    BLOCKED,
+    CHAIN,
+    DOMINO,
+    DRAWN,
+    E_DRAW,
+    E_PLAY,
+    FOLLOW_UP,
+    FOLLOW_UP_DRAWN,
+    GAME_OVER,
+    M_DRAW,
+    M_MARK,
+    M_SKIP,
+    MOVE_EVENT,
+    STUCK,
+    SWAN,
+    TURN,
+)
+
+
+def step(c: Core, m: int) -> None:
+    """Make legal move ``m`` (unchecked: see :func:`.refusals.check`) and settle."""
+    c.plays_cache = None
+    if m >= 0:
+        _play(c, m)
+    elif m == M_DRAW:
+        tab = c.tab
+        seat = c.turn
+        t = c.bone[c.bpos]
+        c.bpos += 1
+        c.hands[seat] |= tab.bit[t]
+        c.drawn = t
+        c.phase = FOLLOW_UP_DRAWN if c.phase == FOLLOW_UP else DRAWN
+        c.events.append(seat | E_DRAW << 4 | tab.code[t] << 7)
+    elif m == M_SKIP:
+        c.swan_pos = swan_next(c)
+        c.events.append(c.turn | MOVE_EVENT[m] << 4)
+    else:  # mark or pass
+        seat = c.turn
+        phase = c.phase
+        played = phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN or phase == SWAN
+        c.events.append(seat | MOVE_EVENT[m] << 4)
+        if m == M_MARK:
+            tab = c.tab
+            target = seat
+            if (phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN) and tab.must_satisfy:
+                target = c.line_ti[c.dline]
+            marker = c.marker
+            for s in tab.team[target]:
+                marker[s] = True
+        end_turn(c, played)
+    settle(c)
+
+
+def _play(c: Core, m: int) -> None:
+    tab = c.tab
+    n = tab.n
+    ti, li, lay = m >> 15, (m >> 9) & 63, m & 511
+    a, b = divmod(lay, 19)
+    seat = c.turn
+    phase = c.phase
+    nxt = swan_next(c) if phase == SWAN else None  # on the position before the play
+    swan_context = phase == SWAN or c.swan_pos is not None
+    bit = tab.bit[tab.id_of_lay[lay]]
+    c.hands[seat] ^= bit
+    c.off ^= bit
+    line = c.train_lines[ti][li]
+    old_end = c.ends[line]
+    c.laid[line].append(lay)
+    c.ends[line] = b
+    open_dbl = c.open_dbl
+    if line in open_dbl:  # this play satisfies a double
+        open_dbl.remove(line)
+        if tab.branching:  # two more branches grow from it (§8)
+            c.add_line(ti, old_end)  # from the double's value
+            c.add_line(ti, old_end)
+    if a == b:
+        open_dbl.append(line)
+    if ti < n and (ti == seat or ti == tab.partner[seat]):
+        # the owner (or a partner) removes the marker by playing here
+        marker = c.marker
+        for s in tab.team[seat]:
+            marker[s] = False
+    c.failed[seat] = False
+    c.events.append(seat | E_PLAY << 4 | m << 7)
+    c.drawn = -1
+    if ti == n and c.mexican_starter is None:
+        c.mexican_starter = seat
+    if not c.hands[seat]:  # domino: the round ends at once, even on a double (§6, §7)
+        end_round(c, DOMINO, seat)
+        return
+    if (
+        ti == seat
+        and c.chain_right[seat]
+        and (
+            (phase == TURN and tab.first_turn_chain)
+            or ((phase == TURN or phase == DRAWN) and tab.delayed)
+        )
+    ):
+        c.chain_right[seat] = False
+        c.phase = CHAIN
+        return
+    if phase == CHAIN:
+        return  # the chain goes on while a tile fits
+    if phase == SWAN:
+        c.swan_pos = nxt
+    if a == b:
+        c.phase = FOLLOW_UP
+        c.dline = line
+        return
+    if tab.swan and (swan_context or ti == seat):
+        c.phase = SWAN
+        c.dline = -1
+        if not swan_context:
+            c.swan_pos = -1
+        return
+    end_turn(c, True)
+
+
+def end_turn(c: Core, played: bool) -> None:
+    """The next seat's turn (or the end of a blocked round, §7 until_blocked)."""
+    tab = c.tab
+    seat, n = c.turn, tab.n
+    c.plays_cache = None
+    idle = c.idle
+    if tab.until_blocked:
+        idle = 0 if played or c.bpos < len(c.bone) else idle + 1
+        if idle >= n:
+            end_round(c, BLOCKED, None)
+            return
+    c.turn = (seat + 1) % n
+    c.phase = TURN
+    c.drawn = -1
+    c.dline = -1
+    c.swan_pos = None
+    c.idle = idle
+    c.failed[seat] = not played
+    if tab.first_turn_chain and c.chain_right[seat]:
+        c.chain_right[seat] = False
+
+
+def settle(c: Core) -> None:
+    """Carry out what the rules force without a choice (chain ends, stuck rounds, swan ends)."""
+    tab = c.tab
+    while True:
+        phase = c.phase
+        if phase == GAME_OVER:
+            return
+        if phase == CHAIN:
+            seat = c.turn
+            hand = c.hands[seat]
+            fit = tab.fit
+            ends = c.ends
+            if any(hand & fit[ends[line]] for line in c.train_lines[seat]):
+                return
+            c.plays_cache = None
+            if tab.simultaneous:
+                if c.queue:
+                    c.turn = c.queue.pop(0)
+                else:
+                    c.turn = c.first_seat
+                    c.phase = TURN
+            else:
+                end_turn(c, True)
+            continue
+        if phase == SWAN:
+            nxt = swan_next(c)
+            if nxt is None:
+                end_turn(c, True)
+                continue
+            if plays(c):
+                return
+            if tab.swan_order(c.turn, c.mexican_starter)[nxt] == tab.n:  # nothing fits: skip it
+                c.swan_pos = nxt
+                c.plays_cache = None
+                continue
+            end_turn(c, True)
+            continue
+        if phase == TURN or phase == FOLLOW_UP:
+            if c.bpos >= len(c.bone) and not tab.until_blocked and not plays(c):
+                end_round(c, STUCK, None)  # §7: would draw from an empty boneyard
+                continue
+        return
