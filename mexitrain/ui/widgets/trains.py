@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.markup import escape
 from textual.message import Message
 
 from ...i18n import _
 from ...messages import train_label
 from ..board import Board
+from ..cells import cells, plain
+from ..cells import fit as fit_cells
 from ..palette import seat_colour
 from . import domino
 from .base import BoardWidget
@@ -91,7 +92,8 @@ class TrainRows(BoardWidget):
         name_w = max(4, min(12, width // 8))
         doubles = {(ti, li) for ti, t in enumerate(v.trains) for li in t.open_double_lines()}
         owed = v.double_line
-        rows: list[str] = []
+        rows: list[Content] = []
+        parse = domino.line_content
         self._rows = []
         for ti, train in enumerate(v.trains):
             mex = ti == v.players
@@ -101,13 +103,17 @@ class TrainRows(BoardWidget):
                 selected = board.target == (ti, li) and board.my_turn
                 fit = (ti, li) in fits
                 cursor = "[b $accent]▶[/]" if selected else " "
-                if li == 0:
+                if li == 0:  # the name as plain text, padded and cut in cells
                     key = train_key(v.players, ti)
-                    label = escape(name[:name_w].ljust(name_w))
                     flag = "[b $warning]⚑[/]" if train.marker and not mex else " "
-                    head = f"{cursor}[dim]{key}[/] [b {colour}]{label}[/] {flag} "
+                    head = (
+                        parse(f"{cursor}[dim]{key}[/] ")
+                        + plain(fit_cells(name, name_w), f"b {colour}")
+                        + parse(f" {flag} ")
+                    )
                 else:
-                    head = f"{cursor}  [dim]{'└ ' + _('branch {n}').format(n=li):<{name_w}}[/]   "
+                    branch = "└ " + _("branch {n}").format(n=li)
+                    head = parse(f"{cursor}  ") + plain(branch + " " * (name_w - cells(branch)), "dim") + parse("   ")
                 prefix_w = 1 + 1 + 1 + name_w + 3
                 tiles = list(line)
                 end = train.end(li)
@@ -141,14 +147,17 @@ class TrainRows(BoardWidget):
                 if fit:
                     tail += " [b $success]◀ " + _("fits") + "[/]" if selected else " [$success]◀[/]"
                 style = "on $accent 25%" if selected else ("on $success 12%" if fit else "")
-                blank_head = " " * prefix_w
-                out = [blank_head + " ".join(tops), head + " ".join(mids) + tail, blank_head + " ".join(bots)]
+                blank_head = Content(" " * prefix_w)
+                out = [
+                    blank_head + parse(" ".join(tops)),
+                    head + parse(" ".join(mids) + tail),
+                    blank_head + parse(" ".join(bots)),
+                ]
                 if not big:
                     out = [out[1]]
                 for row in out:
                     if style:  # the highlight runs the full width of the row
-                        row += " " * max(0, width - domino.cell_width(row))
-                        row = f"[{style}]{row}[/]"
+                        row = row.pad_right(max(0, width - row.cell_length)).stylize_before(style)
                     rows.append(row)
                     self._rows.append((ti, li))
-        return domino.lines_content(rows)
+        return Content("\n").join(rows)
