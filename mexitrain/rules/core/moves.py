@@ -7,6 +7,7 @@ from .compact import Core
 from .tables import (
     CHAIN,
     DRAWN,
+    E_PLAY,
     FOLLOW_UP,
     FOLLOW_UP_DRAWN,
     GAME_OVER,
@@ -45,6 +46,18 @@ def default_lines(c: Core, seat: int, exclude: int = -1) -> tuple[list[int], boo
     return lines, False
 
 
+def chain_lines(c: Core) -> list[int]:
+    """The line an opening chain may go on (§8): the one its last tile went on, so that with
+    ``branching_doubles`` the chain follows one line and the branches wait for normal turns;
+    before its first tile, the lines of the seat's own train."""
+    seat = c.turn
+    if c.events:
+        e = c.events[-1]
+        if e & 15 == seat and (e >> 4) & 7 == E_PLAY and e >> 22 == seat:
+            return [c.train_lines[seat][(e >> 16) & 63]]
+    return c.train_lines[seat]
+
+
 def swan_next(c: Core) -> int | None:
     """Position in the swan order of the next public train, or None at the end (§8)."""
     tab = c.tab
@@ -65,7 +78,7 @@ def targets(c: Core) -> tuple[list[int], str | None]:
     owed one), as the refusals name the first."""
     seat, phase = c.turn, c.phase
     if phase == CHAIN:
-        return c.train_lines[seat], "chain_own_train"
+        return chain_lines(c), "chain_own_train"
     if phase == SWAN:
         nxt = swan_next(c)
         if nxt is None:
@@ -196,8 +209,12 @@ def end_without_play(c: Core) -> int:
         if ti == tab.n or c.marker[ti]:
             return M_PASS  # §6: a double on a public train marks nothing
         return M_MARK
-    if tab.both_stuck and not c.failed[tab.partner[c.turn]]:
-        return M_PASS  # §8 both_stuck: public only when both partners failed
+    if tab.both_stuck and (
+        c.phase == FOLLOW_UP or c.phase == FOLLOW_UP_DRAWN or not c.failed[tab.partner[c.turn]]
+    ):
+        # §8 both_stuck: public only when both partners failed; a turn that laid a double
+        # and failed its follow-up is a turn with a play (RULES.md §10)
+        return M_PASS
     return M_MARK
 
 

@@ -48,9 +48,11 @@ def end_round(c: Core, end: str, out_seat: int | None) -> None:
     """Score the round (§7), then deal the next one or end the game (not settled)."""
     tab = c.tab
     scores = [hand_pips(c, h) for h in c.hands]
-    if out_seat is not None:
-        for s in tab.team[out_seat]:
-            scores[s] = 0
+    if out_seat is not None:  # the seat out, and any other with no tile left (§8 simultaneous)
+        for out in range(tab.n):
+            if out == out_seat or not c.hands[out]:
+                for s in tab.team[out]:
+                    scores[s] = 0
     scores_t = tuple(scores)
     c.results.append(
         (

@@ -4,7 +4,7 @@ without a choice (chain ends, swan ends, stuck rounds), as the reducer does it."
 from __future__ import annotations
 
 from .compact import Core
-from .moves import plays, swan_next
+from .moves import chain_lines, plays, swan_next
 from .scoring import end_round
 from .tables import (
     BLOCKED,
@@ -95,6 +95,8 @@ def _play(c: Core, m: int) -> None:
     if ti == n and c.mexican_starter is None:
         c.mexican_starter = seat
     if not c.hands[seat]:  # domino: the round ends at once, even on a double (§6, §7)
+        if phase == CHAIN and tab.simultaneous:
+            return  # §8: every seat lays its chain first (settle)
         end_round(c, DOMINO, seat)
         return
     if (
@@ -159,13 +161,22 @@ def settle(c: Core) -> None:
             hand = c.hands[seat]
             fit = tab.fit
             ends = c.ends
-            if any(hand & fit[ends[line]] for line in c.train_lines[seat]):
+            if any(hand & fit[ends[line]] for line in chain_lines(c)):
                 return
             c.plays_cache = None
             if tab.simultaneous:
                 if c.queue:
                     c.turn = c.queue.pop(0)
                 else:
+                    # §8: once every seat has laid its chain, a seat with no tile left ends
+                    # the round; the record names the first of them in the opening order
+                    n = tab.n
+                    out = next(
+                        (s for k in range(n) if not c.hands[s := (c.first_seat + k) % n]), None
+                    )
+                    if out is not None:
+                        end_round(c, DOMINO, out)
+                        continue
                     c.turn = c.first_seat
                     c.phase = TURN
             else:
