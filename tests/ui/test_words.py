@@ -115,9 +115,10 @@ def test_the_log_keeps_the_round_just_finished_down_to_its_last_move():
     # the final move is the line just above "Round 1 over: ...", dimmed like the whole round
     final = words.event_line(v.model_copy(update={"events": v.last_round_events}), NAMES, len(done.events) - 1)
     assert final == f"Cal played {last.tile[0]}-{last.tile[1]} on the Mexican Train"
-    assert lines[finished[0] - 1] == f"[dim]{final}[/]"
-    assert lines[finished[0]] == "[dim b]Round 1 over: Cal went out (domino)[/]"
-    assert lines[-1].startswith("[b]Round 2 of 7")  # then this round's header, newest at the bottom
+    # the lines are plain text (they hold names) with their style beside
+    assert (lines[finished[0] - 1], lines[finished[0] - 1].style) == (final, "dim")
+    assert (lines[finished[0]], lines[finished[0]].style) == ("Round 1 over: Cal went out (domino)", "dim b")
+    assert lines[-1].startswith("Round 2 of 7") and lines[-1].style == "b"  # then this round's header, newest at the bottom
 
 
 def test_the_finished_rounds_log_hides_the_others_draws():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.markup import escape
 from textual.reactive import reactive
 from textual.widgets import Static
 
@@ -12,27 +11,42 @@ from ...i18n import _
 from ...rules import SeatView
 from .. import words
 from ..board import Board, finished_round_view
+from ..cells import plain
 
 
-def log_lines(board: Board) -> list[str]:
+class LogLine(str):
+    """A line of the log: plain text (it holds names: never markup) and its style."""
+
+    style: str
+
+    def __new__(cls, text: str, style: str = "") -> LogLine:
+        line = super().__new__(cls, text)
+        line.style = style
+        return line
+
+    def content(self) -> Content:
+        return plain(str(self), self.style)
+
+
+def log_lines(board: Board) -> list[LogLine]:
     """The round just finished (dimmed, down to how it ended), then this round's moves."""
     v = board.view
-    lines: list[str] = []
+    lines: list[LogLine] = []
     before = finished_round_view(v) if v.phase != "game_over" else None
     if before is not None:
         done = v.results[-1]
-        lines.append(f"[dim b]{escape(words.round_header(before, board.names, board.viewer))}[/]")
-        lines += [f"[dim]{text}[/]" for text in _event_lines(before, board, frozenset())]
+        lines.append(LogLine(words.round_header(before, board.names, board.viewer), "dim b"))
+        lines += [LogLine(text, ("dim " + text.style).strip()) for text in _event_lines(before, board, frozenset())]
         how = words.end_words(done.end, done.out_seat, board.names, board.viewer)
         over = _("Round {number} over: {how}").format(number=done.number, how=how)
-        lines.append(f"[dim b]{escape(over)}[/]")
-        lines.append("")
-    lines.append(f"[b]{escape(words.round_header(v, board.names, board.viewer))}[/]")
+        lines.append(LogLine(over, "dim b"))
+        lines.append(LogLine(""))
+    lines.append(LogLine(words.round_header(v, board.names, board.viewer), "b"))
     lines += _event_lines(v, board, board.auto_events)
     return lines
 
 
-def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[str]:
+def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[LogLine]:
     lines = []
     i = 0
     while i < len(v.events):
@@ -46,10 +60,7 @@ def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[str]:
             rest = rest.removeprefix(subject)  # drop the repeated subject
             text = _("{drew} and {rest}").format(drew=text, rest=rest)
             i += 1
-        text = escape(text)
-        if e.seat == board.viewer:
-            text = f"[b]{text}[/]"
-        lines.append(text)
+        lines.append(LogLine(text, "b" if e.seat == board.viewer else ""))
         i += 1
     return lines
 
@@ -58,7 +69,7 @@ class MoveLog(VerticalScroll, can_focus=False):
     """Scrollable with the mouse; follows the newest move."""
 
     board: reactive[Board | None] = reactive(None)
-    _lines: list[str] = []
+    _lines: list[tuple[str, str]] = []
 
     def compose(self):
         yield Static(id="log-text")
@@ -74,8 +85,9 @@ class MoveLog(VerticalScroll, can_focus=False):
             return  # a new selection, not a new move: nothing to redo
         self._key = key
         lines = log_lines(board)
-        if lines == self._lines:
+        shown = [(str(line), line.style) for line in lines]
+        if shown == self._lines:
             return  # a new selection, not a new move: nothing to redo
-        self._lines = lines
-        self.query_one("#log-text", Static).update(Content.from_markup("\n".join(lines)))
+        self._lines = shown
+        self.query_one("#log-text", Static).update(Content("\n").join(line.content() for line in lines))
         self.call_after_refresh(self.scroll_end, animate=False)
