@@ -243,7 +243,7 @@ def playout(
                     mark = False
                 else:
                     target = owner
-            elif both_stuck and not failed[partner[turn]]:
+            elif both_stuck and (played or not failed[partner[turn]]):
                 mark = False
             if mark:
                 marker[target] = True

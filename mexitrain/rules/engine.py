@@ -22,12 +22,14 @@ from .tiles import full_set, is_double, pips, placement_table
 _Cand = tuple[tuple[int, int], int, int]
 
 
-# Events are immutable values: one shared object per distinct event.
+# Events are immutable values: one shared object per distinct event. Keyed by value and by
+# the train's type: ``True == 1`` and they hash alike, so a key by value alone would hand a
+# later play on train 1 an event naming train ``True`` (and its record would not replay).
 _EVENTS: dict[tuple, Event] = {}
 
 
 def _event(seat: int, kind: str, tile=None, train=None, branch: int = 0) -> Event:
-    key = (seat, kind, tile, train, branch)
+    key = (seat, kind, tile, train, train.__class__, branch)
     event = _EVENTS.get(key)
     if event is None:
         event = construct(
@@ -217,6 +219,18 @@ def swan_order(state: GameState, seat: int) -> list[int]:
     return order
 
 
+def _chain_lines(state: GameState) -> list[tuple[int, int]]:
+    """The line an opening chain may go on (§8): the one its last tile went on, so that with
+    ``branching_doubles`` the chain follows one line and the branches wait for normal turns;
+    before its first tile, the lines of the seat's own train."""
+    seat = state.turn
+    if state.events:
+        last = state.events[-1]
+        if last.type == "play" and last.seat == seat and last.train == seat:
+            return [(seat, last.branch)]
+    return _lines(state, (seat,))
+
+
 def _swan_next(state: GameState) -> int | None:
     """Position in the swan order of the next public train, or None at the end."""
     order = swan_order(state, state.turn)
@@ -231,7 +245,7 @@ def _targets(state: GameState) -> tuple[list[tuple[int, int]], str | None]:
     """The lines the current seat may play on now, and why it is restricted (a reason code)."""
     seat, phase = state.turn, state.phase
     if phase == "chain":
-        return _lines(state, (seat,)), "chain_own_train"
+        return _chain_lines(state), "chain_own_train"
     if phase == "swan":
         nxt = _swan_next(state)
         if nxt is None:
@@ -450,8 +464,10 @@ def _end_without_play(state: GameState) -> Action:
         return MARK
     if rules.teams and rules.team_marker == "both_stuck":
         partner = _team(state, seat)[1]
-        if not state.failed[partner]:
-            return PASS  # §8 both_stuck: public only when both partners failed
+        if state.phase in ("follow_up", "follow_up_drawn") or not state.failed[partner]:
+            # §8 both_stuck: public only when both partners failed; a turn that laid a
+            # double and failed its follow-up is a turn with a play (RULES.md §10)
+            return PASS
     return MARK
 
 
@@ -587,10 +603,12 @@ def apply(state: GameState, action: Action) -> GameState:
     if cls is Play or (cls not in _OTHER_ACTIONS and isinstance(action, Play)):
         a, b = action.tile
         ti = _resolve_train(state, action.train)
-        cand = ((a, b), ti, action.branch)
-        if cand not in _plays(state):
+        shared = _plays(state).get(((a, b), ti, action.branch))
+        if shared is None:
             raise _diagnose_play(state, action)
-        return _settle(_play(state, cand))
+        # the engine's own candidate, never the action's values: a train ``True`` or a half
+        # ``1.0`` equals 1 but must not reach the trains, the events or the caches
+        return _settle(_play(state, _CAND_OF[id(shared)][2]))
     if cls not in _OTHER_ACTIONS and not isinstance(action, _OTHER_ACTIONS):
         raise TypeError(f"not an action: {action!r}")
     kind = action.type
@@ -693,9 +711,11 @@ def _play(state: GameState, cand: _Cand) -> GameState:
     }
     if ti == n and state.mexican_starter is None:
         update["mexican_starter"] = seat
-    if not hand_t:  # domino: the round ends at once, even on a double (§6, §7)
-        return _end_round(evolve(state, update), "domino", seat)
     phase = state.phase
+    if not hand_t:  # domino: the round ends at once, even on a double (§6, §7)
+        if phase == "chain" and rules.opening == "simultaneous":
+            return evolve(state, update)  # §8: every seat lays its chain first (_settle)
+        return _end_round(evolve(state, update), "domino", seat)
     chain_start = (
         ti == seat
         and state.chain_right[seat]
@@ -758,7 +778,7 @@ def _settle(state: GameState) -> GameState:
         if phase == "game_over":
             return state
         if phase == "chain":
-            if _candidates(state, state.hands[state.turn], _lines(state, (state.turn,))):
+            if _candidates(state, state.hands[state.turn], _chain_lines(state)):
                 return state
             if state.rules.opening == "simultaneous":
                 if state.opening_queue:
@@ -767,6 +787,13 @@ def _settle(state: GameState) -> GameState:
                         dict(turn=state.opening_queue[0], opening_queue=state.opening_queue[1:]),
                     )
                 else:
+                    # §8: once every seat has laid its chain, a seat with no tile left ends
+                    # the round; the record names the first of them in the opening order
+                    n = state.players
+                    for k in range(n):
+                        out = (state.first_seat + k) % n
+                        if not state.hands[out]:
+                            return _end_round(state, "domino", out)
                     state = evolve(state, dict(turn=state.first_seat, phase="turn"))
             else:
                 state = _end_turn(state, True)
@@ -797,9 +824,11 @@ def _end_round(state: GameState, end: str, out_seat: int | None) -> GameState:
     """Score the round (§7), then deal the next one or end the game."""
     n = state.players
     scores = [sum(t[0] + t[1] for t in h) for h in state.hands]
-    if out_seat is not None:
-        for s in _team(state, out_seat):
-            scores[s] = 0
+    if out_seat is not None:  # the seat out, and any other with no tile left (§8 simultaneous)
+        for out in range(n):
+            if out == out_seat or not state.hands[out]:
+                for s in _team(state, out):
+                    scores[s] = 0
     result = construct(
         RoundResult,
         {

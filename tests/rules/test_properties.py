@@ -152,11 +152,20 @@ def _check_round_end(before: GameState, action, after: GameState) -> None:
         held = [t[0] for h in r.hands for t in h if t[0] == t[1]]
         if held:  # else it was drawn (house default)
             assert r.engine == max(held) and (r.engine, r.engine) in r.hands[r.engine_seat]
-    team = {r.out_seat, final.partner(r.out_seat)} if r.out_seat is not None else set()
+    # the seat out and any other with no tile left (§8 simultaneous), with their partners
+    outs = {s for s, h in enumerate(r.leftovers) if not h} if r.out_seat is not None else set()
+    team = outs | {final.partner(s) for s in outs}
     assert r.scores == tuple(0 if s in team else sum(a + b for a, b in h)
                              for s, h in enumerate(r.leftovers))
     if r.end == "domino":
-        assert r.out_seat == before.turn and r.leftovers[r.out_seat] == ()
+        assert r.leftovers[r.out_seat] == ()
+        if before.phase == "chain" and rules.opening == "simultaneous":
+            # §8: the round ends once every seat has laid its opening chain; the first seat
+            # in the opening order with no tile left is named
+            order = [(before.first_seat + k) % n for k in range(n)]
+            assert r.out_seat == next(s for s in order if not r.leftovers[s])
+        else:
+            assert r.out_seat == before.turn
     elif r.end == "stuck":
         assert rules.round_end == "boneyard_empty"
         assert final.boneyard == () and r.out_seat is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from positions import kinds, plays, position, run
 
@@ -9,6 +11,7 @@ from mexitrain.rules import (
     MEXICAN,
     Draw,
     Event,
+    GameState,
     IllegalAction,
     Mark,
     Pass,
@@ -16,7 +19,9 @@ from mexitrain.rules import (
     RuleSet,
     apply,
     legal_actions,
+    new_game,
 )
+from mexitrain.rules.record import dump_record, replay, to_record
 
 RULES = RuleSet()
 
@@ -161,3 +166,35 @@ def test_game_over_refuses_everything() -> None:
     assert s.over and legal_actions(s) == ()
     with pytest.raises(IllegalAction, match="the game is over"):
         apply(s, Draw())
+
+
+def _first_choice_game(odd: bool) -> tuple[GameState, int]:
+    """A one-round double-15 game for 2, each seat taking its first legal action; with
+    ``odd``, each play on train 1 is sent as a constructed action naming train ``True`` with
+    a half ``n.0`` (values equal to the legal ones, of other types)."""
+    state = new_game(RuleSet(set=15, rounds=1), players=2, seed=5)
+    sent = 0
+    while not state.over:
+        action = legal_actions(state)[0]
+        if odd and action.type == "play" and action.train == 1:
+            a, b = action.tile
+            action = Play.model_construct(tile=(a, float(b)), train=True, branch=action.branch)
+            sent += 1
+        state = apply(state, action)
+    return state, sent
+
+
+def test_a_train_named_true_does_not_corrupt_records() -> None:
+    """RULES.md §4, §5: a play names its train by seat. An action naming train ``True`` equals
+    seat 1 and is played there, but the engine lays and records its own values: that game's
+    record and a later game's in the same process say ``"train": 1`` and replay (issue 21: a
+    cache keyed by value alone gave the later game's events ``"train": true``)."""
+    odd, sent = _first_choice_game(odd=True)
+    plain, _ = _first_choice_game(odd=False)
+    assert sent > 0 and odd.results == plain.results
+    for game in (odd, plain):
+        events = [e for r in game.results for e in r.events if e.type == "play"]
+        assert all(type(e.train) in (int, str) and e.train is not True for e in events)
+        assert all(type(h) is int for e in events for h in e.tile)
+        record = to_record(game, [("Ann", "human"), ("Bo", "computer")])
+        assert replay(json.loads(dump_record(record))).results == game.results

@@ -805,3 +805,192 @@ class TestCombinations:
         s = run(s, Play(tile=(3, 7), train=0))
         # the branches are seat 1's train: private to seat 2, whose 5-9 cannot go there
         assert kinds(s) == {"draw"}
+
+
+class TestOpeningsAtTheEdges:
+    """RULES.md §8 openings: every seat lays its chain; a chain follows one line (issue 21)."""
+
+    RULES = RuleSet(opening="simultaneous")
+
+    def test_going_out_in_the_opening_lets_the_later_seats_lay(self) -> None:
+        """RULES.md §8 simultaneous: every seat lays its chain before the round can end."""
+        s = position(self.RULES, phase="chain", turn=0, opening_queue=(1, 2),
+                     hands=[[(12, 3), (3, 5)], [(12, 4), (4, 6), (9, 9)], [(12, 7), (1, 2)]],
+                     boneyard=[(2, 2)])
+        s = run(s, Play(tile=(12, 3), train=0), Play(tile=(3, 5), train=0))
+        assert s.results == () and s.phase == "chain" and s.turn == 1  # not over yet
+        s = run(s, Play(tile=(12, 4), train=1), Play(tile=(4, 6), train=1))
+        assert s.results == () and s.turn == 2
+        s = run(s, Play(tile=(12, 7), train=2))
+        r = s.results[0]
+        assert (r.end, r.out_seat, r.scores) == ("domino", 0, (0, 18, 3))
+        assert r.leftovers == ((), ((9, 9),), ((1, 2),))
+
+    def test_several_seats_out_in_the_opening_all_score_zero(self) -> None:
+        """RULES.md §8 simultaneous: each seat with no tile left scores 0; the record names the
+        first of them in the opening order (house, §8)."""
+        s = position(self.RULES, phase="chain", turn=1, first_seat=1, opening_queue=(2, 0),
+                     hands=[[(12, 3)], [(12, 4), (9, 9)], [(12, 7), (7, 1)]],
+                     boneyard=[(2, 2)])
+        s = run(s, Play(tile=(12, 4), train=1), Play(tile=(12, 7), train=2),
+                Play(tile=(7, 1), train=2))
+        assert s.results == () and s.turn == 0
+        s = run(s, Play(tile=(12, 3), train=0))
+        r = s.results[0]
+        assert (r.end, r.out_seat, r.scores) == ("domino", 2, (0, 18, 0))
+
+    def test_a_team_is_out_when_either_partner_is_out_in_the_opening(self) -> None:
+        """RULES.md §8 simultaneous + teams: a partner out in the opening gives the team 0."""
+        rules = RuleSet(opening="simultaneous", teams=True)
+        s = position(rules, phase="chain", turn=0, opening_queue=(1, 2, 3),
+                     hands=[[(12, 3)], [(12, 4), (9, 9)], [(1, 2)], [(5, 6)]],
+                     boneyard=[(2, 2)])
+        s = run(s, Play(tile=(12, 3), train=0), Play(tile=(12, 4), train=1))
+        r = s.results[0]
+        assert (r.end, r.out_seat, r.scores) == ("domino", 0, (0, 18, 0, 11))
+
+    def test_random_openings_never_end_before_every_chain(self) -> None:
+        """RULES.md §8 simultaneous: in random double-6 3-player rounds, a round that ends in
+        the opening ends with every seat's chain laid (no tile of a seat fits its train)."""
+        rules = RuleSet(opening="simultaneous", set=6, rounds=1)
+        ended_early = 0
+        for seed in range(150):
+            s = new_game(rules, players=3, seed=seed)
+            rng = random.Random(seed)
+            while s.phase == "chain":
+                s = apply(s, rng.choice(legal_actions(s)))
+            if s.over:
+                ended_early += 1
+                r = s.results[0]
+                for seat, left in enumerate(r.leftovers):
+                    own = [e for e in r.events if e.train == seat]
+                    end = own[-1].tile[1] if own else r.engine
+                    assert not any(end in t for t in left), "a chain was cut short"
+        assert ended_early > 0
+
+    def test_a_chain_follows_one_line_with_branching_doubles(self) -> None:
+        """RULES.md §8 simultaneous + branching_doubles: the chain follows one line from the
+        engine; the branches of a double it satisfies wait for normal turns."""
+        rules = RuleSet(opening="simultaneous", branching_doubles=True)
+        s = position(rules, phase="chain", turn=0, opening_queue=(1,),
+                     hands=[[(12, 3), (3, 3), (3, 5), (3, 7), (3, 9)], [(12, 4), (1, 2)]],
+                     boneyard=[(2, 2)])
+        s = run(s, Play(tile=(12, 3), train=0), Play(tile=(3, 3), train=0))
+        assert branch_plays(s) == {((3, 5), 0, 0), ((3, 7), 0, 0), ((3, 9), 0, 0)}
+        s = run(s, Play(tile=(3, 5), train=0))
+        assert s.trains[0].ends == (5, 3, 3)  # two branches grew, empty
+        assert s.turn == 1 and s.phase == "chain"  # nothing fits 5: seat 0's chain is over
+        assert set(s.hands[0]) == {(3, 7), (3, 9)}
+        s = run(s, Play(tile=(12, 4), train=1))
+        assert s.phase == "turn" and s.turn == 0
+        assert branch_plays(s) == {((3, 7), 0, 1), ((3, 9), 0, 1), ((3, 7), 0, 2), ((3, 9), 0, 2)}
+
+    def test_a_first_turn_chain_follows_one_line_with_branching_doubles(self) -> None:
+        """RULES.md §8 first_turn_chain + branching_doubles: the chain follows one line too."""
+        rules = RuleSet(opening="first_turn_chain", branching_doubles=True)
+        s = position(rules, turn=0, hands=[[(12, 3), (3, 3), (3, 5), (3, 7)], [(12, 4), (1, 2)]],
+                     boneyard=[(2, 2)])
+        s = run(s, Play(tile=(12, 3), train=0), Play(tile=(3, 3), train=0),
+                Play(tile=(3, 5), train=0))
+        assert s.turn == 1 and s.hands[0] == ((3, 7),)
+
+
+class TestChoicesWhereTheSourcesAreSilent:
+    """RULES.md §10 (house readings), as docs/rules.md describes them: what the engine does."""
+
+    def test_heaviest_tile_tie_a_double_wins(self) -> None:
+        """RULES.md §3 first_player=heaviest, §10: on equal pips a double wins (5-5 over 4-6)."""
+        rules = RuleSet(set=6, first_player="heaviest")
+        _, hands, boneyard = deal(rules, 2, 6, 1)
+        assert (5, 6) in boneyard and (5, 5) in hands[0] and (4, 6) in hands[1]
+        assert new_game(rules, players=2, seed=6).first_seat == 0
+
+    def test_a_double_on_an_open_wild_double_blank(self) -> None:
+        """RULES.md §8 blanks_wild, §10: a double may be laid on an open 0-0; it satisfies the
+        0-0 and opens a new double, which its player must follow (§6)."""
+        rules = RuleSet(blanks_wild=True)
+        s = position(rules, hands=[[(5, 5), (5, 6), (7, 8)], [(1, 1), (4, 9)]],
+                     trains={1: [(12, 0), (0, 0)]}, boneyard=[(11, 11), (2, 3)])
+        assert ((5, 5), 1) in plays(s)
+        s = run(s, Play(tile=(5, 5), train=1))
+        assert s.phase == "follow_up" and s.double_line == (1, 0)
+        assert plays(s) == {((5, 6), 1)}  # the new double blocks; 7-8 fits nowhere
+        # one's own 0-0 is still followed by a non-double only (§6)
+        s = position(rules, hands=[[(0, 0), (5, 5), (7, 8)], [(1, 1), (4, 9)]],
+                     trains={0: [(12, 0)]}, boneyard=[(11, 11), (2, 3)])
+        s = run(s, Play(tile=(0, 0), train=0))
+        assert {t for t, _ in plays(s)} == {(7, 8), (8, 7)}
+
+    @pytest.mark.parametrize("partner_failed", [False, True])
+    def test_both_stuck_failed_follow_up_under_any(self, partner_failed: bool) -> None:
+        """RULES.md §8 both_stuck, §10: under double_follow_up=any, a turn that laid a double
+        and failed its follow-up is a turn with a play: it passes, no marker, even when the
+        partner failed (it marked both trains before issue 21)."""
+        rules = RuleSet(teams=True, team_marker="both_stuck")
+        s = position(rules, hands=[[(5, 5), (1, 2)], [(3, 4)], [(7, 8)], [(9, 10)]],
+                     trains={0: [(12, 5)]}, boneyard=[(1, 1), (11, 11)],
+                     failed=[False, False, partner_failed, False])
+        s = run(s, Play(tile=(5, 5), train=0), Draw())
+        assert legal_actions(s) == (Pass(),)
+        s = apply(s, Pass())
+        assert not any(t.marker for t in s.trains)
+        assert s.failed == (False, False, partner_failed, False)
+
+    def test_both_stuck_failed_follow_up_under_must_satisfy(self) -> None:
+        """RULES.md §6 must_satisfy, §8 both_stuck, §10: a failed follow-up marks the train the
+        double is on (with its partner's: the two count as one), whatever the partner did;
+        a double on a public train marks nothing."""
+        rules = RuleSet(teams=True, team_marker="both_stuck", double_follow_up="must_satisfy")
+        s = position(rules, hands=[[(5, 5), (1, 2)], [(3, 4)], [(7, 8)], [(9, 10)]],
+                     trains={0: [(12, 5)]}, boneyard=[(1, 1), (11, 11)])
+        s = run(s, Play(tile=(5, 5), train=0), Draw(), Mark())
+        assert [t.marker for t in s.trains] == [True, False, True, False, False]
+        s = position(rules, hands=[[(5, 5), (1, 2)], [(3, 4)], [(7, 8)], [(9, 10)]],
+                     trains={MEXICAN: [(12, 5)]}, boneyard=[(1, 1), (11, 11)])
+        s = run(s, Play(tile=(5, 5), train=MEXICAN), Draw())
+        assert legal_actions(s) == (Pass(),)
+        s = apply(s, Pass())
+        assert not any(t.marker for t in s.trains)
+
+    def test_first_turn_chain_when_only_another_train_can_be_played(self) -> None:
+        """RULES.md §5, §8 first_turn_chain, §10: a player who cannot start their own train
+        must play elsewhere if a tile fits (no draw); the chain right is then used up."""
+        rules = RuleSet(opening="first_turn_chain")
+        s = position(rules, hands=[[(5, 6), (3, 7)], [(1, 1), (4, 9)]],
+                     trains={MEXICAN: [(12, 5)]}, mexican_starter=1, boneyard=[(11, 11), (2, 3)])
+        assert legal_actions(s) == (Play(tile=(5, 6), train=MEXICAN),)
+        s = run(s, Play(tile=(5, 6), train=MEXICAN))
+        assert s.turn == 1 and s.chain_right == (False, True)
+        # when the own train can be started, it must be: the chain comes first
+        s = position(rules, hands=[[(5, 6), (3, 12)], [(1, 1), (4, 9)]],
+                     trains={MEXICAN: [(12, 5)]}, mexican_starter=1, boneyard=[(11, 11), (2, 3)])
+        assert legal_actions(s) == (Play(tile=(12, 3), train=0),)
+
+    @pytest.mark.parametrize("team_marker", ["together", "both_stuck"])
+    def test_swan_drive_with_teams_skips_the_partner(self, team_marker: str) -> None:
+        """RULES.md §8 swan_drive + teams, §10: the partner's train is not a stop of the drive
+        (a play on one's own train makes both partners' trains private)."""
+        rules = RuleSet(teams=True, swan_drive=True, team_marker=team_marker)
+        s = position(rules, hands=[[(5, 6), (7, 8), (9, 10), (3, 4)], [(1, 1)], [(2, 2)], [(0, 0)]],
+                     trains={0: [(12, 5)], 1: [(12, 7)], 2: [(12, 9)], 3: [(12, 3)]},
+                     markers=[1, 2, 3], boneyard=[(11, 11)])
+        s = run(s, Play(tile=(5, 6), train=0))
+        assert not s.trains[2].marker
+        s = run(s, Play(tile=(7, 8), train=1))
+        assert plays(s) == {((3, 4), 3)}  # 9-10 would fit the partner's train: not a stop
+
+    def test_swan_drive_and_an_unstarted_mexican_train(self) -> None:
+        """RULES.md §8 swan_drive, §10: the Mexican Train joins the order once started, just
+        after its starter's seat; unstarted, it is no stop (the drive cannot start it)."""
+        rules = RuleSet(swan_drive=True)
+        s = position(rules, hands=[[(5, 6), (12, 8), (3, 4)], [(1, 1)], [(2, 2)]],
+                     trains={0: [(12, 5)], 1: [(12, 3)]}, markers=[1], boneyard=[(11, 11)])
+        s = run(s, Play(tile=(5, 6), train=0))
+        assert plays(s) == {((3, 4), 1)}  # train 1, and no Mexican Train to start
+        s = run(s, Play(tile=(3, 4), train=1))
+        assert s.turn == 1 and s.hands[0] == ((8, 12),)
+        s = position(rules, hands=[[(5, 6), (7, 8), (3, 4)], [(1, 1)], [(2, 2)]],
+                     trains={0: [(12, 5)], 1: [(12, 3)], MEXICAN: [(12, 7)]}, markers=[1],
+                     mexican_starter=0, boneyard=[(11, 11)])
+        s = run(s, Play(tile=(5, 6), train=0))
+        assert plays(s) == {((7, 8), MEXICAN)} and Skip() in legal_actions(s)
