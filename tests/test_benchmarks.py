@@ -13,6 +13,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 CASES = {
     "engine_speed": ["--games", "1", "--players", "2", "--option", "rounds=1"],
+    "core_speed": ["--games", "1", "--players", "2", "--option", "rounds=1", "--repeats", "1"],
     "snapshot_floor": ["--actions", "200", "--games", "1"],
     "ai_speed": ["--rounds", "1", "--levels", "random,expert", "--budget", "2", "--players", "2"],
     "rollout_speed": ["--players", "2", "--states", "2"],

@@ -122,32 +122,34 @@ def gen(c: Core, mask: int, lines) -> list[int]:
     """The plays of the tiles of ``mask`` on ``lines`` (in order), in order."""
     tab = c.tab
     fit = tab.fit
-    lays = tab.lays
     ends = c.ends
     base = c.base
     out: list[int] = []
     for line in lines:
         end = ends[line]
         h = mask & fit[end]
-        if not h:
-            continue
-        b = base[line]
-        table = lays[end]
-        if h & (h - 1) == 0:  # one tile
-            codes = table[h.bit_length() - 1]
-            if len(codes) == 1:
-                out.append(b | codes[0])
-            else:
-                out.extend([b | x for x in codes])
-            continue
-        codes = []
-        while h:
-            low = h & -h
-            codes.extend(table[low.bit_length() - 1])
-            h ^= low
-        codes.sort()
-        out.extend([b | x for x in codes])
+        if h:
+            _add(out, h, base[line], end, tab)
     return out
+
+
+def _add(out: list[int], h: int, b: int, end: int, tab) -> None:
+    """Add the plays of the tiles of ``h`` (all fit) on a line of move bits ``b``."""
+    if h & (h - 1) == 0:  # one tile
+        code = tab.one_lay[end][h.bit_length()]
+        if code >= 0:
+            out.append(b | code)
+        else:
+            out.extend([b | x for x in tab.lays[end][h.bit_length() - 1]])
+        return
+    table = tab.lays[end]
+    codes = []
+    while h:
+        low = h & -h
+        codes.extend(table[low.bit_length() - 1])
+        h ^= low
+    codes.sort()
+    out.extend([b | x for x in codes])
 
 
 def plays(c: Core) -> list[int]:
@@ -158,9 +160,35 @@ def plays(c: Core) -> list[int]:
     phase = c.phase
     if phase == TURN:
         seat = c.turn
-        lines, _ = default_lines(c, seat)
-        out = gen(c, c.hands[seat], lines)
-        if c.tab.first_turn_chain and c.chain_right[seat] and out:
+        tab = c.tab
+        hand = c.hands[seat]
+        if c.open_dbl:
+            lines, _ = default_lines(c, seat)
+            out = gen(c, hand, lines)
+        else:  # the common case in one pass: every line of the trains the seat may use
+            n = tab.n
+            partner = tab.partner[seat]
+            marker = c.marker
+            fit = tab.fit
+            ends = c.ends
+            base = c.base
+            one_lay = tab.one_lay
+            out = []
+            ti = 0
+            for lines in c.train_lines:
+                if ti == n or marker[ti] or ti == seat or ti == partner:
+                    for line in lines:
+                        end = ends[line]
+                        h = hand & fit[end]
+                        if h:
+                            if h & (h - 1) == 0:
+                                code = one_lay[end][h.bit_length()]
+                                if code >= 0:
+                                    out.append(base[line] | code)
+                                    continue
+                            _add(out, h, base[line], end, tab)
+                ti += 1
+        if tab.first_turn_chain and c.chain_right[seat] and out:
             own = [m for m in out if m >> 15 == seat]
             if own:
                 out = own

@@ -16,6 +16,8 @@ from .tables import (
     FOLLOW_UP,
     FOLLOW_UP_DRAWN,
     GAME_OVER,
+    LAY_DOUBLE,
+    LAY_END,
     M_DRAW,
     M_MARK,
     M_SKIP,
@@ -57,6 +59,11 @@ def step(c: Core, m: int) -> None:
             for s in tab.team[target]:
                 marker[s] = True
         end_turn(c, played)
+    phase = c.phase
+    if phase == DRAWN or phase == FOLLOW_UP_DRAWN:
+        return  # nothing is forced
+    if (phase == TURN or phase == FOLLOW_UP) and (c.bpos < len(c.bone) or c.tab.until_blocked):
+        return
     settle(c)
 
 
@@ -64,25 +71,26 @@ def _play(c: Core, m: int) -> None:
     tab = c.tab
     n = tab.n
     ti, li, lay = m >> 15, (m >> 9) & 63, m & 511
-    a, b = divmod(lay, 19)
+    double = LAY_DOUBLE[lay]
     seat = c.turn
     phase = c.phase
     nxt = swan_next(c) if phase == SWAN else None  # on the position before the play
     swan_context = phase == SWAN or c.swan_pos is not None
-    bit = tab.bit[tab.id_of_lay[lay]]
+    bit = tab.bit_of_lay[lay]
     c.hands[seat] ^= bit
     c.off ^= bit
     line = c.train_lines[ti][li]
-    old_end = c.ends[line]
+    ends = c.ends
+    old_end = ends[line]
     c.laid[line].append(lay)
-    c.ends[line] = b
+    ends[line] = LAY_END[lay]
     open_dbl = c.open_dbl
     if line in open_dbl:  # this play satisfies a double
         open_dbl.remove(line)
         if tab.branching:  # two more branches grow from it (§8)
             c.add_line(ti, old_end)  # from the double's value
             c.add_line(ti, old_end)
-    if a == b:
+    if double:
         open_dbl.append(line)
     if ti < n and (ti == seat or ti == tab.partner[seat]):
         # the owner (or a partner) removes the marker by playing here
@@ -114,7 +122,7 @@ def _play(c: Core, m: int) -> None:
         return  # the chain goes on while a tile fits
     if phase == SWAN:
         c.swan_pos = nxt
-    if a == b:
+    if double:
         c.phase = FOLLOW_UP
         c.dline = line
         return

@@ -35,6 +35,8 @@ MOVE_EVENT = {M_DRAW: E_DRAW, M_MARK: E_MARK, M_PASS: E_PASS, M_SKIP: E_SKIP}
 DOMINO, STUCK, BLOCKED = "domino", "stuck", "blocked"
 
 LAY = [(c // 19, c % 19) for c in range(19 * 19)]  # lay code -> (a, b)
+LAY_END = [c % 19 for c in range(19 * 19)]  # lay code -> the new open end
+LAY_DOUBLE = [c // 19 == c % 19 for c in range(19 * 19)]
 
 
 def move(ti: int, li: int, lay: int) -> int:
@@ -55,10 +57,9 @@ class Table:
         self.bit = [1 << i for i in range(len(tiles))]
         self.pips = [a + b for a, b in tiles]
         self.code = [a * 19 + b for a, b in tiles]  # a tile's own lay code (low half first)
-        self.id_of_lay = {}
+        self.bit_of_lay = [0] * (19 * 19)  # lay code -> the laid tile's bit
         for i, (a, b) in enumerate(tiles):
-            self.id_of_lay[a * 19 + b] = i
-            self.id_of_lay[b * 19 + a] = i
+            self.bit_of_lay[a * 19 + b] = self.bit_of_lay[b * 19 + a] = 1 << i
         self.double_mask = sum(1 << i for i, (a, b) in enumerate(tiles) if a == b)
         self.wild = wild = rules.blanks_wild
         pipmask = [0] * 19
@@ -74,13 +75,20 @@ class Table:
         ]
         # per open end: the tiles that fit, and each one's lay codes in order
         self.fit = [0] * 19
-        self.lays: list[dict[int, tuple[int, ...]]] = [{} for _ in range(19)]
+        # lays[end][i]: tile i's lay codes on that end, in order (() if it does not fit)
+        self.lays: list[list[tuple[int, ...]]] = [[()] * len(tiles) for _ in range(19)]
+        # by the lowest bit's bit_length() (tile id + 1): the one lay code of a tile that
+        # fits one way only, else -1 (two ways, or no fit)
+        self.one_lay: list[list[int]] = [[-1] * (len(tiles) + 1) for _ in range(19)]
         for end in range(19):
             for i, t in enumerate(tiles):
                 p = placements(t, end, wild)
                 if p:
                     self.fit[end] |= 1 << i
-                    self.lays[end][i] = tuple(sorted(a * 19 + b for a, b in p))
+                    codes = tuple(sorted(a * 19 + b for a, b in p))
+                    self.lays[end][i] = codes
+                    if len(codes) == 1:
+                        self.one_lay[end][i + 1] = codes[0]
         # rule flags
         self.teams = rules.teams
         self.partner = [(s + n // 2) % n if rules.teams else s for s in range(n)]
