@@ -1314,6 +1314,46 @@ def rules_summary(rules: RuleSet, players: int) -> list[str]:
             lines.append(option_words(key, True))
     return lines
 
+def rules_choices(rules: RuleSet, players: int) -> list[str]:
+    """What the game does where the sources are silent, for the options in force, one line
+    each (help screen; RULES.md §10 and docs/rules.md "Choices where the sources are silent")."""
+    lines = []
+    if rules.set == 9 and players == 8 and rules.hand_size is None and rules.hand_table == "standard":
+        lines.append(_("With 8 players on a double-9 set, each gets 6 tiles (7 each cannot be dealt)."))
+    if rules.first_player == "heaviest":
+        lines.append(_("Heaviest tile first: on equal pips a double wins, then the tile with the higher half."))
+    if rules.engine == "highest_double":
+        lines.append(_("If nobody holds a double, players draw in turn from the boneyard until one is drawn."))
+    if rules.opening == "simultaneous":
+        lines.append(
+            _("Everyone lays their opening chain before the round can end; each player left with no tile scores 0.")
+        )
+    if rules.opening == "first_turn_chain":
+        lines.append(
+            _("On your first turn, if your own train cannot be started you must still play elsewhere if a tile "
+              "fits; you draw only when nothing fits.")
+        )
+    if rules.opening != "normal" and rules.branching_doubles:
+        lines.append(_("An opening chain follows one line; the branches of its doubles wait for normal turns."))
+    if rules.blanks_wild:
+        lines.append(_("A double may be laid on an open 0-0: it satisfies it and opens a new double."))
+    if rules.teams and rules.team_marker == "both_stuck":
+        if rules.double_follow_up == "must_satisfy":
+            lines.append(
+                _("A double you cannot satisfy marks the train it is on (with its partner train), whatever your "
+                  "partner did.")
+            )
+        else:
+            lines.append(_("Laying a double and failing its follow-up counts as a play: no marker."))
+    if rules.swan_drive:
+        lines.append(
+            _("Swan drive: the Mexican Train is a stop only once started, just after the seat of its starter.")
+        )
+        if rules.teams:
+            lines.append(_("Swan drive: your partner's train is not a stop."))
+    lines.append(_("A game still tied after both tie-breaks is a shared win."))
+    return lines
+
 
 __all__ = [
     "DECIDED",
@@ -1340,6 +1380,7 @@ __all__ = [
     "round_count",
     "round_header",
     "round_phrase",
+    "rules_choices",
     "rules_summary",
     "notice_text",
     "record_error_text",

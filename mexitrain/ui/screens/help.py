@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
 from ...i18n import N_, _
+from ...messages import rules_choices
 from ...rules import RuleSet
 from .. import words
 
@@ -81,6 +82,8 @@ def help_rows(rules: RuleSet | None, players: int | None) -> list[tuple[str, str
     if rules is not None and players is not None:
         rows += [("heading", "", _("This game's rules"))]
         rows += [("bullet", "", escape(line)) for line in words.rules_summary(rules, players)]
+        rows += [("heading", "", _("Where the rules are silent"))]
+        rows += [("bullet", "", escape(line)) for line in rules_choices(rules, players)]
     return rows
 
 
