@@ -6,7 +6,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
@@ -15,6 +14,7 @@ from ...messages import winners_text
 from ...rules import SeatView, decided_by, standings
 from .. import words
 from ..board import finished_round_view
+from ..cells import cells, fit, markup, plain
 from ..palette import seat_colour
 from ..widgets import ScoreSheet, domino
 
@@ -29,15 +29,15 @@ def last_move(view: SeatView, names: tuple[str, ...], viewer: int | None = None)
     return words.event_line(before, names, len(before.events) - 1, viewer=viewer)
 
 
-def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) -> str:
+def leftovers_content(view: SeatView, names: tuple[str, ...], width: int = 78) -> Content:
+    """Every seat's leftover tiles and points; the names as plain text, padded in cells."""
     res = view.results[-1]
     lines = []
-    name_w = max(4, min(12, max(len(n) for n in names)))
+    name_w = max(4, min(12, max(cells(n) for n in names)))
     for seat, hand in enumerate(res.leftovers):
         pts = sum(a + b for a, b in hand)
         score = res.scores[seat]
-        name = escape(names[seat][:name_w].ljust(name_w))
-        head = f"[b {seat_colour(seat)}]{name}[/] "
+        head = plain(fit(names[seat], name_w), f"b {seat_colour(seat)}")
         if seat == res.out_seat:
             body = "[b $success]" + _("went out — domino!") + "[/]"
         elif not hand:
@@ -53,8 +53,8 @@ def leftovers_markup(view: SeatView, names: tuple[str, ...], width: int = 78) ->
                 used += w
             body = " ".join(parts)
         note = _("{points} pts").format(points=f"{pts:>3}") if score == pts else f"{pts:>3} → {score}"
-        lines.append(f"{head}[b]{note}[/]  {body}")
-    return "\n".join(lines)
+        lines.append(head + domino.line_content(f" [b]{note}[/]  {body}"))
+    return Content("\n").join(lines)
 
 
 class RoundOverScreen(Screen[None]):
@@ -75,14 +75,17 @@ class RoundOverScreen(Screen[None]):
         last = last_move(self.view, self.names, self.viewer)
         with VerticalScroll(id="round-over"):
             yield Label(
-                "[b]" + _("Round {number} over").format(number=res.number) + "[/] · "
-                + _("engine {engine}").format(engine=f"{res.engine}-{res.engine}") + f" · {escape(how)}",
+                markup(
+                    "[b]" + _("Round {number} over").format(number=res.number) + "[/] · "
+                    + _("engine {engine}").format(engine=f"{res.engine}-{res.engine}") + " · $how",
+                    how=how,
+                ),
                 id="round-title",
                 classes="-with-last" if last else "",
             )
             if last:
-                yield Label("[dim]" + escape(_("Last move: {move}").format(move=last)) + "[/]", id="round-last")
-            yield Static(Content.from_markup(leftovers_markup(self.view, self.names)), id="leftovers")
+                yield Label(plain(_("Last move: {move}").format(move=last), "dim"), id="round-last")
+            yield Static(leftovers_content(self.view, self.names), id="leftovers")
             yield Label("[b]" + _("Score sheet") + "[/]", classes="section")
             yield ScoreSheet(self.view, self.names, chrome=4, id="score-sheet")  # padding, scroll bar
             yield Label(
@@ -122,17 +125,16 @@ class GameOverScreen(Screen[str]):
             low = "—" if st.lowest_nonzero is None else str(st.lowest_nonzero)
             style = "b $success" if st.place == 1 else ""
             row = (
-                f"{words.ordinal(st.place):>4}  [{style or 'b'} {seat_colour(st.seats[0])}]{escape(name[:20]):<20}[/]"
-                f" {st.total:>5}   {st.zero_rounds:>3}   {low:>5}"
+                Content(f"{words.ordinal(st.place):>4}  ")
+                + plain(fit(name, 20), f"{style or 'b'} {seat_colour(st.seats[0])}")
+                + Content(f" {st.total:>5}   {st.zero_rounds:>3}   {low:>5}")
             )
             lines.append(row)
         with Vertical(id="game-over"):
             yield Label("[b]" + _("Game over") + "[/] · " + ngettext("{n} round played", "{n} rounds played", len(view.results)).format(n=len(view.results)))
-            yield Label(f"[b $success]{escape(winners)}[/] {escape(words.decided_text(decided))}", id="winner")
+            yield Label(markup("[b $success]$winners[/] $decided", winners=winners, decided=words.decided_text(decided)), id="winner")
             yield Static(
-                Content.from_markup(
-                    "[b]" + _("Place  Player               Total  at 0  low≠0") + "[/]\n" + "\n".join(lines)
-                ),
+                Content("\n").join([plain(_("Place  Player               Total  at 0  low≠0"), "b"), *lines]),
                 id="standings",
             )
             with Horizontal(classes="buttons"):

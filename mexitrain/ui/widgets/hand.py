@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.markup import escape
 from textual.message import Message
 
 from ...i18n import _
 from ...messages import tile_count
 from ..board import Board, canon
+from ..cells import fit, markup, plain
 from ..palette import seat_colour
 from . import domino
 from .base import BoardWidget
@@ -76,13 +76,18 @@ class HandTray(BoardWidget):
         if self.board is None:
             return 2
         rows = layout(tray_items(self.board), max(CELL, width))
-        header = -(-domino.cell_width(self.header()) // max(1, width))  # it wraps when narrow
+        header = -(-self.header_content().cell_length // max(1, width))  # it wraps when narrow
         return header + self.row_height() * max(1, len(rows))
 
     def row_height(self) -> int:
         return 4 if domino.tall(self.app.size.height) else 2
 
     def header(self) -> str:
+        """The header line as plain text."""
+        return self.header_content().plain
+
+    def header_content(self) -> Content:
+        """Whose hand, how many tiles and the order; the name as plain text (never markup)."""
         board = self.board
         assert board is not None
         v = board.view
@@ -90,8 +95,8 @@ class HandTray(BoardWidget):
         if board.kinds[v.seat] == "human" and board.viewer == v.seat:
             whose = _("Your hand")
         else:
-            whose = escape(_("{name}'s hand").format(name=board.names[v.seat]))
-        text = f"[b]{whose}[/] · {escape(tile_count(count))}"
+            whose = _("{name}'s hand").format(name=board.names[v.seat])
+        text = f"[b]$whose[/] · {tile_count(count)}"
         if board.plain:
             text += " · " + _("plain sort [dim](o: plan first)[/]")
         else:
@@ -104,7 +109,11 @@ class HandTray(BoardWidget):
                 text += " · " + _("no plan from ▸{end} yet: all extras [dim](o: sort)[/]").format(end=own.end(0))
         if board.my_turn and v.rules.blanks_wild and len(board.options()) > 1:
             text += " · " + _("[b $warning]f[/] flips it")
-        return text
+        return markup(text, whose=whose)
+
+    def _joined(self, lines: list[str]) -> Content:
+        """The header (plain-text name) then the tray's markup lines."""
+        return Content("\n").join([self.header_content(), *(domino.line_content(line) for line in lines[1:])])
 
     def render(self) -> Content:
         board = self.board
@@ -113,10 +122,10 @@ class HandTray(BoardWidget):
         width = self._width()
         my_turn = board.my_turn
         playable = board.playable if my_turn else frozenset()
-        lines = [self.header()]
+        lines = [""]  # the header, as Content (see _joined)
         if not board.tray:
             lines.append("[dim](empty)[/]")
-            return domino.lines_content(lines)
+            return self._joined(lines)
         self._hits = []
         big = self.row_height() == 4
         for row in layout(tray_items(board), width):
@@ -160,7 +169,7 @@ class HandTray(BoardWidget):
             if big:
                 lines.append("".join(rims_bottom).rstrip())
             lines.append("".join(marks).rstrip())
-        return domino.lines_content(lines)
+        return self._joined(lines)
 
 
 class OpenHands(BoardWidget):
@@ -184,7 +193,7 @@ class OpenHands(BoardWidget):
         for seat, hand in enumerate(board.view.hands):
             if hand is None or seat == board.seat:
                 continue
-            name = escape(board.names[seat][:8].ljust(8))
+            name = fit(board.names[seat], 8)
             parts, used = [], 10
             for t in sorted(hand, key=lambda t: (-max(t), -min(t))):
                 w = domino.laid_width(*t) + 1
@@ -193,5 +202,5 @@ class OpenHands(BoardWidget):
                     break
                 parts.append(domino.laid(max(t), min(t)))
                 used += w
-            rows.append(f"[b {seat_colour(seat)}]{name}[/]  " + " ".join(parts))
-        return domino.lines_content(rows)
+            rows.append(plain(name, f"b {seat_colour(seat)}") + domino.line_content("  " + " ".join(parts)))
+        return Content("\n").join(rows)

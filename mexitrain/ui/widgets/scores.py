@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.markup import escape
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...i18n import pgettext
 from ...rules import SeatView, sides, standings
 from .. import words
+from ..cells import cells as cell_width
+from ..cells import cut, markup
 from ..palette import seat_colour
 
 
@@ -28,7 +29,7 @@ def _layout(
     def fits(widths: list[int], tail: str) -> bool:
         return width is None or label + sum(w + 1 for w in widths) + len(tail) <= width
 
-    named = [[max(base, min(14, len(c))) for c in cols] for base in (11, 5)]
+    named = [[max(base, min(14, cell_width(c))) for c in cols] for base in (11, 5)]
     tries: list[tuple[bool, list[int]]] = []
     if n <= 6 or width is not None:
         tries.append((True, named[0]))
@@ -43,7 +44,18 @@ def _layout(
 
 def sheet_markup(view: SeatView, names: tuple[str, ...], width: int | None = None) -> str:
     """The score sheet as markup lines (a plain grid, so it reads the same in every theme),
-    as wide as ``width`` columns at most if it can be (None: no limit; see :func:`_layout`)."""
+    as wide as ``width`` columns at most if it can be (None: no limit; see :func:`_layout`).
+    The names are variables ``$name0``, ``$name1``…: :func:`sheet_content` fills them in."""
+    return _sheet(view, names, width)[0]
+
+
+def sheet_content(view: SeatView, names: tuple[str, ...], width: int | None = None) -> Content:
+    """The score sheet with the names as plain text (never markup)."""
+    template, values = _sheet(view, names, width)
+    return markup(template, **values)
+
+
+def _sheet(view: SeatView, names: tuple[str, ...], width: int | None) -> tuple[str, dict[str, str]]:
     groups = sides(view)  # duck-typed: players, rules, results are all the sheet needs
     table = standings(view)
     place = {st.seats: st for st in table}
@@ -55,15 +67,17 @@ def sheet_markup(view: SeatView, names: tuple[str, ...], width: int | None = Non
     engine_word = pgettext("score sheet column", "Engine")
     rw, ew = max(6, len(round_word) + 1), max(7, len(engine_word) + 1)
     running, widths, tail = _layout(cols, rw + ew, pgettext("score sheet", "◀ now"), width)
-    head = f"{round_word:<{rw}}{engine_word:<{ew}}" + "".join(f" {c[:w]:>{w}}" for c, w in zip(cols, widths, strict=True))
+    head = f"{round_word:<{rw}}{engine_word:<{ew}}" + "".join(" " * (w + 1) for w in widths)
     lines = []
+    values: dict[str, str] = {}
     header_parts = [f"[b]{round_word:<{rw}}{engine_word:<{ew}}[/]"]
     for side, c, w in zip(groups, cols, widths, strict=True):
         style = f"b {seat_colour(side[0])}"
         if side in leaders:
             style += " underline"
-        label = c[:w]
-        header_parts.append(" " + " " * (w - len(label)) + f"[{style}]{escape(label)}[/]")
+        label = cut(c, w)  # in cells, as plain text
+        values[f"name{len(values)}"] = label
+        header_parts.append(" " + " " * (w - cell_width(label)) + f"[{style}]$name{len(values) - 1}[/]")
     lines.append("".join(header_parts))
     lines.append("[dim]" + "─" * len(head) + "[/]")
     total_rounds = view.rules.round_count
@@ -115,7 +129,7 @@ def sheet_markup(view: SeatView, names: tuple[str, ...], width: int | None = Non
         )
     )
     lines.append(summary(pgettext("score sheet", "Place"), [words.ordinal(place[s].place) for s in groups]))
-    return "\n".join(lines)
+    return "\n".join(lines), values
 
 
 class ScoreSheet(Widget):
@@ -143,7 +157,7 @@ class ScoreSheet(Widget):
     def render(self) -> Content:
         if self.view is None:
             return Content("")
-        return Content.from_markup(self.render_markup())
+        return self.render_content()
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if self.view is None:
@@ -153,8 +167,8 @@ class ScoreSheet(Widget):
     def get_content_width(self, container, viewport) -> int:
         if self.view is None:
             return 10
-        return max(len(line) for line in Content.from_markup(self.render_markup()).plain.split("\n"))
+        return max(line.cell_length for line in self.render_content().split("\n"))
 
-    def render_markup(self) -> str:
+    def render_content(self) -> Content:
         assert self.view is not None
-        return sheet_markup(self.view, self.names, self.fit_width())
+        return sheet_content(self.view, self.names, self.fit_width())
