@@ -5,12 +5,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Label, Static
 
 from ...i18n import _
 from ...rules import SeatView
+from ..cells import markup
 from ..palette import seat_colour
 from ..widgets import ScoreSheet
 
@@ -60,11 +60,14 @@ class HandoffScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="handoff-box"):
             yield Static(
-                "[b]"
-                + _("Pass the keyboard to {name}").format(name=f"[{seat_colour(self.seat)}]{escape(self.person)}[/]")
-                + "[/]\n\n"
-                + f"{escape(self.round_text)}\n\n"
-                + _("{name}: press [b]Enter[/] when nobody else can see the screen.").format(name=escape(self.person)),
+                markup(  # the name as plain text (a $variable), never markup
+                    "[b]"
+                    + _("Pass the keyboard to {name}").format(name=f"[{seat_colour(self.seat)}]$person[/]")
+                    + "[/]\n\n$round\n\n"
+                    + _("{name}: press [b]Enter[/] when nobody else can see the screen.").format(name="$person"),
+                    person=self.person,
+                    round=self.round_text,
+                ),
                 id="handoff-text",
             )
         yield Footer()

@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
@@ -21,6 +20,8 @@ from ...messages import error_text, level_name, player_count, preset_title, roun
 from ...players import LEVELS
 from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
 from ...setup import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
+from ...text import codepoint, first_unprintable
+from ..cells import markup, printable
 from ..lang import translate_bindings
 
 CHOICES: dict[str, list[tuple[str, object]]] = {
@@ -288,7 +289,14 @@ class NewGameScreen(Screen):
             name, kind = self.seat_values[i]
             if not name.strip():
                 return None, _("seat {n} needs a name").format(n=i + 1)
-            seats.append(SeatConfig(name=name.strip(), kind=kind))  # type: ignore[arg-type]
+            try:  # SeatConfig says which characters a name may hold (mexitrain.text)
+                seats.append(SeatConfig(name=name.strip(), kind=kind))  # type: ignore[arg-type]
+            except ValueError as exc:
+                bad = first_unprintable(name)
+                if bad is None:
+                    return None, error_text(exc)
+                field = _("the name of seat {n}").format(n=i + 1)
+                return None, _("{field} cannot hold the control character {char}").format(field=field, char=codepoint(bad))
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text.isdigit():
             return None, _("the seed must be a whole number (0 or more)")
@@ -317,9 +325,9 @@ class NewGameScreen(Screen):
         self.verdict_text = text
         verdict = self.query_one("#verdict", Static)
         if setup is None:
-            verdict.update("[b $error]" + _("Cannot start:") + f"[/] {escape(text)}")
+            verdict.update(markup("[b $error]" + _("Cannot start:") + "[/] $text", text=text))
         else:
-            verdict.update("[b $success]" + _("Ready:") + f"[/] {escape(text)}")
+            verdict.update(markup("[b $success]" + _("Ready:") + "[/] $text", text=text))
         verdict.set_class(setup is None, "error")
         self.query_one("#start", Button).disabled = setup is None
         self._update_notes()
@@ -449,7 +457,7 @@ class NewGameScreen(Screen):
     def action_start(self) -> None:
         self.validate()
         if self.setup is None:
-            self.notify(_("Cannot start: {reason}").format(reason=self.verdict_text), severity="warning")
+            self.notify(printable(_("Cannot start: {reason}").format(reason=self.verdict_text)), severity="warning", markup=False)
             return
         self.post_message(self.Start(self.setup))
 

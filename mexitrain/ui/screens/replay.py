@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.markup import escape
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
@@ -23,6 +22,7 @@ from ...rules.undo import event_action
 from ...storage import SavedGame
 from .. import board as B
 from ..board import Board
+from ..cells import markup
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import board_widgets
 from .dialogs import ScoreScreen
@@ -126,12 +126,15 @@ class ReplayScreen(Screen[None]):
         what = describe(self.events[self.step], self.names)
         end = " · " + _("game over") if state.over else ""
         self.query_one("#replay-status", Static).update(
-            "[b]" + _("Replay") + f"[/] {escape(self.game.name or (self.game.path.name if self.game.path else ''))} · "
-            + _("round {number} of {total} · step {step} of {last}").format(
-                number=state.round, total=state.rules.round_count, step=self.step, last=last
+            markup(  # the game's name and the move (names) as plain text: $variables, never markup
+                "[b]" + _("Replay") + "[/] $title · "
+                + _("round {number} of {total} · step {step} of {last}").format(
+                    number=state.round, total=state.rules.round_count, step=self.step, last=last
+                )
+                + f"{end}\n$what",
+                title=self.game.name or (self.game.path.name if self.game.path else ""),
+                what=what,
             )
-            + f"{end}\n"
-            f"{escape(what)}"
         )
 
     def watch_step(self, step: int) -> None:
