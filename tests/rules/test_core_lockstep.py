@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from positions import position
 
 from mexitrain.rules import (
     DRAW,
@@ -113,6 +114,14 @@ def lockstep(
     state = new_game(rules, players=players, seed=seed)
     c = core.new_game(rules, players=players, seed=seed)
     assert core.to_state(c) == state
+    return play_both(state, c, rng, illegal, roundtrip_every)
+
+
+def play_both(
+    state: GameState, c: core.Core, rng: random.Random, illegal: int = 3, roundtrip_every: int = 7
+) -> int:
+    """Play on from ``state`` (reducer) and ``c`` (core) with the same random legal actions,
+    checking them against each other after every action; returns the number of actions."""
     steps = 0
     while True:
         expected = legal_actions(state)
@@ -190,6 +199,35 @@ def test_copy_is_independent():
         core.step(d, rng.choice(core.legal(d)))
     assert core.to_state(c) == before
     assert core.to_state(d) != before
+
+
+def test_lockstep_from_a_position_with_two_open_doubles():  # §6: several open at once
+    rules = RuleSet(opening="first_turn_chain", rounds=1)
+    state = position(
+        rules,
+        hands={0: [(1, 2), (2, 9)], 1: [(3, 4), (4, 11)], 2: [(5, 6), (7, 8), (9, 10)]},
+        boneyard=[(0, 0), (0, 1), (6, 6), (8, 8)],
+        trains={0: [(12, 5), (5, 5)], 1: [(12, 7), (7, 7)]},
+        turn=2,
+        chain_right=(False, False, False),
+    )
+    c = core.from_state(state)
+    assert core.to_state(c) == state
+    assert core.actions(c, core.legal(c)) == legal_actions(state)
+    assert [(a.tile, a.train) for a in legal_actions(state)] == [((5, 6), 0), ((7, 8), 1)]
+    for seed in range(6):
+        play_both(state, core.from_state(state), random.Random(seed), roundtrip_every=1)
+
+
+def test_refused_action_leaves_the_core_as_it_was():  # §5: a refusal changes nothing
+    c = core.new_game(RuleSet(), players=4, seed=3)
+    before = core.to_state(c)
+    with pytest.raises(IllegalAction) as info:
+        core.apply_action(c, DRAW)
+    assert info.value.code == "must_play"
+    assert core.to_state(c) == before
+    core.apply_action(c, legal_actions(before)[0])
+    assert core.to_state(c) == apply(before, legal_actions(before)[0])
 
 
 @pytest.mark.slow

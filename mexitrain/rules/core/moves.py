@@ -249,9 +249,11 @@ def end_without_play(c: Core) -> int:
 def legal(c: Core) -> list[int]:
     """Every move the seat to move may make now, in the reducer's order. Do not mutate."""
     phase = c.phase
-    if phase == GAME_OVER:
-        return []
-    ps = plays(c)
+    ps = c.plays_cache
+    if ps is None:
+        if phase == GAME_OVER:
+            return []
+        ps = plays(c)
     if ps and phase == TURN:
         return ps
     out = list(ps)
