@@ -233,6 +233,6 @@ def test_refused_action_leaves_the_core_as_it_was():  # §5: a refusal changes n
 @pytest.mark.slow
 def test_lockstep_heavy():  # §1-§8, thousands of games
     rng = random.Random(77)
-    for _ in range(3000):
+    for _ in range(1500):
         rules, players = random_table(rng)
         lockstep(rules, players, rng.randrange(10**6), rng, illegal=2, roundtrip_every=5)
