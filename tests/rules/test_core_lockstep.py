@@ -132,7 +132,7 @@ def play_both(
             want = _refusal(apply, state, action)
             assert want is not None, action
             assert _refusal(core.check, c, action) == want, (steps, action)
-        if steps % roundtrip_every == 0:
+        if steps % roundtrip_every == 0 or state.over:
             back = core.from_state(state)
             assert core.to_state(back) == state
             assert core.legal(back) == moves

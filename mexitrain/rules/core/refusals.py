@@ -42,8 +42,9 @@ def check(c: Core, action) -> int:
         li = action.branch
         if li < 64:
             m = move(ti, li, a * 19 + b)
-            if m in plays(c):
-                return m
+            ps = plays(c)
+            if m in ps:
+                return ps[ps.index(m)]  # the core's own int, whatever number type came in
         raise _diagnose_play(c, action)
     m = SPECIAL_MOVES[kind]
     if m in legal(c):
