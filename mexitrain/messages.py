@@ -461,6 +461,8 @@ def _os_problem(v: dict) -> str:
         return _("the disk is read-only")
     if num == errno.EISDIR:
         return _("it is a folder, not a file")
+    if v.get("error") in ("not a regular file", "the file is too large"):  # storage.safe's refusals
+        return _(v["error"])
     return str(v.get("error", ""))
 
 

@@ -20,6 +20,7 @@ from .rules.record import (
     replay,
     to_record,
 )
+from .storage.safe import MAX_DATA, read_regular
 
 
 def write_record(path: str | os.PathLike[str], record: dict) -> Path:
@@ -45,7 +46,7 @@ def write_record(path: str | os.PathLike[str], record: dict) -> Path:
 
 def read_record(path: str | os.PathLike[str]) -> dict:
     """Read and parse a record file (strict JSON, header checked; :func:`replay` checks the rest)."""
-    data = Path(path).read_bytes()
+    data = read_regular(path, MAX_DATA)  # a FIFO or a device is refused (OSError), never waited on
     try:
         return load_record(data)
     except RecordError as exc:

@@ -1,8 +1,8 @@
 """The player's preferences: ``<data dir>/settings.json`` (docs/saves.md), e.g.
 ``{"language": "fr", "theme": "nord"}``.
 
-Reading never fails: a missing, unreadable or damaged file (not JSON, not an object, a value of
-the wrong type) gives the defaults, and only the bad entries are ignored. Writing is atomic
+Reading never fails nor waits: a missing, unreadable or damaged file (not JSON, not an object, a
+value of the wrong type or too long, a FIFO or a device instead of a file) gives the defaults, and only the bad entries are ignored. Writing is atomic
 (:mod:`mexitrain.storage.atomic`) and keeps the entries this version does not know.
 """
 
@@ -15,6 +15,10 @@ from typing import Any
 
 from .storage import atomic
 from .storage.paths import data_dir, settings_path
+from .storage.safe import MAX_SETTINGS, read_regular
+
+#: The longest setting value kept (a language or theme name is a few letters).
+MAX_VALUE = 100
 
 #: Every known setting and the type its value must have (None is always allowed: unset).
 KNOWN: dict[str, type] = {"language": str, "theme": str}
@@ -88,11 +92,17 @@ def _root(root: str | os.PathLike[str] | None):
 
 
 def _read(root: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """The file's object: only a regular file of at most 1 MiB is read (a FIFO or a device there
+    cannot hang the start, even of ``--version``), a UTF-8 BOM is allowed, and a string value
+    longer than :data:`MAX_VALUE` is dropped."""
     try:
-        data = json.loads(settings_path(_root(root)).read_text(encoding="utf-8"))
+        raw = read_regular(settings_path(_root(root)), MAX_SETTINGS)
+        data = json.loads(raw.decode("utf-8-sig"))
     except (OSError, ValueError, RecursionError):
         return {}
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if not (isinstance(v, str) and len(v) > MAX_VALUE)}
 
 
 __all__ = ["KNOWN", "choose_language", "load", "save", "saved_language"]

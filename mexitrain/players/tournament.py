@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from ..i18n import _, ngettext, pgettext
 from ..messages import decimal, error_text, level_name
 from ..rules import RuleSet, apply, new_game, view
+from ..storage.safe import MAX_DATA, read_regular
 
 
 # ---------------------------------------------------------------------------------------
@@ -212,7 +213,10 @@ class ResultsFile:
         self.path = path
         self.games: dict[tuple, GameResult] = {}
         try:
-            data = path.read_bytes() if path.exists() else b""
+            try:  # only a regular file, size capped: a FIFO or a device never hangs the run
+                data = read_regular(path, MAX_DATA)
+            except FileNotFoundError:
+                data = b""
             tail = data[data.rfind(b"\n") + 1 :]
             whole = bool(tail) and _game(tail) is not None
             if not write:

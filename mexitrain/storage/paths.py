@@ -9,9 +9,13 @@ The data directory is, in order of precedence:
 
 Inside it::
 
-    autosave.json        the game in progress (rewritten after every action)
+    autosaves/<id>.json  each game in progress, one file per started game (rewritten after
+                         every action; <id>.lock is held by the window playing it)
+    autosave.json        the game in progress of earlier versions (still offered for resuming)
     saves/<name>.json    games saved under a name
-    stats.json           statistics of finished games
+    stats.sqlite3        statistics of finished games (SQLite: safe with several windows)
+    stats.json           statistics of earlier versions (moved into stats.sqlite3 once, then
+                         renamed stats.json.migrated)
     settings.json        preferences (owned by the app)
 
 Nothing here creates anything: the writers create the folders they need.
@@ -30,6 +34,8 @@ APP_NAME = "mexitrain"
 AUTOSAVE = "autosave.json"
 SAVES = "saves"
 STATS = "stats.json"
+STATS_DB = "stats.sqlite3"
+AUTOSAVES = "autosaves"
 SETTINGS = "settings.json"
 SAVE_SUFFIX = ".json"
 
@@ -51,6 +57,11 @@ def autosave_path(root: str | os.PathLike[str]) -> Path:
     return Path(root) / AUTOSAVE
 
 
+def autosaves_dir(root: str | os.PathLike[str]) -> Path:
+    """``<data dir>/autosaves``: one autosave per running game (issue 21)."""
+    return Path(root) / AUTOSAVES
+
+
 def saves_dir(root: str | os.PathLike[str]) -> Path:
     return Path(root) / SAVES
 
@@ -59,12 +70,24 @@ def stats_path(root: str | os.PathLike[str]) -> Path:
     return Path(root) / STATS
 
 
+def stats_db_path(root: str | os.PathLike[str]) -> Path:
+    """The statistics database (SQLite); ``stats.json`` is the file of earlier versions."""
+    return Path(root) / STATS_DB
+
+
 def settings_path(root: str | os.PathLike[str]) -> Path:
     return Path(root) / SETTINGS
 
 
 _UNSAFE = re.compile(r"[^\w\- .]+")
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+# Windows device names, reserved whatever follows the first dot ("CON.txt" too), with digits
+# 0-9 and the superscripts Windows also treats as digits.
+_RESERVED = {
+    "con", "prn", "aux", "nul", "conin", "conout",
+    *(f"{dev}{d}" for dev in ("com", "lpt") for d in "0123456789\u00b9\u00b2\u00b3"),
+}
+#: How a file moved aside is named (``<stem>.bad-N.json``): no save's file name looks like one.
+MOVED_ASIDE = re.compile(r"\.bad-\d+(?=\.|$)", re.IGNORECASE)
 
 
 def save_file_name(name: str) -> str:
@@ -78,10 +101,12 @@ def save_file_name(name: str) -> str:
     stem = _UNSAFE.sub("-", text).strip(" .-")[:60].strip(" .-")
     if not stem:
         raise ValueError(f"{name!r} cannot be used as a save name: use letters or digits")
-    if stem.lower() in _RESERVED:
-        stem = f"{stem}-game"
     if stem.lower().endswith(SAVE_SUFFIX):
         stem = stem[: -len(SAVE_SUFFIX)].rstrip(" .-") or "game"
+    first, dot, rest = stem.partition(".")
+    if first.rstrip(" ").lower() in _RESERVED:  # "con", "CON.txt", "lpt9 ": a device on Windows
+        stem = f"{first.rstrip(' ')}-game{dot}{rest}"
+    stem = MOVED_ASIDE.sub(lambda m: "_" + m.group(0)[1:], stem)  # "x.bad-1" would look moved aside
     return stem + SAVE_SUFFIX
 
 
@@ -92,15 +117,19 @@ def save_path(root: str | os.PathLike[str], name: str) -> Path:
 
 __all__ = [
     "AUTOSAVE",
+    "AUTOSAVES",
+    "STATS_DB",
     "ENV_VAR",
     "SAVES",
     "SETTINGS",
     "STATS",
     "autosave_path",
+    "autosaves_dir",
     "data_dir",
     "save_file_name",
     "save_path",
     "saves_dir",
     "settings_path",
+    "stats_db_path",
     "stats_path",
 ]

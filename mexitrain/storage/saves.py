@@ -21,9 +21,12 @@ A file that cannot be loaded is never overwritten or deleted; a bad autosave is 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import re
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,8 +47,9 @@ from ..rules.record import (
     to_record,
 )
 from ..setup import GameSetup
-from . import atomic
-from .paths import autosave_path, save_path, saves_dir
+from . import atomic, locks
+from .paths import AUTOSAVE, MOVED_ASIDE, autosave_path, autosaves_dir, save_path, saves_dir
+from .safe import TooLarge, is_regular, read_regular
 
 FORMAT = "mexitrain-save"
 VERSION = 1
@@ -53,6 +57,11 @@ VERSION = 1
 MAX_BYTES = 32 * 1024 * 1024
 
 _TOP_KEYS = ("format", "version", "app", "record")
+#: Range of every value read from a save (issue 21): out of range, the file is damaged (one line).
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+MAX_NAME = 200
+MAX_SPEED = 3600.0
 
 
 class SaveError(Exception):
@@ -308,23 +317,43 @@ def _guard(path: Path) -> str | None:
     return None
 
 
+_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,79}")
+
+
+def new_game_id() -> str:
+    """A name for a newly started game's autosave, unique across processes and time."""
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def game_autosave_path(root: str | os.PathLike[str], game_id: str | None = None) -> Path:
+    """``<data dir>/autosaves/<game_id>.json`` (``game_id`` None: the ``autosave.json`` of
+    earlier versions, still read and resumed)."""
+    if game_id is None:
+        return autosave_path(root)
+    if not _GAME_ID.fullmatch(game_id):
+        raise ValueError(f"not a game id: {game_id!r}")
+    return autosaves_dir(root) / f"{game_id}.json"
+
+
 def autosave(
     state: GameState,
     setup: GameSetup,
     root: str | os.PathLike[str],
     *,
     speed: float | None = None,
+    path: str | os.PathLike[str] | None = None,
 ) -> str | None:
-    """Save the game in progress to ``<data dir>/autosave.json``; call it after every action.
+    """Save the game in progress to its autosave ``path`` (default: ``<data dir>/autosave.json``;
+    each running game has its own, :func:`game_autosave_path`); call it after every action.
 
     A finished game is not kept: its autosave is cleared (record its statistics first, with
     :func:`mexitrain.storage.stats.record_finished_game`). Returns None, or a one-line notice
     when a damaged autosave found in the way was moved aside. Raises :class:`SaveError` when
     the file cannot be written (the previous autosave is then left as it was).
     """
-    path = autosave_path(root)
+    path = autosave_path(root) if path is None else Path(path)
     if state.over:
-        return clear_autosave(root)
+        return clear_autosave(root, path=path)
     data = save_data(state, setup, speed=speed, name=None)
     text = save_text(data)
     notice = _guard(path)
@@ -336,10 +365,11 @@ def autosave(
     return notice
 
 
-def clear_autosave(root: str | os.PathLike[str]) -> str | None:
-    """Remove the autosave (a finished or abandoned game). A damaged one is moved aside
-    instead, and the returned notice says where; otherwise returns None."""
-    path = autosave_path(root)
+def clear_autosave(root: str | os.PathLike[str], *, path: str | os.PathLike[str] | None = None) -> str | None:
+    """Remove the autosave ``path`` (default ``autosave.json``: a finished or abandoned game).
+    A damaged one is moved aside instead, and the returned notice says where; otherwise returns
+    None. Only the game that owns an autosave clears it."""
+    path = autosave_path(root) if path is None else Path(path)
     notice = _guard(path)
     if notice is None:
         try:
@@ -350,50 +380,141 @@ def clear_autosave(root: str | os.PathLike[str]) -> str | None:
             raise _os_error("remove", path, exc) from None
         atomic.fsync_dir(path.parent)
     _KNOWN_GOOD.pop(path.absolute(), None)
+    _clear_marker(path)
     return notice
 
 
-def find_autosave(root: str | os.PathLike[str]) -> SavedGame | None:
-    """The unfinished game to offer for resuming, or None.
+@dataclass(frozen=True)
+class Unfinished:
+    """An autosave found at start: ``game`` to offer (None when it cannot be), ``error`` the
+    one-line problem (:class:`SaveError`) when it cannot be read, ``busy`` when another window
+    has it open, ``crashed`` when the last attempt to resume it did not get as far as the game
+    (it is then offered to be moved aside rather than resumed blindly)."""
 
-    An autosave of a finished game is cleared and not offered. A damaged autosave is moved
-    aside to ``autosave.bad-N.json`` and :class:`SaveError` is raised, its message naming
-    both files; the next call returns None.
-    """
-    path = autosave_path(root)
-    atomic.clean_stale_temps(path.parent, path.name)
-    if not path.exists():
-        return None
+    path: Path
+    game: SavedGame | None = None
+    error: SaveError | None = None
+    busy: bool = False
+    crashed: bool = False
+
+    @property
+    def saved_at(self) -> datetime | None:
+        return self.game.saved_at if self.game is not None else None
+
+
+def _autosave_files(root: Path) -> list[Path]:
+    found = [autosave_path(root)]
     try:
-        game = load_save(path)
-    except SaveError as exc:
-        if exc.moved_to is None and _readable(path):
-            dest = atomic.move_aside(path)
-            raise SaveError(
-                f"{exc}; it was moved to {dest}",
-                path,
-                exc.problem,
-                dest,
-                action=exc.action,
-                code=exc.code,
-                values=exc.values,
-            ) from None
-        raise
-    if game.state.over:
+        entries = sorted(autosaves_dir(root).iterdir())
+    except OSError:
+        entries = []
+    found += [
+        p for p in entries
+        if p.suffix == ".json" and not p.name.startswith(".") and not MOVED_ASIDE.search(p.stem)
+        and _GAME_ID.fullmatch(p.stem)
+    ]
+    return [p for p in found if p.is_symlink() or p.exists()]
+
+
+def find_autosaves(root: str | os.PathLike[str]) -> list[Unfinished]:
+    """Every unfinished game left in the data folder, newest first (issue 21).
+
+    The autosave of a game open in another window is listed ``busy`` and not read further; a
+    finished game's autosave (left by a game that stopped before clearing it) is cleared; a
+    damaged one is moved aside to ``<name>.bad-N.json`` (its ``error`` says so); one made by a
+    newer mexitrain, or that is not a regular file, is left where it is with its ``error``.
+    """
+    root = Path(root)
+    atomic.clean_stale_temps(root, AUTOSAVE)
+    atomic.clean_stale_temps(autosaves_dir(root))
+    found: list[Unfinished] = []
+    for path in _autosave_files(root):
+        if locks.held_elsewhere(path):
+            found.append(Unfinished(path, busy=True))
+            continue
+        crashed = _marker(path).exists()
+        try:
+            game = load_save(path)
+        except SaveError as exc:
+            if exc.code not in ("newer_version", "os_error") and _readable(path):
+                dest = atomic.move_aside(path)
+                _clear_marker(path)
+                exc = SaveError(
+                    f"{exc}; it was moved to {dest}", path, exc.problem, dest,
+                    action=exc.action, code=exc.code, values=exc.values,
+                )
+            found.append(Unfinished(path, error=exc))
+            continue
         _remember(path)
-        clear_autosave(root)
-        return None
-    _remember(path)
-    return game
+        if game.state.over:
+            with contextlib.suppress(SaveError):
+                clear_autosave(root, path=path)
+            continue
+        found.append(Unfinished(path, game=game, crashed=crashed))
+    epoch = datetime.min.replace(tzinfo=UTC)
+    found.sort(key=lambda u: (u.saved_at or epoch, u.path.name), reverse=True)
+    return found
+
+
+def find_autosave(root: str | os.PathLike[str]) -> SavedGame | None:
+    """The newest unfinished game to offer for resuming, or None (see :func:`find_autosaves`).
+
+    When none can be offered and an autosave was damaged, :class:`SaveError` is raised, its
+    message naming the file and where it was moved; the next call returns None.
+    """
+    found = find_autosaves(root)
+    for u in found:
+        if u.game is not None and not u.busy:
+            return u.game
+    for u in found:
+        if u.error is not None:
+            raise u.error
+    return None
+
+
+# -- resuming: a start that crashed while resuming does not crash again ------------------------
+MARKER_SUFFIX = ".resuming"
+
+
+def _marker(path: Path) -> Path:
+    return path.with_name(path.stem + MARKER_SUFFIX)
+
+
+def begin_resume(path: str | os.PathLike[str]) -> None:
+    """Write the "resume in progress" marker next to the autosave ``path``, before resuming it;
+    :func:`end_resume` removes it once the game is on screen. Found at the next start, the
+    marker makes :func:`find_autosaves` flag the game ``crashed``. Errors are ignored (a
+    read-only folder)."""
+    with contextlib.suppress(OSError):
+        atomic.write_text(_marker(Path(path)), datetime.now(UTC).isoformat() + "\n")
+
+
+def end_resume(path: str | os.PathLike[str]) -> None:
+    _clear_marker(Path(path))
+
+
+def _clear_marker(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        _marker(path).unlink()
+
+
+def set_aside(path: str | os.PathLike[str]) -> Path:
+    """Move an autosave the player chose not to resume (it crashed last time) to
+    ``<name>.bad-N.json``, kept for a bug report; returns where. Raises :class:`SaveError`."""
+    path = Path(path)
+    try:
+        dest = atomic.move_aside(path)
+    except OSError as exc:
+        raise _os_error("save", path, exc) from None
+    _clear_marker(path)
+    _KNOWN_GOOD.pop(path.absolute(), None)
+    return dest
 
 
 def _readable(path: Path) -> bool:
-    """True when the file could be opened (so a failure was about its contents)."""
-    try:
-        with open(path, "rb"):
-            return True
-    except OSError:
-        return False
+    """True when the file is a regular file (so a failure was about its contents); never opens
+    it (a FIFO would wait for a writer)."""
+    return is_regular(path)
 
 
 # ---------------------------------------------------------------------------------------
@@ -497,7 +618,7 @@ def _setup(value: Any) -> GameSetup:
 def _speed(value: Any) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_SPEED:
         raise _Bad(f"app.speed must be a number of seconds (0 or more) or null, not {value!r}", "bad_speed")
     return float(value)
 
@@ -507,14 +628,23 @@ def _saved_at(value: Any, required: bool = True) -> datetime | None:
         return None
     if not isinstance(value, str):
         raise _Bad(f"app.saved_at must be an ISO date and time, not {json_type_name(value)}", "bad_date")
+    if len(value) > 64:
+        raise _Bad("app.saved_at is not an ISO date and time (too long)", "bad_date")
     try:
         when = datetime.fromisoformat(value)
-    except ValueError:
+        when = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
+    except (ValueError, OverflowError):
         raise _Bad(f"app.saved_at is not an ISO date and time: {value!r}", "bad_date") from None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    if not EARLIEST <= when < LATEST:  # any later display in local time stays in range
+        raise _Bad(f"app.saved_at is out of range: {value!r}", "bad_date")
+    return when
 
 
 def _name(value: Any) -> str | None:
+    if isinstance(value, str) and len(value) > MAX_NAME:
+        raise _Bad(
+            f"app.name is longer than {MAX_NAME} characters", "not_a_string", field="app.name", found="string",
+        )
     if value is None or isinstance(value, str):
         return value
     raise _Bad(
@@ -649,17 +779,18 @@ def _precheck_events(record: dict) -> None:
 
 
 def _read(path: Path) -> bytes:
+    """The file's bytes: only a regular file (a FIFO or a device is refused unread, so it cannot
+    hang the program) and at most :data:`MAX_BYTES` (:mod:`.safe`)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise SaveError(
-                f"cannot load {path}: the file is too large to be a saved game ({size} bytes)",
-                path,
-                action="load",
-                code="too_large",
-                values={"size": size},
-            )
-        return path.read_bytes()
+        return read_regular(path, MAX_BYTES)
+    except TooLarge as exc:
+        raise SaveError(
+            f"cannot load {path}: the file is too large to be a saved game ({exc.size} bytes)",
+            path,
+            action="load",
+            code="too_large",
+            values={"size": exc.size},
+        ) from None
     except OSError as exc:
         raise _os_error("load", path, exc) from None
 
@@ -693,7 +824,7 @@ def _info(path: Path) -> SaveInfo:
         rounds = record.get("rounds")
         rules = record.get("rules")
         names = tuple(
-            str(p.get("name")) for p in players if isinstance(p, dict)
+            str(p.get("name"))[:MAX_NAME] for p in players[:64] if isinstance(p, dict)
         ) if isinstance(players, list) else None
         count = None
         if isinstance(rules, dict):
@@ -745,8 +876,8 @@ def list_saves(root: str | os.PathLike[str]) -> list[SaveInfo]:
         if p.suffix == ".json"
         and not atomic.is_temp_file(p)
         and not p.name.startswith(".")
-        and ".bad-" not in p.name
-        and p.is_file()
+        and not MOVED_ASIDE.search(p.stem)
+        and is_regular(p)
     ]
     epoch = datetime.min.replace(tzinfo=UTC)
     infos.sort(key=lambda i: (i.saved_at or epoch, i.path.name), reverse=True)
@@ -761,9 +892,16 @@ __all__ = [
     "SaveError",
     "SaveInfo",
     "SavedGame",
+    "Unfinished",
     "autosave",
+    "begin_resume",
     "clear_autosave",
+    "end_resume",
     "find_autosave",
+    "find_autosaves",
+    "game_autosave_path",
+    "new_game_id",
+    "set_aside",
     "list_saves",
     "load_game",
     "load_save",

@@ -35,7 +35,6 @@ from ..storage import (
     SavedGame,
     SaveError,
     data_dir,
-    find_autosave,
     list_saves,
     load_save,
     save_named,
@@ -225,21 +224,10 @@ class MexitrainApp(App[None]):
             self.notify(error_text(exc), title=_("The theme could not be saved"), severity="warning")
 
     def _offer_resume(self) -> None:
-        """An unfinished autosave: offer it; a bad one: say so (it was moved aside) and go on."""
-        try:
-            game = find_autosave(self.root)
-        except SaveError as exc:
-            self.notify(error_text(exc), title=_("The autosave could not be loaded"), severity="error", timeout=30)
-            return
-        if game is None:
-            return
-        from .screens.saves import ResumeScreen
+        """Unfinished autosaves: offer them; bad ones: say so and go on (screens.saves.offer_resume)."""
+        from .screens.saves import offer_resume
 
-        def answer(resume: bool | None) -> None:
-            if resume:
-                self.call_later(self.start_game, game.setup, game.state)
-
-        self.push_screen(ResumeScreen(game), answer)
+        offer_resume(self)
 
     async def _goto(self, screen: Screen) -> None:
         while len(self.screen_stack) > 1:

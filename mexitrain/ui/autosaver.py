@@ -1,7 +1,7 @@
 """The autosave, written from one background thread: serialized, latest wins, flushed on exit.
 
 The app hands every new snapshot to :meth:`Autosaver.submit` (it returns at once); the thread
-writes the newest one submitted (an older one not yet written is skipped: the newer file holds
+writes the newest one submitted to that game's own autosave (an older one not yet written is skipped: the newer file holds
 it). A finished game is counted in the statistics first, then its autosave is cleared.
 :meth:`flush` waits until everything submitted is on disk (on quit, and in tests).
 """
@@ -16,26 +16,59 @@ from ..i18n import _
 from ..messages import error_text, notice_text
 from ..rules import GameState
 from ..setup import GameSetup
-from ..storage import SaveError, autosave
+from ..storage import SaveError, autosave, game_autosave_path, locks, new_game_id
 from ..storage.stats import record_finished_game
 
 Report = Callable[[str, bool], None]  # (one-line text, is_error)
 
 
 class Autosaver:
+    """Writes each game's own autosave (``autosaves/<id>.json``, issue 21) and holds its lock,
+    so another window on the same data folder neither overwrites, resumes nor deletes it.
+
+    A game is told apart by its setup object: a new setup (or a new game after a finished one)
+    gets a new autosave, unless it was :meth:`adopt`-ed (a resumed autosave keeps its file).
+    ``failing`` is the one-line problem while autosaves cannot be written (a read-only data
+    folder): it is reported once, then kept for the status, and None again once a write works.
+    """
+
     def __init__(self, root: Path, report: Report | None = None) -> None:
         self.root = root
         self.report = report
         self._cond = threading.Condition()
-        self._pending: tuple[GameState, GameSetup, float | None] | None = None
+        self._pending: tuple[GameState, GameSetup, float | None, Path] | None = None
         self._busy = False
         self._closed = False
         self._thread: threading.Thread | None = None
         self.writes = 0  # files written (tests)
+        self.failing: str | None = None
+        self.path: Path | None = None  # the autosave of the game being played
+        self._setup: GameSetup | None = None
+        self._over = False
+        self._adopted: dict[int, tuple[GameSetup, Path]] = {}
+
+    def adopt(self, path: Path, setup: GameSetup) -> bool:
+        """Continue the autosave ``path`` (a resumed game played with ``setup``); False when
+        another window holds it. Call before handing the game's snapshots in."""
+        try:
+            if not locks.acquire(path):
+                return False
+        except OSError:
+            pass  # a read-only folder: nobody else can write it either
+        self._adopted[id(setup)] = (setup, Path(path))
+        return True
 
     def submit(self, state: GameState, setup: GameSetup, speed: float | None) -> None:
         with self._cond:
-            self._pending = (state, setup, speed)
+            if setup is not self._setup or (self._over and not state.over):
+                adopted = self._adopted.pop(id(setup), None)
+                if adopted is not None and adopted[0] is setup:
+                    self.path = adopted[1]
+                else:
+                    self.path = game_autosave_path(self.root, new_game_id())
+                self._setup = setup
+            self._over = state.over
+            self._pending = (state, setup, speed, self.path)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name="autosave", daemon=True)
                 self._thread.start()
@@ -51,6 +84,8 @@ class Autosaver:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
+        if self.path is not None:
+            locks.release(self.path)  # the game stays resumable by the next start
 
     def _loop(self) -> None:
         while True:
@@ -67,21 +102,37 @@ class Autosaver:
                     self._busy = False
                     self._cond.notify_all()
 
-    def write(self, state: GameState, setup: GameSetup, speed: float | None) -> None:
+    def write(self, state: GameState, setup: GameSetup, speed: float | None, path: Path | None = None) -> None:
         """One autosave (the statistics first for a finished game); problems are reported."""
+        path = path if path is not None else game_autosave_path(self.root, new_game_id())
         try:
             if state.over:
                 update = record_finished_game(self.root, setup, state)
                 if update.notice:
                     self._report(notice_text(update.notice), True)
-            notice = autosave(state, setup, self.root, speed=speed)
+            else:
+                try:
+                    locks.acquire(path)
+                except OSError:
+                    pass  # the write below says what is wrong with the folder
+            notice = autosave(state, setup, self.root, speed=speed, path=path)
+            if state.over:
+                locks.release(path, remove=True)
             self.writes += 1
+            self.failing = None
             if notice:
                 self._report(notice_text(notice), True)
         except SaveError as exc:
-            self._report(error_text(exc), True)
+            self._fail(error_text(exc))
         except Exception as exc:  # never let a save problem stop the game
-            self._report(_("autosave failed: {error}").format(error=exc), True)
+            self._fail(_("autosave failed: {error}").format(error=exc))
+
+    def _fail(self, text: str) -> None:
+        """The first failure is reported; the same problem again is only kept in ``failing``."""
+        first = self.failing is None
+        self.failing = text
+        if first:
+            self._report(text, True)
 
     def _report(self, text: str, error: bool) -> None:
         if self.report is not None:

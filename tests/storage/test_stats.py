@@ -176,9 +176,34 @@ def test_play_takes_a_data_dir() -> None:
     assert build_parser().parse_args(["play"]).data_dir is None
 
 
-def test_stats_file_is_json_with_a_header(tmp_path: Path) -> None:
-    setup = table()
+def test_stats_are_a_sqlite_database_and_an_old_json_file_is_migrated_once(tmp_path: Path) -> None:
+    """Issue 21: statistics live in stats.sqlite3; a stats.json of an earlier version is added to
+    it once, then renamed stats.json.migrated."""
+    import sqlite3
+
+    from mexitrain.storage.paths import stats_db_path
+
+    old = table(seed=7)
+    done_old = _finished(old)
+    from mexitrain.storage.stats import add_game
+
+    legacy = add_game(Stats(), old, done_old)
+    stats_path(tmp_path).write_text(
+        json.dumps({"format": "mexitrain-stats", "version": 1, **legacy.model_dump(mode="json")}), encoding="utf-8"
+    )
+    assert load_stats(tmp_path).players["You"].overall.games == 1  # read, not migrated yet
+    assert not stats_db_path(tmp_path).exists()
+    setup = table(seed=8)
+    update = record_finished_game(tmp_path, setup, _finished(setup))
+    assert update.counted and update.notice is None
+    assert not stats_path(tmp_path).exists()
+    assert (tmp_path / "stats.json.migrated").is_file()
+    assert load_stats(tmp_path).players["You"].overall.games == 2
+    with sqlite3.connect(stats_db_path(tmp_path)) as con:
+        assert con.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+    # the same old file put back (a read-only folder could not rename it) is not counted again
+    (tmp_path / "stats.json.migrated").rename(stats_path(tmp_path))
+    assert load_stats(tmp_path).players["You"].overall.games == 2
+    setup = table(seed=9)
     record_finished_game(tmp_path, setup, _finished(setup))
-    data = json.loads(stats_path(tmp_path).read_text(encoding="utf-8"))
-    assert (data["format"], data["version"]) == ("mexitrain-stats", 1)
-    assert len(data["recent"]) == 1
+    assert load_stats(tmp_path).players["You"].overall.games == 3

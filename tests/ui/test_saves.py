@@ -46,8 +46,9 @@ async def test_autosave_after_a_move_loads_to_the_same_snapshot():
         await settle(pilot)
         await human_move(pilot)
         app.saver.flush()
-        assert autosave_path(root()).is_file()
-        setup, state = load_game(autosave_path(root()))
+        path = app.saver.path  # this game's own autosave (issue 21)
+        assert path is not None and path.parent == root() / "autosaves" and path.is_file()
+        setup, state = load_game(path)
         assert state == app.snapshot
         assert setup == app.setup
 
@@ -140,7 +141,7 @@ async def test_undo_after_a_move_restores_the_earlier_snapshot():
         await settle(pilot)
         assert app.snapshot == before
         app.saver.flush()
-        assert load_game(autosave_path(root()))[1] == before
+        assert load_game(app.saver.path)[1] == before
 
 
 async def test_undo_is_refused_past_a_draw_and_the_footer_says_why():
@@ -258,7 +259,8 @@ async def test_statistics_screen_shows_a_finished_game():
         assert isinstance(app.screen, StatsScreen)
         text = str(app.screen.query_one("#stats-text", Static).render())
         assert "You" in text and "all games" in text
-        assert not autosave_path(root()).exists()  # a finished game is not offered again
+        app.saver.flush()
+        assert not list((root() / "autosaves").glob("*.json"))  # a finished game is not offered again
 
 
 def _fake_ui(calls: list) -> types.ModuleType:
@@ -311,7 +313,11 @@ async def test_kill_9_in_a_real_terminal_then_resume_finds_the_same_game(tmp_pat
     import time
 
     data = tmp_path / "data"
-    save = autosave_path(data)
+
+    def autosave_file() -> Path:  # the game's own autosave (issue 21), once it exists
+        found = sorted((data / "autosaves").glob("*.json"))
+        return found[0] if found else data / "autosaves" / "none.json"
+
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "80", "LINES": "24"}
@@ -321,7 +327,7 @@ async def test_kill_9_in_a_real_terminal_then_resume_finds_the_same_game(tmp_pat
 
     def events_saved() -> int:
         try:
-            state = load_game(save)[1]
+            state = load_game(autosave_file())[1]
         except Exception:
             return -1
         return sum(len(r.events) for r in state.results) + len(state.events)
@@ -341,7 +347,7 @@ async def test_kill_9_in_a_real_terminal_then_resume_finds_the_same_game(tmp_pat
 
     def mine() -> int:
         try:
-            state = load_game(save)[1]
+            state = load_game(autosave_file())[1]
         except Exception:
             return -1
         return sum(e.seat == 0 for r in (*state.results, state) for e in r.events)
@@ -362,7 +368,7 @@ async def test_kill_9_in_a_real_terminal_then_resume_finds_the_same_game(tmp_pat
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         os.close(master)
-    setup, state = load_game(save)
+    setup, state = load_game(autosave_file())
     app = MexitrainApp(None, speed=0, data_dir=data)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -15,8 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...i18n import N_, _
-from ...storage import SavedGame, SaveInfo
+from ...i18n import N_, _, ngettext
+from ...storage import SavedGame, SaveError, SaveInfo, Unfinished
 from ..lang import translate_bindings
 
 
@@ -37,38 +37,147 @@ def resume_text(game: SavedGame) -> str:
     )
 
 
-class ResumeScreen(ModalScreen[bool]):
-    """An unfinished game was found: resume it (True) or start a new one (False)."""
+def _players(game: SavedGame) -> str:
+    return ", ".join(s.name for s in game.setup.seats)
+
+
+Choice = tuple[str, Unfinished]  # ("resume" or "aside", the autosave)
+
+
+class ResumeScreen(ModalScreen[Choice | bool | None]):
+    """Unfinished games were found (issue 21: one autosave per game, newest first): resume one,
+    move aside one whose last resume crashed, or start a new game (None).
+
+    Given a single :class:`SavedGame` (as before), it answers True (resume) or False."""
 
     BINDINGS = [
         Binding("r,enter", "answer(True)", "Resume", id="resume-yes"),
         Binding("n,escape", "answer(False)", "New game", id="resume-no"),
     ]
 
-    def __init__(self, game: SavedGame) -> None:
+    def __init__(self, games: SavedGame | list[Unfinished], busy: int = 0) -> None:
         super().__init__()
-        self.game = game
+        self.single = isinstance(games, SavedGame)
+        if isinstance(games, SavedGame):
+            games = [Unfinished(games.path or Path("autosave.json"), game=games)]
+        self.entries = [u for u in games if u.game is not None and not u.busy]
+        self.busy = busy + sum(1 for u in games if u.busy)
+        self.game = self.entries[0].game if self.entries else None
 
     def compose(self) -> ComposeResult:
-        names = ", ".join(s.name for s in self.game.setup.seats)
         with Vertical(id="resume-box", classes="save-box"):
-            yield Label("[b]" + _("An unfinished game was found") + "[/]")
-            yield Label(escape(_("Players: {names}").format(names=names)), classes="note")
+            title = _("An unfinished game was found") if len(self.entries) <= 1 else _("Unfinished games were found")
+            yield Label("[b]" + title + "[/]")
             with Vertical(classes="buttons"):
-                yield Button(resume_text(self.game), id="resume-yes", variant="success", compact=True)
+                for i, u in enumerate(self.entries):
+                    game = u.game
+                    assert game is not None
+                    yield Label(escape(_("Players: {names}").format(names=_players(game))), classes="note")
+                    label = resume_text(game)
+                    if u.crashed:
+                        label = _("{resume} (it crashed when last resumed)").format(resume=label)
+                    bid = "resume-yes" if i == 0 else f"resume-{i}"
+                    yield Button(escape(label), id=bid, variant="warning" if u.crashed else "success", compact=True)
+                    if u.crashed:
+                        yield Button(_("Move it aside (kept as a .bad file)"), id=f"aside-{i}", compact=True)
                 yield Button(_("New game"), id="resume-no", compact=True)
+            if self.busy:
+                yield Label(
+                    ngettext(
+                        "{count} unfinished game is open in another window",
+                        "{count} unfinished games are open in another window",
+                        self.busy,
+                    ).format(count=self.busy),
+                    id="resume-busy", classes="note",
+                )
             yield Label(_("Enter or r resumes, n starts a new game"), classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#resume-yes", Button).focus()
+        first = self.query_one("#aside-0" if self.entries and self.entries[0].crashed else "#resume-yes", Button)
+        first.focus()
+
+    def _answer(self, kind: str | None, index: int = 0) -> None:
+        if self.single:
+            self.dismiss(kind == "resume")
+        elif kind is None or not self.entries:
+            self.dismiss(None)
+        else:
+            self.dismiss((kind, self.entries[index]))
 
     def action_answer(self, value: bool) -> None:
-        self.dismiss(value)
+        focused = self.focused
+        if value and isinstance(focused, Button) and focused.id:
+            self._pressed(focused.id)
+            return
+        self._answer("resume" if value else None)
+
+    def _pressed(self, bid: str) -> None:
+        if bid == "resume-no":
+            self._answer(None)
+        elif bid == "resume-yes":
+            self._answer("resume", 0)
+        elif bid.startswith("resume-"):
+            self._answer("resume", int(bid.removeprefix("resume-")))
+        elif bid.startswith("aside-"):
+            self._answer("aside", int(bid.removeprefix("aside-")))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id == "resume-yes")
+        self._pressed(event.button.id or "")
+
+
+def offer_resume(app) -> None:
+    """At start: offer every unfinished autosave not open in another window (issue 21); say
+    once what is wrong with the others. Resuming one writes a "resume in progress" marker, removed
+    once the game is on screen: if that start crashes, the next one offers to move it aside."""
+    from ...messages import error_text
+    from ...storage import begin_resume, end_resume, find_autosaves, set_aside
+
+    found = find_autosaves(app.root)
+    for u in found:
+        if u.error is not None:
+            title = _("An autosave is left as it is") if u.error.moved_to is None else _("The autosave could not be loaded")
+            app.notify(error_text(u.error), title=title, severity="error", timeout=30, markup=False)
+    offered = [u for u in found if u.game is not None and not u.busy]
+    busy = sum(1 for u in found if u.busy)
+    if not offered:
+        if busy:
+            app.notify(
+                ngettext(
+                    "{count} unfinished game is open in another window",
+                    "{count} unfinished games are open in another window",
+                    busy,
+                ).format(count=busy),
+                timeout=10,
+            )
+        return
+
+    async def resume(u: Unfinished) -> None:
+        game = u.game
+        assert game is not None
+        if not app.saver.adopt(u.path, game.setup):
+            app.notify(_("That game is open in another window"), severity="warning", timeout=10)
+            return
+        begin_resume(u.path)
+        await app.start_game(game.setup, game.state)
+        app.call_after_refresh(end_resume, u.path)
+
+    def answer(choice: Choice | bool | None) -> None:
+        if not isinstance(choice, tuple):
+            return
+        kind, u = choice
+        if kind == "aside":
+            try:
+                dest = set_aside(u.path)
+            except SaveError as exc:
+                app.notify(error_text(exc), severity="error", timeout=15, markup=False)
+                return
+            app.notify(_("The game was moved to {path}").format(path=dest), timeout=10, markup=False)
+            return
+        app.call_later(resume, u)
+
+    app.push_screen(ResumeScreen(offered, busy), answer)
 
 
 class SaveAsScreen(ModalScreen[str | None]):
