@@ -158,10 +158,10 @@ def test_deal_is_the_reducers():  # §2, §3
 def test_lockstep_random_tables():  # §1-§8
     rng = random.Random(2024)
     total = 0
-    for _ in range(80):
+    for _ in range(60):
         rules, players = random_table(rng, max_players=8)
         total += lockstep(rules, players, rng.randrange(10**6), rng)
-    assert total > 3000  # the sample really plays
+    assert total > 2000  # the sample really plays
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
