@@ -1074,9 +1074,31 @@ def turn_line(
     legal_types: frozenset[str],
     has_play: bool,
     next_train: Any = None,
+    person: str | None = None,
 ) -> str:
     """What is happening now and what the turn still owes. ``next_train``: where the
-    legal plays go when they all go to one train (the swan drive's next train)."""
+    legal plays go when they all go to one train (the swan drive's next train).
+    ``person``: several people share the terminal: the line names whose turn it is
+    ("Ann's turn: …" rather than "Your turn: …"; issue 21)."""
+    line = _turn_line(view, names, kinds, legal_types, has_play, next_train, person)
+    if person is not None and view.turn == view.seat and kinds[view.turn] == "human" and view.phase != "game_over":
+        if not line.startswith(_("{name}'s turn").format(name=person)):
+            line = _("{name}: {line}").format(name=person, line=line)
+    return line
+
+
+def _turn_line(
+    view: SeatView,
+    names: Sequence[str],
+    kinds: Sequence[str],
+    legal_types: frozenset[str],
+    has_play: bool,
+    next_train: Any,
+    person: str | None,
+) -> str:
+    def yours(mine: str, theirs: str, **values: Any) -> str:
+        return (mine if person is None else theirs).format(name=person, **values)
+
     if view.phase == "game_over":
         return _("The game is over.")
     turn = view.turn
@@ -1121,19 +1143,33 @@ def turn_line(
     blocking = open_doubles(view)
     if not has_play:
         if "draw" in legal_types:
-            return _("Your turn: no tile fits — press d to draw")
+            return yours(
+                _("Your turn: no tile fits — press d to draw"), _("{name}'s turn: no tile fits — press d to draw")
+            )
         if legal_types & {"mark", "pass"}:
-            return _("Your turn: nothing fits and the boneyard is empty — m ends your turn")
-        return _("Your turn")
+            return yours(
+                _("Your turn: nothing fits and the boneyard is empty — m ends your turn"),
+                _("{name}'s turn: nothing fits and the boneyard is empty — m ends the turn"),
+            )
+        return yours(_("Your turn"), _("{name}'s turn"))
     if len(blocking) == 1:
         ti, _li, d = blocking[0]
         where = train_name(names, view.seat, n, ti)
-        return _("Your turn: the open double {double} on {train} must be satisfied first").format(
-            double=tile_text(d), train=where
+        return yours(
+            _("Your turn: the open double {double} on {train} must be satisfied first"),
+            _("{name}'s turn: the open double {double} on {train} must be satisfied first"),
+            double=tile_text(d),
+            train=where,
         )
     if view.rules.opening in ("first_turn_chain", "delayed_first_turn") and view.chain_right[turn]:
-        return _("Your turn: start your own train to lay a whole chain on it")
-    return _("Your turn: pick a tile (←→) and a train (↑↓), then Enter")
+        return yours(
+            _("Your turn: start your own train to lay a whole chain on it"),
+            _("{name}'s turn: start your own train to lay a whole chain on it"),
+        )
+    return yours(
+        _("Your turn: pick a tile (←→) and a train (↑↓), then Enter"),
+        _("{name}'s turn: pick a tile (←→) and a train (↑↓), then Enter"),
+    )
 
 
 def knock_line(view: SeatView, names: Sequence[str]) -> str:
@@ -1315,6 +1351,7 @@ def rules_summary(rules: RuleSet, players: int) -> list[str]:
         if getattr(rules, key):
             lines.append(option_words(key, True))
     return lines
+
 
 def rules_choices(rules: RuleSet, players: int) -> list[str]:
     """What the game does where the sources are silent, for the options in force, one line

@@ -18,7 +18,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.markup import escape
 from textual.message import Message
-from textual.notifications import Notification, Notify, SeverityLevel
+from textual.notifications import Notification, SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
@@ -50,6 +50,7 @@ from .screens import (
     HelpScreen,
     NewGameScreen,
     QuitScreen,
+    RevealScreen,
     RoundOverScreen,
     ScoreScreen,
 )
@@ -131,6 +132,8 @@ class MexitrainApp(App[None]):
         self._game_over_shown = False
         self._ai_state: GameState | None = None
         self._play_notice: Notification | None = None
+        #: notices about one seat's hidden tiles, withdrawn when another seat is on screen
+        self._private_notices: dict[str, tuple[Notification, int]] = {}  # by identity
         self._wake = threading.Event()
         #: Seconds the coach (t) may think; None = its default. Tests set 0.
         self.hint_time: float | None = None
@@ -198,7 +201,18 @@ class MexitrainApp(App[None]):
         if self.replay_game is not None:
             from .screens.replay import ReplayScreen
 
-            self.push_screen(ReplayScreen(self.replay_game), lambda _: self.exit())
+            game = self.replay_game
+            if game.state.over:
+                self.push_screen(ReplayScreen(game), lambda _: self.exit())
+            else:  # an unfinished game: its hidden tiles would show; ask first (no: exit)
+
+                def answer(yes: bool | None) -> None:
+                    if yes:
+                        self.push_screen(ReplayScreen(game), lambda _: self.exit())
+                    else:
+                        self.exit()
+
+                self.push_screen(RevealScreen(), answer)
         elif self.setup is None:
             self.push_screen(NewGameScreen(seed=self.form_seed))
             self._offer_resume()
@@ -261,6 +275,7 @@ class MexitrainApp(App[None]):
         self._ai_state = None
         self.workers.cancel_group(self, "ai")
         self._undo_cache = self._undo_shown = None
+        self._withdraw_private()  # the last game's
         self.game_screen = GameScreen()
         await self._goto(self.game_screen)
         self.snapshot = state if state is not None else new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
@@ -282,32 +297,65 @@ class MexitrainApp(App[None]):
         if not new.over and self.kinds[new.turn] == "human":
             if new.turn != self.shown_seat:
                 self._handoff_pending = len(self.setup.humans) > 1 and not new.rules.open_hands
+                self._withdraw_private(keep=new.turn)  # the last person's notices end with their turn
             self.shown_seat = new.turn
         if old is not None and old.round == new.round and not new.over:
             for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=True)):
                 if b == 1 and a > 1:
+                    to = None
                     if seat == self.shown_seat and self.kinds[seat] == "human":
                         text = _("Knock! You have one tile left")
+                        to = seat  # "You": for this person only
                     else:
                         text = _("Knock! {name} has one tile left").format(name=self.names[seat])
-                    self.play_notice(text, title=_("Knock"), severity="warning", timeout=4)
+                    self.play_notice(text, title=_("Knock"), severity="warning", timeout=4, seat=to)
         self._show()
         self.call_after_refresh(self._refresh_undo)  # a few ms: after the new position is drawn
         self._advance()
 
-    def play_notice(self, text: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float = 5) -> None:
+    def play_notice(
+        self,
+        text: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float = 5,
+        seat: int | None = None,
+    ) -> None:
         """A notice about the play (a knock, a turn that ended by itself, a refused move, an
         undo). It takes the place of the one before if that is still shown: late in a round
         several came at once and piled up over the board, while the status line and the log
         keep them all anyway. Other notices (saving, loading, errors) are left alone.
 
-        Textual has no public call to withdraw one notice: this uses ``_notifications`` and
-        ``_unnotify`` of the pinned release (a test holds the behaviour)."""
+        ``seat``: the notice speaks to that seat about its own hand ("You drew 4-7…"): it is
+        withdrawn as soon as another seat is on screen (:meth:`_withdraw_private`), so that
+        with several people at the terminal the next one never sees it (issue 21).
+
+        The notice is added at once (not posted), so that a withdrawal that follows in the
+        same turn of the event loop finds it. Textual has no public call to withdraw one
+        notice: this uses ``_notifications``, ``_unnotify`` and ``_refresh_notifications`` of
+        the pinned release (a test holds the behaviour)."""
         old = self._play_notice
         if old is not None and old in self._notifications:
             self._unnotify(old, refresh=False)
-        self._play_notice = Notification(text, title, severity, timeout, markup=False)
-        self.post_message(Notify(self._play_notice))
+        if old is not None:
+            self._private_notices.pop(old.identity, None)
+        notice = Notification(text, title, severity, timeout, markup=False)
+        self._play_notice = notice
+        if seat is not None:
+            self._private_notices[notice.identity] = (notice, seat)
+        self._notifications.add(notice)
+        self._refresh_notifications()
+
+    def _withdraw_private(self, keep: int | None = None) -> None:
+        """Withdraw the notices about a seat's hidden tiles, but those of seat ``keep``."""
+        gone = [n for n, seat in self._private_notices.values() if seat != keep]
+        for notice in gone:
+            del self._private_notices[notice.identity]
+            if notice in self._notifications:
+                self._unnotify(notice, refresh=False)
+        if gone:
+            self._refresh_notifications()
 
     def _show(self) -> None:
         state = self.snapshot
@@ -367,7 +415,9 @@ class MexitrainApp(App[None]):
         try:
             new = apply(state, action)
         except IllegalAction as exc:
-            self.play_notice(reason_text(exc, self.names, self.shown_seat), title=_("Not allowed"), severity="warning")
+            self.play_notice(
+                reason_text(exc, self.names, self.shown_seat), title=_("Not allowed"), severity="warning", seat=self.shown_seat
+            )
             return False
         if auto:
             self.auto_events.add(len(state.events))
@@ -382,7 +432,7 @@ class MexitrainApp(App[None]):
                 text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
             else:
                 text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
-            self.play_notice(text, title=_("No move left"), timeout=5)
+            self.play_notice(text, title=_("No move left"), timeout=5, seat=state.turn)
         self.snapshot = new
         return True
 
@@ -494,9 +544,10 @@ class MexitrainApp(App[None]):
         if self.snapshot is not None and self.game_screen is not None:
             yield SystemCommand(_("Save game as…"), _("Save this game under a name (Ctrl+S)"), self.action_save_as)
         yield SystemCommand(_("Load a saved game…"), _("Continue a game saved under a name"), self.action_load_game)
-        yield SystemCommand(
-            _("Open replay…"), _("Step through a saved game or record move by move"), self.action_open_replay
-        )
+        if not self.game_running:  # the viewer shows every hand face up (issue 21)
+            yield SystemCommand(
+                _("Open replay…"), _("Step through a saved game or record move by move"), self.action_open_replay
+            )
         yield SystemCommand(_("Statistics"), _("Games played and won, totals, rounds gone out"), self.action_stats)
         yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
         for command in super().get_system_commands(screen):
@@ -555,20 +606,20 @@ class MexitrainApp(App[None]):
         try:
             before = undo(state, self.shown_seat, humans=setup.humans)
         except UndoRefused as exc:
-            self.play_notice(error_text(exc), title=_("Cannot undo"), severity="warning")
+            self.play_notice(error_text(exc), title=_("Cannot undo"), severity="warning", seat=self.shown_seat)
             return
         self.workers.cancel_group(self, "ai")
         self._ai_state = None
         self.auto_events = {i for i in self.auto_events if i < len(before.events)}
         self.snapshot = before
-        self.play_notice(why[:1].upper() + why[1:], title=_("Undone"), timeout=3)
+        self.play_notice(why[:1].upper() + why[1:], title=_("Undone"), timeout=3, seat=self.shown_seat)
 
     def action_undo_why(self) -> None:
         ok, why = self.undo_state()
         if ok:  # the footer had not caught up yet
             self.action_undo()
             return
-        self.play_notice(why[:1].upper() + why[1:], title=_("Cannot undo"), severity="warning")
+        self.play_notice(why[:1].upper() + why[1:], title=_("Cannot undo"), severity="warning", seat=self.shown_seat)
 
     def action_save_as(self, name: str = "", problem: str = "", overwrite: bool = False) -> None:
         from .screens.saves import SaveAsScreen
@@ -619,8 +670,29 @@ class MexitrainApp(App[None]):
         self.call_later(self.start_game, game.setup, game.state)
         return True
 
+    @property
+    def game_running(self) -> bool:
+        """A game is in progress (on any screen: hand-off, dialogs, the new-game form over it)."""
+        return self.snapshot is not None and not self.snapshot.over
+
+    def _refuse_replay(self) -> None:
+        self.notify(
+            _("A game is in progress: the replay viewer would show its hidden tiles. Finish or quit it first."),
+            title=_("Cannot open"),
+            severity="warning",
+            timeout=8,
+        )
+
     def action_open_replay(self) -> None:
+        """The replay viewer shows every hand face up: while a game is in progress the palette
+        does not offer it, and nothing unfinished opens (the autosave, or a named save that
+        is a copy of the game, typed as a path); out of a game, an unfinished game opens
+        only once the person said yes to seeing its hidden tiles (issue 21)."""
         from .screens.saves import FileScreen
+
+        if self.game_running:
+            self._refuse_replay()
+            return
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -637,7 +709,12 @@ class MexitrainApp(App[None]):
     def open_replay(self, game: SavedGame) -> None:
         from .screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(game))
+        if game.state.over:
+            self.push_screen(ReplayScreen(game))
+        elif self.game_running:
+            self._refuse_replay()
+        else:
+            self.push_screen(RevealScreen(), lambda yes: self.push_screen(ReplayScreen(game)) if yes else None)
 
     def action_stats(self) -> None:
         from .screens.saves import StatsScreen

@@ -1,6 +1,6 @@
 """Screens: new game, game, hand-off, score sheet, round over, game over, help, quit."""
 
-from .dialogs import HandoffScreen, QuitScreen, ScoreScreen
+from .dialogs import HandoffScreen, QuitScreen, RevealScreen, ScoreScreen
 from .game import GameScreen
 from .help import HelpScreen
 from .new_game import NewGameScreen
@@ -13,6 +13,7 @@ __all__ = [
     "HelpScreen",
     "NewGameScreen",
     "QuitScreen",
+    "RevealScreen",
     "RoundOverScreen",
     "ScoreScreen",
 ]

@@ -46,6 +46,37 @@ class QuitScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "quit-yes")
 
 
+class RevealScreen(ModalScreen[bool]):
+    """Asks before the replay viewer opens an unfinished game: it shows every hand face up,
+    the tiles still hidden in the game included (issue 21)."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes, open it", id="reveal-yes"),
+        Binding("n,escape", "answer(False)", "No", id="reveal-no"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="reveal-box", classes="dialog"):
+            yield Label(_("This game is not finished."), id="reveal-question")
+            yield Label(
+                _("The replay viewer shows every hand face up, the tiles still hidden in the game included. Open it anyway?")
+            )
+            yield Label("[dim]" + _("y opens it, n (or Esc) does not.") + "[/]")
+            with Horizontal(classes="buttons"):
+                yield Button(_("Open it (y)"), id="reveal-yes", variant="warning", compact=True)
+                yield Button(_("Do not open it (n)"), id="reveal-no", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#reveal-no", Button).focus()
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "reveal-yes")
+
+
 class HandoffScreen(Screen[None]):
     """Hides the previous person's hand until the next one is at the keyboard."""
 

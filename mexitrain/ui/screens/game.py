@@ -18,7 +18,7 @@ from .. import board as B
 from ..board import Board
 from ..widgets import HandTray, StatusLine, TipPanel, TipRack, TrainRows
 from ..widgets.footer import FittingFooter
-from ..widgets.layout import TrainBox, board_widgets
+from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
 
 #: What a tip that is not a play adds: the key that does it (the game screen's bindings).
 _TIP_KEYS = {
@@ -75,7 +75,11 @@ class GameScreen(Screen):
         """The game screen is on top again (after a dialog): the app may go on."""
 
     def on_screen_resume(self) -> None:
+        self.query_one(SizeGuard).check()  # the terminal may have changed size meanwhile
         self.post_message(self.Ready())
+
+    def on_mount(self) -> None:
+        self.query_one(SizeGuard).check()
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status").data_bind(GameScreen.board)
@@ -83,6 +87,7 @@ class GameScreen(Screen):
         with TipRack(id="tip-rack"):
             yield TipPanel(id="tip").data_bind(GameScreen.board)
         yield FittingFooter(id="footer", compact=True)
+        yield SizeGuard(*GAME_SIZE)
 
     # -- fed by the app ---------------------------------------------------------------------
     def show(
@@ -94,6 +99,7 @@ class GameScreen(Screen):
     ) -> None:
         self.board = B.build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events)
 
+    _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort"})
     _ACTIONS = (("tile", ()), ("target", ()), ("place", ()), ("draw", ()), ("end_turn", ()),
                 ("skip", ()), ("flip", ()), ("hint", ()), ("sort", ()))
 
@@ -113,6 +119,11 @@ class GameScreen(Screen):
                 self.call_after_refresh(self._fit_tip)
 
     def on_resize(self) -> None:
+        guard = self.query_one(SizeGuard)
+        before = guard.shown
+        if guard.check() != before:
+            self._keys_state = ()
+            self.refresh_bindings()  # no move keys while the board is not shown
         self.call_after_refresh(self._fit_tip)
 
     def _fit_tip(self) -> None:
@@ -144,6 +155,8 @@ class GameScreen(Screen):
     # -- what can be done now -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         board = self.board
+        if action in self._MOVES and self.query(SizeGuard) and self.query_one(SizeGuard).shown:
+            return False  # the terminal is too small to show the board: no move made blind
         if action in ("tile", "sort"):
             return board is not None and bool(board.view.hand)
         if action in ("target", "train"):

@@ -23,6 +23,7 @@ from ...setup import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_se
 from ...text import codepoint, first_unprintable
 from ..cells import markup, printable
 from ..lang import translate_bindings
+from ..widgets.layout import FORM_SIZE, SizeGuard
 
 CHOICES: dict[str, list[tuple[str, object]]] = {
     "set": [(f"double-{n}", n) for n in (6, 9, 12, 15, 18)],
@@ -195,10 +196,18 @@ class NewGameScreen(Screen):
             ),
             id="form-keys",
         )
+        yield SizeGuard(*FORM_SIZE)
 
     def on_mount(self) -> None:
         self._sync_seats(len(self.seat_values))
         self.validate()
+        self.query_one(SizeGuard).check()
+
+    def on_resize(self) -> None:
+        self.query_one(SizeGuard).check()
+
+    def on_screen_resume(self) -> None:
+        self.query_one(SizeGuard).check()
 
     @staticmethod
     def _preset_of(rules: RuleSet) -> str:

@@ -24,7 +24,7 @@ from .. import board as B
 from ..board import Board
 from ..cells import markup
 from ..widgets.footer import FittingFooter
-from ..widgets.layout import board_widgets
+from ..widgets.layout import GAME_SIZE, SizeGuard, board_widgets
 from .dialogs import ScoreScreen
 
 
@@ -104,9 +104,17 @@ class ReplayScreen(Screen[None]):
         yield Static("", id="replay-status")
         yield from board_widgets(ReplayScreen.board)
         yield FittingFooter(id="footer", compact=True)
+        yield SizeGuard(*GAME_SIZE)
 
     def on_mount(self) -> None:
         self._show()
+        self.query_one(SizeGuard).check()
+
+    def on_resize(self) -> None:
+        self.query_one(SizeGuard).check()
+
+    def on_screen_resume(self) -> None:
+        self.query_one(SizeGuard).check()
 
     @property
     def state(self) -> GameState:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Static
 
+from ...i18n import _
 from .hand import HandTray, OpenHands
 from .hub import StationHub
 from .log import MoveLog
@@ -25,3 +27,55 @@ def board_widgets(board) -> ComposeResult:
         yield TrainRows(id="trains").data_bind(board)
     yield OpenHands(id="open-hands").data_bind(board)
     yield HandTray(id="tray").data_bind(board)
+
+
+#: The smallest terminal (columns, rows) each screen is laid out for (measured: at 80x20 the
+#: station, the trains and the hand all show; the form's widest row takes 72 columns).
+GAME_SIZE = (80, 20)
+FORM_SIZE = (72, 16)
+
+
+class SizeGuard(Static, can_focus=True):
+    """Covers its screen with one clear sentence while the terminal is smaller than the screen
+    needs (issue 21: at 40x12 the form printed "Ready:" one letter a line and the game hid
+    most of the hand without a word). It takes the keyboard focus while shown, so that keys
+    typed blind do nothing, and gives it back when the terminal is large enough again.
+
+    The screen composes it and calls :meth:`check` on mount, on resize and on resume (the
+    terminal may have changed size under another screen); screens.tcss lays it over the
+    screen on its own ``guard`` layer."""
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__("", id="size-guard", markup=False)
+        self.need = (width, height)
+        self._back = None
+
+    @property
+    def shown(self) -> bool:
+        return self.has_class("-shown")
+
+    def check(self) -> bool:
+        """Shown (True) or hidden for the app's size now."""
+        width, height = self.app.size
+        need_w, need_h = self.need
+        small = width < need_w or height < need_h
+        if small:
+            self.update(
+                _("The window is {width}x{height}; mexitrain needs at least {need_w}x{need_h} — make it larger (Ctrl+Q quits).").format(
+                    width=width, height=height, need_w=need_w, need_h=need_h
+                )
+            )
+        if small == self.shown:
+            return small
+        self.set_class(small, "-shown")
+        screen = self.screen
+        if small:
+            self._back = screen.focused
+            self.focus()
+        else:
+            back, self._back = self._back, None
+            if back is not None and back.is_attached and back.focusable:
+                back.focus()
+            else:
+                screen.set_focus(None)
+        return small

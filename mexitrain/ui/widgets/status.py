@@ -1,9 +1,17 @@
-"""The status line: whose turn, what the turn still owes, boneyard, tiles left, the knock."""
+"""The status line: whose turn, what the turn still owes, boneyard, tiles left, the knock.
+
+Two lines, always whole (issue 21): at 80 columns a long prompt wrapped and pushed the counts
+off the widget, and the knock squeezed the counts down to "bone 0 y4 B1". The first line is
+cut by cells with an ellipsis when it is wider than the screen (the whole sentence is the
+widget's tooltip); on the second, the counts keep the room they need and the knock takes
+what is left (at least its first word: the counts show who, in reverse).
+
+Names are text, never markup: they go in through ``$variables`` of ``Content.from_markup``.
+"""
 
 from __future__ import annotations
 
 from textual.content import Content
-from textual.markup import escape
 
 from ...i18n import _, pgettext
 from ...messages import short_names
@@ -15,7 +23,7 @@ from .base import BoardWidget
 
 class StatusLine(BoardWidget):
     def render_key(self, board: Board) -> object:
-        return (board.view, board.names, board.legal)
+        return (board.view, board.names, board.legal, self.size.width)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return 2
@@ -24,33 +32,50 @@ class StatusLine(BoardWidget):
         board = self.board
         if board is None:
             return Content("")
+        width = max(1, self.content_size.width or 78)
+        first, full = self._first_line(board, width)
+        self.tooltip = full
+        return Content("\n").join([first, self._second_line(board, width)])
+
+    def _first_line(self, board: Board, width: int) -> tuple[Content, str | None]:
+        """The round and the turn, cut to ``width`` cells; and the whole turn when cut."""
         v = board.view
         types = frozenset(a.type for a in board.legal)
         trains = {p.train for p in board.plays}
         nxt = next(iter(trains)) if len(trains) == 1 else None
-        turn = words.turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt)
-        head = "[b]" + pgettext("short round", "R{number}/{total}").format(number=v.round, total=v.rules.round_count) + "[/] "
-        mine = board.my_turn
-        turn_style = "b $text-accent" if mine else ""
-        first = head + (f"[{turn_style}]{escape(turn)}[/]" if turn_style else escape(turn))
+        several = list(board.kinds).count("human") > 1
+        person = board.names[v.seat] if several and v.seat < len(board.names) else None
+        turn = words.turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt, person=person)
+        head = pgettext("short round", "R{number}/{total}").format(number=v.round, total=v.rules.round_count)
+        style = "b $text-accent" if board.my_turn else ""
+        line = Content.from_markup(f"[b]$head[/] [{style}]$turn[/]" if style else "[b]$head[/] $turn", head=head, turn=turn)
+        if line.cell_length <= width:
+            return line, None
+        return line.truncate(width, ellipsis=True), turn
+
+    def _second_line(self, board: Board, width: int) -> Content:
+        v = board.view
         knock = words.knock_line(v, board.names)
-        width = (self.size.width or 80) - (len(knock) + 3 if knock else 0)
-        for name_w, sep in ((8, " · "), (3, " "), (1, " ")):  # shorter names when many players
+        word = knock.split(" ", 1)[0]  # "KNOCK!": what the knock keeps when room is short
+        whole = width - (len(knock) + 3 if knock else 0)  # room beside the whole knock
+        room = width - (len(word) + 3 if knock else 0)  # beside its first word
+        shown = [pgettext("status line", "you") if s == v.seat else board.names[s] for s in range(v.players)]
+        levels = ((8, " · ", whole), (3, " ", whole), (8, " · ", room), (3, " ", room), (1, " ", room))
+        for name_w, sep, space in levels:  # shorter names when many players, never "bone 0 y4 B1" for a knock
             pile = _("boneyard") if name_w > 1 else pgettext("short boneyard", "bone")
-            parts = [f"{pile} [b]{v.boneyard_size}[/]"]
-            plain = len(parts[0]) - 7
-            shown = [pgettext("status line", "you") if s == v.seat else board.names[s] for s in range(v.players)]
+            parts = [Content.from_markup("$pile [b]$n[/]", pile=pile, n=str(v.boneyard_size))]
             cut = short_names(shown, name_w)
             for s, k in enumerate(v.hand_sizes):
-                name = cut[s]
-                style = f"b {seat_colour(s)}"
-                if k == 1:
-                    style = "b $error reverse"
-                parts.append(f"[{style}]{escape(name)}[/] {k}" if name_w > 1 else f"[{style}]{escape(name)}{k}[/]")
-                plain += len(sep) + len(name) + len(str(k)) + (1 if name_w > 1 else 0)
-            if plain <= width:
+                style = "b $error reverse" if k == 1 else f"b {seat_colour(s)}"
+                if name_w > 1:
+                    parts.append(Content.from_markup(f"[{style}]$name[/] $k", name=cut[s], k=str(k)))
+                else:
+                    parts.append(Content.from_markup(f"[{style}]$name$k[/]", name=cut[s], k=str(k)))
+            counts = Content(sep).join(parts)
+            if counts.cell_length <= space:
                 break
-        second = sep.join(parts)
-        if knock:
-            second = f"[b $error reverse] {escape(knock)} [/] " + second
-        return Content.from_markup(first + "\n" + second)
+        if not knock:
+            return counts
+        left = width - counts.cell_length - 3  # the knock's padding and the space after it
+        text = knock if len(knock) <= left else Content(knock).truncate(max(left, len(word)), ellipsis=True).plain
+        return Content.assemble(Content.from_markup("[b $error reverse] $k [/] ", k=text), counts)

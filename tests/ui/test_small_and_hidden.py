@@ -1,0 +1,184 @@
+"""Issue 21: small terminals, the 80-column status lines, notices out of the way, the replay
+viewer that never opens a game in progress face up, and no computer player called "You"."""
+
+from __future__ import annotations
+
+import pytest
+
+from mexitrain.rules import RuleSet
+from mexitrain.setup import default_seats
+from mexitrain.storage import save_named
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.screens import GameScreen, HandoffScreen, NewGameScreen, RevealScreen
+from mexitrain.ui.screens.replay import ReplayScreen
+from mexitrain.ui.widgets import StatusLine
+from mexitrain.ui.widgets.layout import SizeGuard
+
+from .helpers import empty_trains, game_app, prepared, settle, table, wait_for
+from .test_french import screen_text
+
+
+def _guard(app) -> SizeGuard:
+    return app.screen.query_one(SizeGuard)
+
+
+# -- small terminals -------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(40, 12), (60, 20)])
+async def test_the_game_says_the_window_is_too_small_and_comes_back_when_resized(size):
+    app = game_app(table(kinds=("human", "random", "random")))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert _guard(app).shown
+        text = " ".join(screen_text(app).split())
+        assert f"The window is {size[0]}x{size[1]}; mexitrain needs at least 80x20" in text
+        before = app.snapshot
+        await pilot.press("enter", "d", "m")  # no move is made blind
+        await pilot.pause()
+        assert app.snapshot is before
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: not _guard(app).shown, "the board back")
+        assert "mexitrain needs at least" not in screen_text(app)
+        assert "R1/1" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (60, 20)])
+async def test_the_new_game_form_says_the_window_is_too_small(size):
+    app = MexitrainApp(None, speed=0, seed=5)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        assert _guard(app).shown
+        assert "mexitrain needs at least 72x16" in " ".join(screen_text(app).split())
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: not _guard(app).shown, "the form back")
+        assert "Ready:" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (60, 20)])
+async def test_every_screen_of_a_game_holds_at_small_sizes(size):
+    """Hand-off, score sheet, help, quit, round over: no crash at 40x12 and 60x20."""
+    app = game_app(table(RuleSet(set=6, rounds=1), kinds=("human", "human")))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HandoffScreen)
+        screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        for key in ("s", "escape", "question_mark", "escape", "q", "n"):
+            await pilot.press(key)
+            await pilot.pause()
+            screen_text(app)
+        assert isinstance(app.screen, GameScreen)
+
+
+# -- the two status lines at 80 columns --------------------------------------------------------
+def _status_lines(app) -> list[str]:
+    status = app.screen.query_one(StatusLine)
+    lines = status.render().plain.split("\n")
+    assert len(lines) == 2
+    assert all(len(line) <= status.content_size.width for line in lines), lines
+    return lines
+
+
+async def test_a_long_prompt_stays_on_its_line_and_the_counts_stay_whole():
+    """At 80 columns "Follow your double 3-3 with a non-double (on it or any train you may
+    use)" wrapped and pushed the counts line out of the widget."""
+    setup = table(
+        RuleSet(set=12), kinds=("human", "random", "random", "random"), names=("You", "Beatrice", "Caroline", "Dorothée")
+    )
+    from mexitrain.rules import Train
+
+    trains = list(empty_trains(prepared(setup), 12))
+    trains[0] = Train(owner=0, lines=(((12, 3),),), starts=(12,))  # your train ends in 3
+    hands = (((3, 3), (3, 4), (0, 1)), ((0, 2),), ((1, 2), (0, 5)), ((4, 5), (1, 5), (2, 6)))
+    state = prepared(setup, hands=hands, trains=tuple(trains), boneyard=(), turn=0)
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        board = app.screen.board
+        # play the double 3-3: the turn now owes a non-double
+        play = next(p for p in board.plays if tuple(sorted(p.tile)) == (3, 3))
+        app.screen.post_message(GameScreen.Act(play))
+        await wait_for(pilot, lambda: app.snapshot.phase == "follow_up", "the follow-up")
+        await pilot.pause()
+        first, second = _status_lines(app)
+        assert first.endswith("…")
+        full = app.screen.query_one(StatusLine).tooltip
+        assert "Follow your double 3-3 with a non-double (on it or any train you may use)" in str(full)
+        # the counts: every seat with its tiles, after the whole knock
+        assert second.startswith(" KNOCK! Beatrice has one tile left ")
+        for count in ("boneyard 0", "you 2", "Bea 1", "Car 2", "Dor 3"):
+            assert count in second
+
+
+async def test_the_knock_does_not_squeeze_the_counts():
+    """The knock line squeezed the counts to "bone 0 y4 B1": the counts now keep their room."""
+    setup = table(kinds=("human", "random", "random", "random"))
+    state = prepared(setup, hands=(((3, 4), (0, 1), (1, 1), (2, 2)), ((0, 2),), ((1, 2),), ((4, 5),)), turn=0)
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        first, second = _status_lines(app)
+        assert "KNOCK!" in second
+        assert "boneyard" in second and "Bea 1" in second and "you 4" in second
+
+
+# -- the replay viewer and a game in progress --------------------------------------------------
+async def test_the_replay_viewer_is_not_offered_and_refuses_while_a_game_runs(tmp_path):
+    """Ctrl+P → "Open replay…" → autosave.json showed every hand of the game in progress,
+    even from the hand-off screen."""
+    setup = table(kinds=("human", "human", "random"))
+    app = game_app(setup)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HandoffScreen)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Open replay…" not in titles and "New game" in titles
+        app.action_open_replay()  # however it is reached
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        # the same game saved under a name, opened as a path: refused
+        app.saver.flush()
+        path = save_named(app.root, "copy", app.snapshot, setup)
+        from mexitrain.storage import load_save
+
+        app.open_replay(load_save(path))
+        await pilot.pause()
+        assert isinstance(app.screen, HandoffScreen)
+        assert any("A game is in progress" in n.message for n in app._notifications)
+
+
+@pytest.mark.parametrize(("answer", "opens"), [("y", True), ("n", False)])
+async def test_replay_from_the_command_line_asks_before_showing_an_unfinished_game(tmp_path, answer, opens):
+    """mexitrain --replay FILE of an unfinished game: a yes/no question first (no: exit)."""
+    from mexitrain.rules import new_game
+    from mexitrain.storage import load_save
+
+    setup = table()
+    state = new_game(setup.rules, players=2, seed=setup.seed)
+    game = load_save(save_named(tmp_path, "unfinished", state, setup))
+    app = MexitrainApp(None, speed=0, data_dir=tmp_path, replay=game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, RevealScreen)
+        assert "hidden" in screen_text(app)
+        await pilot.press(answer)
+        await pilot.pause()
+        if opens:
+            assert isinstance(app.screen, ReplayScreen)
+        else:
+            await wait_for(pilot, lambda: app._exit_renderables is not None or not app.is_running, "the exit")
+    if not opens:
+        assert not app.is_running
+
+
+# -- names ----------------------------------------------------------------------------------------
+def test_no_computer_player_is_called_you():
+    """--humans 0 called a computer player "You" (and the replay then said "you" for it)."""
+    for players in range(2, 9):
+        seats = default_seats(players, 0)
+        assert all(s.kind != "human" for s in seats)
+        assert "You" not in [s.name for s in seats]
+        assert len({s.name for s in seats}) == players
+    assert default_seats(4, 1)[0].name == "You"
