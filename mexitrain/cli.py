@@ -44,6 +44,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NoReturn
 
 from . import i18n
@@ -150,6 +151,12 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(translate_argparse(message))
 
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse swallows an OSError here: a closed pipe (mexitrain --help | head -1) must
+        # reach main(), which exits with 141 as for every other command that prints
+        if message:
+            (file or sys.stderr).write(message)
+
 
 def _patterns() -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
     """argparse's English error messages and their translations (argparse 3.11-3.13)."""
@@ -211,40 +218,103 @@ def translate_argparse(message: str) -> str:
 # ---------------------------------------------------------------------------------------
 # Argument types (shared by the subcommands)
 # ---------------------------------------------------------------------------------------
-def _int(text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
+#: The bounds of the numeric options (README, "Command line"). A value outside is one line,
+#: exit status 2: a seed that Python could not even print, a pause of 300 years or a
+#: tournament of a billion games would crash or hang instead.
+MAX_SEED = 2**63 - 1
+MAX_SPEED = 10.0  # seconds between computer moves
+MAX_PLAYERS = 99  # the rules refuse more than the set can deal long before
+MAX_GAMES = 100_000
+MAX_BUDGET = 100_000  # the expert's rollouts a decision (its default is 200-240)
+MAX_PROCESSES = 64
+MAX_OPTION_DIGITS = 9  # an --option KEY=VALUE number: the rules range-check it below that
+
+_WHOLE = re.compile(r"[+-]?[0-9]+\Z")
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """A value the user typed, quoted for a message: control characters escaped, cut short."""
+    from .text import printable
+
+    text = printable(text)
+    return _q(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number (ASCII digits, an optional sign), or None. A number too
+    long to be any option's value is refused by its digits, never handed to int() (whose
+    4300-digit limit raises its own ValueError)."""
+    t = text.strip()
+    if not _WHOLE.match(t):
         raise argparse.ArgumentTypeError(
-            _("expected a whole number, not {value}").format(value=_q(text))
-        ) from None
+            _("expected a whole number, not {value}").format(value=_shown(text))
+        )
+    return int(t) if len(t.lstrip("+-")) <= 30 else None
+
+
+def int_between(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``, else one line."""
+
+    def parse(text: str) -> int:
+        value = _whole(text)
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                _("must be between {low} and {high}, not {value}").format(
+                    low=low, high=high, value=_shown(text.strip())
+                )
+            )
+        return value
+
+    parse.__name__ = "int"
+    return parse
 
 
 def positive_int(text: str) -> int:
-    value = _int(text)
-    if value < 1:
+    value = _whole(text)
+    if value is not None and value < 1:
         raise argparse.ArgumentTypeError(_("must be at least 1, not {value}").format(value=value))
-    return value
+    return int_between(1, MAX_SEED)(text)
 
 
 def non_negative_int(text: str) -> int:
-    value = _int(text)
-    if value < 0:
+    value = _whole(text)
+    if value is not None and value < 0:
         raise argparse.ArgumentTypeError(_("must be 0 or more, not {value}").format(value=value))
-    return value
+    return int_between(0, MAX_SEED)(text)
 
 
 def seed_value(text: str) -> int:
+    """A seed: 0 to 2**63 - 1."""
     return non_negative_int(text)
 
 
+def humans_value(text: str) -> int:
+    non_negative_int(text)
+    return int_between(0, MAX_PLAYERS)(text)
+
+
+def games_value(text: str) -> int:
+    positive_int(text)
+    return int_between(1, MAX_GAMES)(text)
+
+
+def budget_value(text: str) -> int:
+    positive_int(text)
+    return int_between(1, MAX_BUDGET)(text)
+
+
+def processes_value(text: str) -> int:
+    positive_int(text)
+    return int_between(1, MAX_PROCESSES)(text)
+
+
 def player_count(text: str) -> int:
-    value = _int(text)
-    if value < 2:
+    value = _whole(text)
+    if value is not None and value < 2:
         raise argparse.ArgumentTypeError(
             _("Mexican Train needs at least 2 players, not {value}").format(value=value)
         )
-    return value
+    return int_between(2, MAX_PLAYERS)(text)
 
 
 def speed_value(text: str) -> float:
@@ -252,11 +322,13 @@ def speed_value(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _("expected a number of seconds, not {value}").format(value=_q(text))
+            _("expected a number of seconds, not {value}").format(value=_shown(text))
         ) from None
-    if not math.isfinite(value) or value < 0:
+    if not math.isfinite(value) or not 0 <= value <= MAX_SPEED:
         raise argparse.ArgumentTypeError(
-            _("must be 0 seconds or more, not {value}").format(value=_q(text))
+            _("must be between 0 and {high} seconds, not {value}").format(
+                high=f"{MAX_SPEED:g}", value=_shown(text.strip())
+            )
         )
     return value
 
@@ -265,9 +337,17 @@ def option_value(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise argparse.ArgumentTypeError(
-            _("expected {form}, not {value}").format(form=_("KEY=VALUE"), value=_q(text))
+            _("expected {form}, not {value}").format(form=_("KEY=VALUE"), value=_shown(text))
         )
-    return key.strip(), value.strip()
+    key, value = key.strip(), value.strip()
+    if _WHOLE.match(value) and len(value.lstrip("+-")) > MAX_OPTION_DIGITS:
+        # the rules range-check every number, but int() of 4300 digits fails before them
+        raise argparse.ArgumentTypeError(
+            _("option {key} takes a smaller number, not {value}").format(
+                key=_shown(key), value=_shown(value)
+            )
+        )
+    return key, value
 
 
 def levels_value(text: str) -> tuple[str, ...]:
@@ -279,7 +359,7 @@ def levels_value(text: str) -> tuple[str, ...]:
         if level not in LEVELS:
             raise argparse.ArgumentTypeError(
                 _("unknown computer level {level}; choose from {levels}").format(
-                    level=_q(level), levels=", ".join(LEVELS)
+                    level=_shown(level), levels=", ".join(LEVELS)
                 )
             )
     return levels
@@ -377,7 +457,7 @@ def _play_arguments(p: argparse.ArgumentParser) -> None:
         "--names", type=names_value, metavar="A,B,...", help=_("seat names, one per player")
     )
     p.add_argument(
-        "--humans", type=non_negative_int, metavar="K", help=_("people at this terminal (default 1)")
+        "--humans", type=humans_value, metavar="K", help=_("people at this terminal (default 1)")
     )
     p.add_argument(
         "--ai",
@@ -403,12 +483,55 @@ def add_data_dir_argument(p: argparse.ArgumentParser) -> None:
     """``--data-dir DIR``: saves, autosave and statistics (mexitrain.storage.paths.data_dir)."""
     p.add_argument(
         "--data-dir",
+        type=data_dir_value,
         metavar=_("DIR"),
         help=_(
             "folder of saved games, the autosave, statistics and settings "
             "(default: $MEXITRAIN_DATA_DIR, else the user data folder)"
         ),
     )
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be the data folder (it or a folder above it is a file, a FIFO...),
+    or None. A missing folder is fine: the writers make it, and the folders above it, when
+    they first write; a read-only one too: the game then says it cannot save."""
+    try:
+        if path.exists() and not path.is_dir():
+            return _("{path} is not a folder").format(path=_shown(str(path), 80))
+        above = path
+        while not above.exists() and above.parent != above:
+            above = above.parent
+        if not above.is_dir():
+            return _("{path} is not a folder").format(path=_shown(str(above), 80))
+    except OSError as exc:  # a name too long, a loop of links...
+        return f"{_shown(str(path), 80)}: {exc.strerror or type(exc).__name__}"
+    return None
+
+
+def data_dir_value(text: str) -> str:
+    """``--data-dir DIR`` (see :func:`folder_problem`): a bad folder is a usage error."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(_("expected a folder, not an empty value"))
+    problem = folder_problem(Path(text).expanduser())
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def _check_data_dir(args: argparse.Namespace) -> Path | None:
+    """The data folder of a command that has ``--data-dir`` (None for the others); the one
+    of ``$MEXITRAIN_DATA_DIR`` is checked as ``--data-dir`` is (a usage error, exit 2)."""
+    if "data_dir" not in vars(args):
+        return None
+    from .storage.paths import ENV_VAR, data_dir
+
+    root = data_dir(args.data_dir)
+    if args.data_dir is None:
+        problem = folder_problem(root)
+        if problem is not None:
+            raise UsageError(f"{ENV_VAR}: {problem}")
+    return root
 
 
 _SETUP_ARGS = ("players", "preset", "option", "seed", "names", "humans", "ai")
@@ -472,14 +595,14 @@ def run_play(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise CommandError(_("the game screens are not available: {error}").format(error=exc)) from None
     extra = {"data_dir": getattr(args, "data_dir", None), "load": load, "replay": replay}
-    run(setup, args.speed, **{k: v for k, v in extra.items() if v is not None})
-    return 0
+    status = run(setup, args.speed, **{k: v for k, v in extra.items() if v is not None})
+    return int(status or 0)  # a crash inside the app is raised (mexitrain.crash.AppCrashed)
 
 
 # -- simulate ----------------------------------------------------------------------------
 def _simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--games", type=positive_int, default=100, metavar="N", help=_("games to play (default 100)")
+        "--games", type=games_value, default=100, metavar="N", help=_("games to play (default 100)")
     )
     p.add_argument(
         "--players", type=player_count, default=4, metavar="P", help=_("players (default 4)")
@@ -766,39 +889,95 @@ def choose_language(argv: list[str], environ=None) -> list[str]:
                 _("argument {argument}: {message}").format(
                     argument="--lang",
                     message=_("unknown language {lang}; choose one of {choices}").format(
-                        lang=_q(langs[-1]), choices=", ".join(i18n.available_languages())
+                        lang=_shown(langs[-1]), choices=", ".join(i18n.available_languages())
                     ),
                 )
             ) from None
     return rest
 
 
+#: An error line longer than this is cut (a 10,000-character value is not worth a screenful).
+MAX_ERROR_LINE = 300
+
+
+def _say_error(message: str) -> None:
+    line = _("{prog}: error: {message}").format(prog=PROG, message=message)
+    if len(line) > MAX_ERROR_LINE:
+        line = line[: MAX_ERROR_LINE - 1] + "…"
+    print(line, file=sys.stderr, flush=True)
+
+
+def _stdout_gone() -> int:
+    """Standard output was closed by its reader (``mexitrain stats | head -3``): say nothing,
+    point standard output at the null device so that Python's last flush cannot fail too,
+    and exit with 141, the status of a program stopped by SIGPIPE, as the shell shows it."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (tests)
+        pass
+    return 141
+
+
+def _crashed(exc: BaseException, folder: Path | None, argv: list[str]) -> int:
+    """A bug: one line naming it and the crash log that holds the traceback; status 1."""
+    from .crash import describe, write_crash_log
+
+    path = write_crash_log(exc, folder, argv)
+    if path is None:
+        _say_error(_("unexpected error ({error}); no crash log could be written").format(error=describe(exc)))
+    else:
+        _say_error(
+            _("unexpected error ({error}); the details are in {path}").format(error=describe(exc), path=path)
+        )
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status. The language is set for the run and
-    restored afterwards."""
+    restored afterwards.
+
+    Exit statuses: 0 done; 1 the command failed (:class:`CommandError`) or crashed (an
+    unexpected exception: one line and a crash log, :mod:`mexitrain.crash`); 2 a bad
+    argument, value or file (:class:`UsageError`); 130 stopped by Ctrl+C; 141 standard
+    output closed by its reader."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    original = list(args_list)
     before = i18n.language()
+    folder: Path | None = None
     try:
         args_list = choose_language(args_list)
         parser = build_parser()
         args = parser.parse_args(_with_default_command(args_list))
+        folder = _check_data_dir(args)
         command = COMMANDS[args.command]
         run = _resolve(command.run)
         if argv is None:  # the real program, not a test calling main([...])
             freeze_startup_objects()
-        return int(run(args) or 0)
+        status = int(run(args) or 0)
+        sys.stdout.flush()  # a closed pipe is found here, not in Python's last flush
+        return status
     except UsageError as exc:
-        print(_("{prog}: error: {message}").format(prog=PROG, message=_one_line(exc)), file=sys.stderr)
+        _say_error(_one_line(exc))
         return 2
     except CommandError as exc:
-        print(_("{prog}: error: {message}").format(prog=PROG, message=_one_line(exc)), file=sys.stderr)
+        _say_error(_one_line(exc))
         return 1
     except SystemExit as exc:  # --help and --version
         code = exc.code
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _stdout_gone()
         return code if isinstance(code, int) else (0 if code is None else 1)
     except KeyboardInterrupt:
         print(_("{prog}: interrupted").format(prog=PROG), file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _stdout_gone()
+    except Exception as exc:  # a bug
+        return _crashed(exc, folder, original)
     finally:
         i18n.set_language(before)
 
@@ -812,6 +991,8 @@ __all__ = [
     "add_rules_arguments",
     "bad_values",
     "build_parser",
+    "data_dir_value",
+    "int_between",
     "choose_language",
     "levels_value",
     "main",

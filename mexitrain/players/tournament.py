@@ -40,11 +40,19 @@ from ..storage.safe import MAX_DATA, read_regular
 # Arguments
 # ---------------------------------------------------------------------------------------
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from ..cli import add_rules_arguments, levels_value, player_count, positive_int, seed_value
+    from ..cli import (
+        add_rules_arguments,
+        budget_value,
+        games_value,
+        levels_value,
+        player_count,
+        processes_value,
+        seed_value,
+    )
 
     p.add_argument("--players", type=player_count, default=2, metavar="P", help=_("players (default 2)"))
     p.add_argument(
-        "--games", type=positive_int, default=20, metavar="N",
+        "--games", type=games_value, default=20, metavar="N",
         help=_("deals to play, each under every rotation of the seats (default 20)"),
     )
     p.add_argument(
@@ -56,11 +64,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     add_rules_arguments(p)
     p.add_argument(
-        "--budget", type=positive_int, default=None, metavar=_("ROLLOUTS"),
+        "--budget", type=budget_value, default=None, metavar=_("ROLLOUTS"),
         help=_("the expert's rollouts per decision (default: its standard strength)"),
     )
     p.add_argument(
-        "--processes", type=positive_int, default=2, metavar="K",
+        "--processes", type=processes_value, default=2, metavar="K",
         help=_("worker processes (default 2)"),
     )
     p.add_argument(
@@ -371,15 +379,27 @@ def run(args: argparse.Namespace) -> int:
             kept.add(job, result)
         progress.step()
 
-    if args.processes > 1 and len(todo) > 1:
-        import multiprocessing
+    try:
+        if args.processes > 1 and len(todo) > 1:
+            import multiprocessing
 
-        with multiprocessing.get_context("spawn" if _no_fork() else "fork").Pool(args.processes) as pool:
-            for job, result in pool.imap_unordered(_job, todo, chunksize=1):
-                finished(job, result)
-    else:
-        for w in todo:
-            finished(*_job(w))
+            context = multiprocessing.get_context("spawn" if _no_fork() else "fork")
+            # the workers ignore Ctrl+C (each printed its traceback); the parent stops them
+            with context.Pool(args.processes, initializer=_ignore_interrupt) as pool:
+                for job, result in pool.imap_unordered(_job, todo, chunksize=1):
+                    finished(job, result)
+        else:
+            for w in todo:
+                finished(*_job(w))
+    except KeyboardInterrupt:  # the pool is terminated on the way out of its ``with``
+        progress.stopped()
+        played = ngettext(
+            "stopped: {played} of {total} game played", "stopped: {played} of {total} games played", len(todo)
+        ).format(played=progress.played, total=len(todo))
+        if kept is not None:
+            played = _("{stopped}; kept in {path}").format(stopped=played, path=kept.path)
+        print(played, file=sys.stderr, flush=True)
+        return 130
     elapsed = time.perf_counter() - start
     results = [done[job_key(w)] for w in work if job_key(w) in done]  # all, but with --kept-only
     preset = args.preset or "standard"
@@ -429,6 +449,14 @@ class Progress:
         self.total, self.start, self.played = total, start, 0
         self.stream = sys.stderr if stream is None else stream
         self.live = self.stream.isatty()
+        self.open = False  # a live line without its end
+
+    def stopped(self) -> None:
+        """End the live line, if any, before another line is written."""
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False
 
     def step(self) -> None:
         self.played += 1
@@ -450,10 +478,18 @@ class Progress:
             ).format(played=n, total=total, each=duration(each))
         if self.live:
             end = "\n" if n == total else ""
+            self.open = n < total
             self.stream.write("\r\x1b[K" + line + end)
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
+
+
+def _ignore_interrupt() -> None:
+    """A worker's start: Ctrl+C is the parent's to handle (it terminates the pool)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _no_fork() -> bool:

@@ -737,11 +737,14 @@ def run(
     data_dir: str | Path | None = None,
     load: SavedGame | None = None,
     replay: SavedGame | None = None,
-) -> None:
+) -> int:
     """Play: ``setup`` None shows the new-game screen first (and offers an unfinished autosave);
     ``speed`` = seconds between computer moves; ``data_dir`` overrides the data directory;
-    ``load`` starts a loaded game, ``replay`` opens one in the replay viewer."""
-    MexitrainApp(setup, speed, data_dir=data_dir, load=load, replay=replay).run()
+    ``load`` starts a loaded game, ``replay`` opens one in the replay viewer. Returns the
+    exit status; a crash raises mexitrain.crash.AppCrashed (Textual's report kept for the log)."""
+    from ..crash import run_app
+
+    return run_app(MexitrainApp(setup, speed, data_dir=data_dir, load=load, replay=replay))
 
 
 if __name__ == "__main__":  # pragma: no cover
