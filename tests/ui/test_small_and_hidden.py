@@ -125,21 +125,33 @@ async def test_the_knock_does_not_squeeze_the_counts():
 
 
 # -- the replay viewer and a game in progress --------------------------------------------------
-async def test_the_replay_viewer_is_not_offered_and_refuses_while_a_game_runs(tmp_path):
+async def test_the_replay_viewer_refuses_an_unfinished_game_while_a_game_runs(tmp_path):
     """Ctrl+P → "Open replay…" → autosave.json showed every hand of the game in progress,
-    even from the hand-off screen."""
+    even from the hand-off screen. Now only finished games open while a game runs."""
+    from mexitrain.ui.screens.saves import FileScreen
+
     setup = table(kinds=("human", "human", "random"))
     app = game_app(setup)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, HandoffScreen)
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Open replay…" not in titles and "New game" in titles
-        app.action_open_replay()  # however it is reached
-        await pilot.pause()
-        assert isinstance(app.screen, HandoffScreen)
-        # the same game saved under a name, opened as a path: refused
+        assert "Open replay…" in titles and "New game" in titles
         app.saver.flush()
+        autosaves = sorted((app.root / "autosaves").glob("*.json"))
+        assert autosaves, "the game in progress has an autosave"
+        app.action_open_replay()  # the picker, with the autosave typed as the path
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, FileScreen) and app.screen.query("#file-path"), "the file picker"
+        )
+        app.screen.query_one("#file-path").value = str(autosaves[0])
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: any("A game is in progress" in n.message for n in app._notifications), "a refusal"
+        )
+        assert isinstance(app.screen, HandoffScreen)
+        assert not any(isinstance(s, ReplayScreen) for s in app.screen_stack)
+        # the same game saved under a name, opened as a path: refused
         path = save_named(app.root, "copy", app.snapshot, setup)
         from mexitrain.storage import load_save
 

@@ -6,17 +6,18 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _, ngettext
 from ...storage import SavedGame, SaveError, SaveInfo, Unfinished
+from ..cells import markup, plain, printable
 from ..lang import translate_bindings
 
 
@@ -72,12 +73,12 @@ class ResumeScreen(ModalScreen[Choice | bool | None]):
                 for i, u in enumerate(self.entries):
                     game = u.game
                     assert game is not None
-                    yield Label(escape(_("Players: {names}").format(names=_players(game))), classes="note")
+                    yield Label(plain(_("Players: {names}").format(names=_players(game))), classes="note")
                     label = resume_text(game)
                     if u.crashed:
                         label = _("{resume} (it crashed when last resumed)").format(resume=label)
                     bid = "resume-yes" if i == 0 else f"resume-{i}"
-                    yield Button(escape(label), id=bid, variant="warning" if u.crashed else "success", compact=True)
+                    yield Button(plain(label), id=bid, variant="warning" if u.crashed else "success", compact=True)
                     if u.crashed:
                         yield Button(_("Move it aside (kept as a .bad file)"), id=f"aside-{i}", compact=True)
                 yield Button(_("New game"), id="resume-no", compact=True)
@@ -138,7 +139,7 @@ def offer_resume(app) -> None:
     for u in found:
         if u.error is not None:
             title = _("An autosave is left as it is") if u.error.moved_to is None else _("The autosave could not be loaded")
-            app.notify(error_text(u.error), title=title, severity="error", timeout=30, markup=False)
+            app.notify(printable(error_text(u.error)), title=title, severity="error", timeout=30, markup=False)
     offered = [u for u in found if u.game is not None and not u.busy]
     busy = sum(1 for u in found if u.busy)
     if not offered:
@@ -171,9 +172,9 @@ def offer_resume(app) -> None:
             try:
                 dest = set_aside(u.path)
             except SaveError as exc:
-                app.notify(error_text(exc), severity="error", timeout=15, markup=False)
+                app.notify(printable(error_text(exc)), severity="error", timeout=15, markup=False)
                 return
-            app.notify(_("The game was moved to {path}").format(path=dest), timeout=10, markup=False)
+            app.notify(printable(_("The game was moved to {path}").format(path=dest)), timeout=10, markup=False)
             return
         app.call_later(resume, u)
 
@@ -194,7 +195,7 @@ class SaveAsScreen(ModalScreen[str | None]):
         with Vertical(id="save-box", classes="save-box"):
             yield Label("[b]" + _("Save game as…") + "[/]")
             yield Input(value=self.initial, placeholder=_("a name, e.g. Sunday game"), max_length=60, id="save-name")
-            yield Label(escape(self.problem), id="save-problem", classes="problem")
+            yield Label(plain(self.problem), id="save-problem", classes="problem")
             yield Label(_("Enter saves, Esc cancels. Load it from the new-game screen (Load…)."), classes="note")
         yield Footer()
 
@@ -229,18 +230,21 @@ class LoadScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load-box", classes="save-box"):
-            yield Label(f"[b]{escape(_(self.title_text))}[/]")
+            yield Label(plain(_(self.title_text), "b"))
             if not self.saves:
                 yield Label(_("No saved games yet: save one with Ctrl+S during a game."), id="load-empty", classes="note")
             options = []
             for i, info in enumerate(self.saves):
                 if info.error:
-                    text = f"[b]{escape(info.path.name)}[/]\n  [red]{escape(info.error)}[/]"
+                    text = markup("[b]$name[/]\n  [red]$error[/]", name=info.path.name, error=info.error)
                     options.append(Option(text, id=f"save-{i}", disabled=True))
                     continue
                 state = _("finished") if info.over else _("round {number} of {total}").format(number=info.round, total=info.rounds)
                 players = ", ".join(info.players or ())
-                text = f"[b]{escape(info.title)}[/] · {state} · {when(info.saved_at)}\n  [dim]{escape(players)}[/]"
+                text = markup(
+                    "[b]$title[/] · $state · $when\n  [dim]$players[/]",
+                    title=info.title, state=state, when=when(info.saved_at), players=players,
+                )
                 options.append(Option(text, id=f"save-{i}"))
             yield OptionList(*options, id="load-list")
             yield Label(_("↑↓ choose, Enter loads, Esc cancels"), classes="note")
@@ -270,6 +274,10 @@ class JsonTree(DirectoryTree):
 
     def on_mount(self) -> None:
         translate_bindings(self)
+
+    def process_label(self, label):
+        """A file's name is plain text, never markup (a file may be named "[b]x.json")."""
+        return Text(printable(label)) if isinstance(label, str) else label
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() == ".json")]
@@ -309,7 +317,7 @@ class FileScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="file-box", classes="save-box"):
-            yield Label(f"[b]{escape(self.title_text)}[/]")
+            yield Label(plain(self.title_text, "b"))
             yield Input(value=self.value, placeholder=_("path of a saved game or game record (.json)"), id="file-path")
             yield JsonTree(self._folder(), id="file-tree")
             yield Label(
@@ -358,9 +366,9 @@ class StatsScreen(ModalScreen[None]):
         with Vertical(id="stats-box", classes="save-box"):
             yield Label("[b]" + _("Statistics") + "[/] · " + _("finished games, lowest total wins"))
             if self.problem:
-                yield Label(escape(self.problem), id="stats-problem", classes="problem")
+                yield Label(plain(self.problem), id="stats-problem", classes="problem")
             with VerticalScroll(id="stats-scroll"):
-                yield Static(escape(self.text), id="stats-text")
+                yield Static(plain(self.text), id="stats-text")
             yield Label(_("Esc closes"), classes="note")
         yield Footer()
 
