@@ -16,7 +16,6 @@ from pathlib import Path
 from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.markup import escape
 from textual.message import Message
 from textual.notifications import Notification, SeverityLevel
 from textual.reactive import reactive
@@ -42,6 +41,7 @@ from ..storage import (
 from ..storage.stats import format_stats, load_stats
 from . import typography
 from .autosaver import Autosaver
+from .cells import printable
 from .lang import translate_bindings
 from .screens import (
     GameOverScreen,
@@ -179,8 +179,9 @@ class MexitrainApp(App[None]):
                 self.notify(_("Screenshot saved"), title=_("Screenshot"))
             else:
                 self.notify(
-                    _("Screenshot saved to {path}").format(path=escape(str(event.path))),
+                    printable(_("Screenshot saved to {path}").format(path=str(event.path))),
                     title=_("Screenshot"),
+                    markup=False,
                 )
 
     @on(events.DeliveryFailed)
@@ -235,7 +236,7 @@ class MexitrainApp(App[None]):
         try:
             settings.save(self.root, theme=theme)
         except (OSError, ValueError) as exc:
-            self.notify(error_text(exc), title=_("The theme could not be saved"), severity="warning")
+            self.notify(printable(error_text(exc)), title=_("The theme could not be saved"), severity="warning", markup=False)
 
     def _offer_resume(self) -> None:
         """Unfinished autosaves: offer them; bad ones: say so and go on (screens.saves.offer_resume)."""
@@ -261,9 +262,10 @@ class MexitrainApp(App[None]):
             if level != cfg.kind:
                 self.notify(
                     _("{name}: level {level} is not available, playing {instead}").format(
-                        name=cfg.name, level=level_name(cfg.kind), instead=level_name(level)
+                        name=printable(cfg.name), level=level_name(cfg.kind), instead=level_name(level)
                     ),
                     severity="warning",
+                    markup=False,
                 )
             self.players[seat] = make_player(level, seed=setup.seed * 100 + seat)
         humans = setup.humans
@@ -374,7 +376,9 @@ class MexitrainApp(App[None]):
     def _advance(self) -> None:
         """Whatever comes next: a screen to show, a forced move, or a computer's turn."""
         state = self.snapshot
-        if state is None or self.game_screen is None or self.screen is not self.game_screen:
+        if state is None or self.game_screen is None or not self.screen_stack:
+            return  # (no screen at all: the app is closing)
+        if self.screen is not self.game_screen:
             return
         if self._round_over_pending:
             self._round_over_pending = False
@@ -544,10 +548,9 @@ class MexitrainApp(App[None]):
         if self.snapshot is not None and self.game_screen is not None:
             yield SystemCommand(_("Save game as…"), _("Save this game under a name (Ctrl+S)"), self.action_save_as)
         yield SystemCommand(_("Load a saved game…"), _("Continue a game saved under a name"), self.action_load_game)
-        if not self.game_running:  # the viewer shows every hand face up (issue 21)
-            yield SystemCommand(
-                _("Open replay…"), _("Step through a saved game or record move by move"), self.action_open_replay
-            )
+        yield SystemCommand(
+            _("Open replay…"), _("Step through a saved game or record move by move"), self.action_open_replay
+        )
         yield SystemCommand(_("Statistics"), _("Games played and won, totals, rounds gone out"), self.action_stats)
         yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
         for command in super().get_system_commands(screen):
@@ -561,7 +564,7 @@ class MexitrainApp(App[None]):
 
     # -- never lose a game (issue 5): autosave problems, undo, save, load, replay, statistics ----------
     def on_save_problem(self, message: SaveProblem) -> None:
-        self.notify(message.text, title=_("Saving"), severity="error", timeout=15)
+        self.notify(printable(message.text), title=_("Saving"), severity="error", timeout=15, markup=False)
 
     def undo_state(self) -> tuple[bool, str]:
         """``(possible, what it takes back / why not)`` for the seat shown (cached per snapshot)."""
@@ -641,9 +644,9 @@ class MexitrainApp(App[None]):
                         chosen, _("A saved game named {name} exists: Enter again replaces it.").format(name=quote(chosen)), True
                     )
                 else:
-                    self.notify(error_text(exc), title=_("Not saved"), severity="error", timeout=10)
+                    self.notify(printable(error_text(exc)), title=_("Not saved"), severity="error", timeout=10, markup=False)
                 return
-            self.notify(_("Saved as {name} ({path})").format(name=quote(chosen), path=path), title=_("Saved"), timeout=5)
+            self.notify(printable(_("Saved as {name} ({path})").format(name=quote(chosen), path=path)), title=_("Saved"), timeout=5, markup=False)
 
         self.push_screen(SaveAsScreen(name, problem), named)
 
@@ -661,7 +664,7 @@ class MexitrainApp(App[None]):
         try:
             game = load_save(path)
         except SaveError as exc:
-            self.notify(error_text(exc), title=_("Cannot load"), severity="error", timeout=15)
+            self.notify(printable(error_text(exc)), title=_("Cannot load"), severity="error", timeout=15, markup=False)
             return False
         if game.state.over:
             self.notify(_("That game is over: opening it in the replay viewer"), timeout=5)
@@ -684,15 +687,11 @@ class MexitrainApp(App[None]):
         )
 
     def action_open_replay(self) -> None:
-        """The replay viewer shows every hand face up: while a game is in progress the palette
-        does not offer it, and nothing unfinished opens (the autosave, or a named save that
-        is a copy of the game, typed as a path); out of a game, an unfinished game opens
-        only once the person said yes to seeing its hidden tiles (issue 21)."""
+        """The replay viewer shows every hand face up: while a game is in progress only
+        finished games open in it (never the autosave, nor a named save that is a copy of the
+        game, chosen or typed as a path); out of a game, an unfinished game opens only once
+        the person said yes to seeing its hidden tiles (issue 21)."""
         from .screens.saves import FileScreen
-
-        if self.game_running:
-            self._refuse_replay()
-            return
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -700,7 +699,7 @@ class MexitrainApp(App[None]):
             try:
                 game = load_save(path)
             except SaveError as exc:
-                self.notify(error_text(exc), title=_("Cannot open"), severity="error", timeout=15)
+                self.notify(printable(error_text(exc)), title=_("Cannot open"), severity="error", timeout=15, markup=False)
                 return
             self.open_replay(game)
 
