@@ -57,6 +57,19 @@ def construct(cls, values: dict):
     return new
 
 
+def attached_core(state: GameState):
+    """The core ``state`` privately keeps (see :class:`GameState`), or None."""
+    try:
+        return _get_core(state)
+    except AttributeError:
+        return None
+
+
+def attach_core(state: GameState, core) -> None:
+    """Let ``state`` keep ``core``, which must equal its fields and never change after."""
+    _set_core(state, core)
+
+
 class Train(_Frozen):
     """A personal train (``owner`` = seat) or the Mexican Train (``owner`` = None).
 
@@ -130,7 +143,15 @@ class RoundResult(_Frozen):
 
 
 class GameState(_Frozen):
-    """Everything about a game at one moment. Only ``apply`` makes the next one."""
+    """Everything about a game at one moment. Only ``apply`` makes the next one.
+
+    A snapshot built by the reducer privately keeps the compact core it was built from
+    (issue 22), in a slot that is not a field: equality, hashing, dumps, copies, pickles
+    and ``model_copy`` never see it, and a copy starts without one (the reducer reads its
+    core back from the fields then; see :func:`attached_core`).
+    """
+
+    __slots__ = ("_core",)
 
     rules: RuleSet
     seed: int
@@ -181,3 +202,7 @@ class GameState(_Frozen):
     def team_of(self, seat: int) -> tuple[int, ...]:
         p = self.partner(seat)
         return (seat,) if p is None else tuple(sorted((seat, p)))
+
+
+_get_core = GameState.__dict__["_core"].__get__
+_set_core = GameState.__dict__["_core"].__set__

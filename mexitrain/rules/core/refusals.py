@@ -40,11 +40,20 @@ def check(c: Core, action) -> int:
         a, b = action.tile
         ti = _resolve_train(c, action.train)
         li = action.branch
-        if li < 64:
+        if a.__class__ is not int or b.__class__ is not int or li.__class__ is not int:
+            # values equal to ints (a half 3.0, a branch True) name the same play
+            try:
+                ia, ib, il = int(a), int(b), int(li)
+            except (TypeError, ValueError, OverflowError):
+                raise _diagnose_play(c, action) from None
+            if (ia, ib, il) != (a, b, li):
+                raise _diagnose_play(c, action)
+            a, b, li = ia, ib, il
+        if 0 <= li < 64 and 0 <= a < 19 and 0 <= b < 19:
             m = move(ti, li, a * 19 + b)
             ps = plays(c)
             if m in ps:
-                return ps[ps.index(m)]  # the core's own int, whatever number type came in
+                return ps[ps.index(m)]  # the core's own int
         raise _diagnose_play(c, action)
     m = SPECIAL_MOVES[kind]
     if m in legal(c):

@@ -10,6 +10,7 @@ from .compact import Core
 from .scoring import hand_tiles
 from .tables import EVENT_KINDS, LAY, PHASES, Table, move, table
 
+HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
 _KIND_CODE = {k: i for i, k in enumerate(EVENT_KINDS)}
 
 
@@ -21,7 +22,7 @@ def event_object(tab: Table, e: int) -> Event:
         values = {"seat": seat, "type": EVENT_KINDS[kind], "tile": None, "train": None, "branch": 0}
         if kind == 0:  # play
             values.update(tile=LAY[payload & 511], train=tab.ref(payload >> 15), branch=(payload >> 9) & 63)
-        elif kind == 1:  # draw
+        elif kind == 1 and payload != HIDDEN:  # draw (a seat's view hides others' tiles)
             values["tile"] = LAY[payload]
         event = tab._events[e] = construct(Event, values)
     return event
@@ -36,8 +37,11 @@ def event_code(tab: Table, event: Event) -> int:
         ti = tab.n if event.train == MEXICAN else event.train
         payload = move(ti, event.branch, a * 19 + b)
     elif kind == 1:
-        a, b = event.tile
-        payload = a * 19 + b
+        if event.tile is None:
+            payload = HIDDEN
+        else:
+            a, b = event.tile
+            payload = a * 19 + b
     return event.seat | kind << 4 | payload << 7
 
 
@@ -63,25 +67,77 @@ def _result(tab: Table, r) -> RoundResult:
     )
 
 
-def to_state(c: Core) -> GameState:
-    """The snapshot of ``c``: equal to the reducer's at the same point of the same game."""
+def _train(c: Core, ti: int) -> Train:
+    n = c.tab.n
+    ids = c.train_lines[ti]
+    return construct(
+        Train,
+        {
+            "owner": None if ti == n else ti,
+            "lines": tuple(tuple(LAY[x] for x in c.laid[line]) for line in ids),
+            "starts": tuple(c.starts[line] for line in ids),
+            "marker": c.marker[ti],
+        },
+    )
+
+
+def _same_train(c: Core, before: Core, ti: int) -> bool:
+    ids = c.train_lines[ti]
+    if len(ids) != len(before.train_lines[ti]) or c.marker[ti] != before.marker[ti]:
+        return False
+    laid, old = c.laid, before.laid
+    for line in ids:
+        if len(laid[line]) != len(old[line]):
+            return False
+    return True
+
+
+def to_state(c: Core, prev: GameState | None = None, before: Core | None = None) -> GameState:
+    """The snapshot of ``c``: equal to the reducer's at the same point of the same game.
+
+    Incremental when given ``prev``, the snapshot of core ``before`` from which ``c`` was
+    stepped: what did not change (hands, trains, boneyard, events, finished rounds) is
+    reused from ``prev``, not rebuilt.
+    """
     tab = c.tab
     n = tab.n
     tiles = tab.tiles
-    trains = []
-    for ti in range(n + 1):
-        ids = c.train_lines[ti]
-        trains.append(
-            construct(
-                Train,
-                {
-                    "owner": None if ti == n else ti,
-                    "lines": tuple(tuple(LAY[x] for x in c.laid[line]) for line in ids),
-                    "starts": tuple(c.starts[line] for line in ids),
-                    "marker": c.marker[ti],
-                },
-            )
+    same_round = (
+        prev is not None
+        and before is not None
+        and c.round == before.round
+        and len(c.results) == len(before.results)
+    )
+    if same_round:
+        hands = tuple(
+            h if m == bm else hand_tiles(c, m)
+            for h, m, bm in zip(prev.hands, c.hands, before.hands, strict=True)
         )
+        trains = tuple(
+            t if _same_train(c, before, ti) else _train(c, ti) for ti, t in enumerate(prev.trains)
+        )
+        k = c.bpos - before.bpos
+        boneyard = prev.boneyard[k:] if k else prev.boneyard
+        old = len(before.events)
+        new_events = c.events[old:]
+        events = (
+            prev.events + tuple(event_object(tab, e) for e in new_events)
+            if new_events
+            else prev.events
+        )
+        results = prev.results
+    else:
+        hands = tuple(hand_tiles(c, h) for h in c.hands)
+        trains = tuple(_train(c, ti) for ti in range(n + 1))
+        boneyard = tuple(tiles[i] for i in c.bone[c.bpos :])
+        events = tuple(event_object(tab, e) for e in c.events)
+        kept = 0
+        if prev is not None and before is not None:
+            kept = min(len(before.results), len(prev.results))
+            results = prev.results[:kept]
+        else:
+            results = ()
+        results += tuple(_result(tab, r) for r in c.results[kept:])
     dline = None if c.dline < 0 else (c.line_ti[c.dline], c.line_li[c.dline])
     values = {
         "rules": tab.rules,
@@ -94,9 +150,9 @@ def to_state(c: Core) -> GameState:
         "first_seat": c.first_seat,
         "turn": c.turn,
         "phase": PHASES[c.phase],
-        "hands": tuple(hand_tiles(c, h) for h in c.hands),
-        "boneyard": tuple(tiles[i] for i in c.bone[c.bpos :]),
-        "trains": tuple(trains),
+        "hands": hands,
+        "boneyard": boneyard,
+        "trains": trains,
         "mexican_starter": c.mexican_starter,
         "double_line": dline,
         "drawn": None if c.drawn < 0 else tiles[c.drawn],
@@ -107,8 +163,8 @@ def to_state(c: Core) -> GameState:
         "idle_turns": c.idle,
         "dealt_hands": c.dealt_hands,
         "dealt_boneyard": c.dealt_boneyard,
-        "events": tuple(event_object(tab, e) for e in c.events),
-        "results": tuple(_result(tab, r) for r in c.results),
+        "events": events,
+        "results": results,
         "winners": c.winners,
     }
     return construct(GameState, values)
