@@ -642,17 +642,31 @@ def _records_dir(text: str):
     return path
 
 
-def play_game(rules, levels: Sequence[str], seed: int):
-    """One game between computer players of ``levels`` (one per seat); the final snapshot."""
+def play_core(rules, levels: Sequence[str], seed: int):
+    """One game between computer players of ``levels`` (one per seat), played on one rules
+    core in place (each player sees its seat's compact view); the finished core."""
     from .players import make_player
-    from .rules import apply, new_game, view
+    from .players.base import core_move
+    from .rules.core import new_game, step
 
     seats = [make_player(level, seed * 16 + i) for i, level in enumerate(levels)]
-    state = new_game(rules, players=len(levels), seed=seed)
-    while not state.over:
-        seat = state.turn
-        state = apply(state, seats[seat].choose(view(state, seat)))
-    return state
+    c = new_game(rules, players=len(levels), seed=seed)
+    while not c.over:
+        step(c, core_move(seats[c.turn], c))
+    return c
+
+
+def play_game(rules, levels: Sequence[str], seed: int):
+    """One game between computer players of ``levels`` (one per seat); the final snapshot."""
+    from .rules.core import to_state
+
+    return to_state(play_core(rules, levels, seed))
+
+
+def _round_ends(c) -> list[str]:
+    """How each finished round of core ``c`` ended (its results are compact tuples, or
+    RoundResult objects when the core came from a snapshot)."""
+    return [r[7] if isinstance(r, tuple) else r.end for r in c.results]
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -668,6 +682,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     folder = _records_dir(args.records) if args.records else None
     if folder is not None:
         from .records import to_record, write_record
+        from .rules.core import to_state
     width = max(4, len(str(args.games)))
 
     wins = [0] * n
@@ -676,17 +691,18 @@ def run_simulate(args: argparse.Namespace) -> int:
     rounds = shared = 0
     start = time.perf_counter()
     for i in range(args.games):
-        state = play_game(rules, levels, args.seed + i)
-        for s in state.winners:
+        c = play_core(rules, levels, args.seed + i)
+        for s in c.winners:
             wins[s] += 1
-        if len(state.winners) > 1 and not rules.teams:
+        if len(c.winners) > 1 and not rules.teams:
             shared += 1
-        for r in state.results:
-            ends[r.end] += 1
+        for end, scores in zip(_round_ends(c), c.round_scores, strict=True):
+            ends[end] += 1
             rounds += 1
             for s in range(n):
-                totals[s] += r.scores[s]
+                totals[s] += scores[s]
         if folder is not None:
+            state = to_state(c)  # the pydantic snapshot only where the record needs it
             players = [(f"{level.capitalize()} {s + 1}", level) for s, level in enumerate(levels)]
             path = folder / f"game-{i + 1:0{width}d}.json"
             try:

@@ -68,3 +68,8 @@ class GreedyPlayer:
 
     def choose(self, view: SeatView) -> Action:
         return greedy_action(view_legal_actions(view), view)
+
+    def choose_move(self, view) -> int:
+        """The same choice from the compact view (a ``CompactView``), as its move."""
+        seen = view.seen
+        return seen.move_of(greedy_action(seen.legal_actions(), seen))

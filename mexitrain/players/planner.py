@@ -411,3 +411,9 @@ class PlannerPlayer:
         legal = view_legal_actions(view)
         action, reason, _ = planner_decide(view, view.seat, legal, lacking_values(view), names=names)
         return action, reason
+
+    def choose_move(self, view) -> int:
+        """The same choice from the compact view (a ``CompactView``), as its move."""
+        seen = view.seen
+        action = planner_decide(seen, seen.seat, seen.legal_actions(), lacking_values(seen))[0]
+        return seen.move_of(action)

@@ -32,7 +32,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..i18n import _, ngettext, pgettext
 from ..messages import decimal, error_text, level_name
-from ..rules import RuleSet, apply, new_game, view
+from ..rules import RuleSet, core, view
+from ..rules.core.seat import seat_view
 from ..storage.safe import MAX_DATA, read_regular
 
 
@@ -119,22 +120,33 @@ def play_one(
     players = [_make(level, seed * 97 + i, budget) for i, level in enumerate(levels)]
     decisions = [0] * n
     seconds = [0.0] * n
-    state = new_game(rules, players=n, seed=seed)
+    # one core per game, changed in place; a player sees its seat's compact view, or (a
+    # level without choose_move) the SeatView of the position's snapshot
+    c = core.new_game(rules, players=n, seed=seed)
     clock = time.perf_counter
-    while not state.over and (rounds is None or len(state.results) < rounds):
-        seat = state.turn
-        v = view(state, seat)
-        t = clock()
-        action = players[seat].choose(v)
-        seconds[seat] += clock() - t
+    while not c.over and (rounds is None or len(c.results) < rounds):
+        seat = c.turn
+        player = players[seat]
+        fast = getattr(player, "choose_move", None)
+        if fast is not None:
+            v = seat_view(c, seat)
+            t = clock()
+            m = fast(v)
+            seconds[seat] += clock() - t
+        else:
+            sv = view(core.to_state(c), seat)
+            t = clock()
+            action = player.choose(sv)
+            seconds[seat] += clock() - t
+            m = core.check(c, action)
         decisions[seat] += 1
-        state = apply(state, action)
-    winners = state.winners
+        core.step(c, m)
+    winners = c.winners
     credit = tuple((1 / len(winners) if i in winners else 0.0) for i in range(n))
     return GameResult(
         levels=levels,
         win_credit=credit,
-        round_scores=tuple(r.scores for r in state.results),
+        round_scores=tuple(c.round_scores),
         decisions=tuple(decisions),
         seconds=tuple(seconds),
     )
