@@ -18,9 +18,11 @@ when another beats it on the same deals by ``CONFIDENCE`` standard errors (by
 looks better but not surely gets more deals (up to ``EXTRA`` times the budget), on the two
 alone.
 
-The rollouts run on :mod:`.playout`, which plays the reducer's game on plain lists, several
-times faster than snapshot by snapshot (:func:`reducer_rollout`, kept for the openings it
-does not cover and for the tests that hold the two together).
+The rollouts run on the rules core (:mod:`mexitrain.rules.core`): a deal becomes one Core,
+copied for each candidate and changed in place by the core's own ``legal`` and ``step``, the
+planner's rollout policy reading the core's fields (:mod:`.playout`). :func:`reducer_rollout`
+plays the same rollout snapshot by snapshot through the reducer and the planner's own
+``planner_decide``: the tests hold the two together.
 
 Thinking is bounded by a budget counted in actions played in rollouts (``rollouts`` full
 rounds' worth): machine-independent, the default strength of tests and tournaments, and
@@ -38,8 +40,10 @@ from ..i18n import N_
 from ..i18n import _ as tr
 from ..messages import decimal
 from ..rules import Action, GameState, SeatView, apply, legal_actions, view_legal_actions
+from ..rules.core import check, step
 from ..rules.scoring import first_places
 from ..rules.state import evolve
+from . import playout as fast
 from .knowledge import Sampler, lacking_values
 from .planner import (
     DEFAULT_WEIGHTS,
@@ -49,7 +53,6 @@ from .planner import (
     planner_decide,
     score_plays,
 )
-from .playout import playout, supports
 
 Tile = tuple[int, int]
 
@@ -158,10 +161,8 @@ def rollout(
     """
     if goal is None:
         goal = Goal(state, seat, 0)
-    if queues is not None and supports(state):
-        scores, steps = playout(state, queues, ROLLOUT_PLAN_BUDGET, max_steps, weights)
-        return goal.value(scores), steps
-    return reducer_rollout(state, seat, queues, max_steps, goal, weights)
+    scores, steps = fast.playout(state, queues, ROLLOUT_PLAN_BUDGET, max_steps, weights)
+    return goal.value(scores), steps
 
 
 def reducer_rollout(
@@ -172,8 +173,9 @@ def reducer_rollout(
     goal: Goal | None = None,
     weights: list[Weights] | None = None,
 ) -> tuple[float, int]:
-    """:func:`rollout` through the reducer, snapshot by snapshot: what :mod:`.playout`
-    plays faster, and the rollout of the states it does not support."""
+    """:func:`rollout` through the reducer, snapshot by snapshot, with the planner's own
+    ``planner_decide``: what :mod:`.playout` plays on the rules core (the tests and
+    ``benchmarks/rollout_speed.py`` compare the two)."""
     steps = 0
     done = len(state.results)
     book = PlanBook(state.rules.blanks_wild, ROLLOUT_PLAN_BUDGET)
@@ -359,9 +361,14 @@ class ExpertPlayer:
             nonlocal steps, used
             det = _one_round(sampler.state(rng))
             queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
+            core = fast.start(det)  # the deal as a core, copied for each candidate
+            id_of = core.tab.id_of
+            queues = [[id_of[t] for t in q] for q in queues]
             for c in live:
-                value, n = rollout(apply(det, cands[c]), view.seat, queues, goal=goal, weights=weights)
-                values[c].append(value)
+                r = core.copy()
+                step(r, check(r, cands[c]))
+                scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, weights=weights)
+                values[c].append(goal.value(scores))
                 steps += n
                 used += 1
 

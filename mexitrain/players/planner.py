@@ -200,9 +200,9 @@ def _where(train, ctx: Context) -> str:
 def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tuple[float, str, object]]:
     """(score, reason, action) for each play; higher is better. Reasons only when ``verbose``.
 
-    The expert's fast playout (:func:`.playout._choose`) scores plays the same way, on its own
-    lists: a change here must be made there too, and tests/players/test_playout.py fails until
-    both agree."""
+    The expert's rollouts (:func:`.playout.best_play`) score plays the same way, on the rules
+    core's fields: a change here must be made there too, and tests/players/test_playout.py
+    fails until both agree."""
     out = []
     n, seat, rules, hand = ctx.n, ctx.seat, ctx.rules, ctx.hand
     plan, plan_index, plan_line = ctx.plan, ctx.plan_index, ctx.plan_line

@@ -1,11 +1,15 @@
-"""The expert's fast playout plays exactly the round the reducer plays (RULES.md §4-§8).
+"""The expert's rollouts on the rules core choose exactly as the planner on the reducer.
 
-:func:`mexitrain.players.playout.playout` replays the rest of a round on plain lists with the
-planner's rollout policy. It is only an optimisation: for every state it supports, the
-outcome and the number of actions must be those of the rollout through ``apply`` and
-``legal_actions``. The states come from random games under every preset and random options
-(teams, both team markers, blanks wild, must-satisfy doubles, play until blocked, every
-opening and engine), stopped at random points. A large sample runs with MEXITRAIN_HEAVY=1.
+:func:`mexitrain.players.expert.rollout` plays the rest of a round on a copy of the rules core
+(its ``legal`` and ``step``) with the planner's rollout policy read off the core's fields
+(:mod:`mexitrain.players.playout`); :func:`~mexitrain.players.expert.reducer_rollout` plays it
+through ``apply`` and ``legal_actions`` with the planner's own ``planner_decide``. The rules
+are the same code (the core, proven equal to the reducer by tests/rules/test_core_lockstep.py);
+what these tests hold together is the policy: same choices, so the same outcome and the same
+number of actions, from states of random games under every preset and random options (teams,
+both team markers, blanks wild, must-satisfy doubles, play until blocked, every opening and
+engine), stopped at random points, openings under way included. A large sample runs with
+MEXITRAIN_HEAVY=1.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import pytest
 
 from mexitrain.players.expert import _one_round, reducer_rollout, rollout
 from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights
-from mexitrain.players.playout import supports
 from mexitrain.rules import (
     PRESETS,
     RuleSet,
@@ -92,7 +95,7 @@ WEIGHTS = (DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights(pips=1.5, pips_danger=0.1, sh
 
 def test_a_drive_blocked_by_a_double_left_by_a_chain_opening() -> None:
     """RULES.md §6 + §8 swan_drive: the drive stops at a train an open double blocks, in the
-    playout as in the reducer (the Mexican Train's 5-5, left open by a chain opening)."""
+    core rollout as in the reducer (the Mexican Train's 5-5, left open by a chain opening)."""
     from mexitrain.rules import MEXICAN
     from tests.positions import position
 
@@ -101,7 +104,6 @@ def test_a_drive_blocked_by_a_double_left_by_a_chain_opening() -> None:
     state = position(rules, hands=[[(1, 7), (2, 8), (4, 10)], [(9, 9), (3, 6)], [(10, 10), (5, 6)]],
                      trains=trains, markers={1}, mexican_starter=2, chain_right=[False] * 3,
                      boneyard=[(0, 0), (6, 6), (0, 1), (0, 2), (0, 3)])
-    assert supports(state)
     queues = [list(state.boneyard)] * 3
     for steps in range(1, 30):  # cut short after each action: the same hands all the way
         assert rollout(state, 0, queues, steps) == reducer_rollout(state, 0, queues, steps), steps
@@ -114,36 +116,41 @@ def test_playout_with_swan_drives_after_chain_openings() -> None:
 
 
 def _compare(seed: int, count: int, forced: dict | None = None, checks: bool = True) -> None:
-    supported = branched = swans = 0
+    openings = branched = swans = 0
     pick = random.Random(f"weights {seed}")
     for state, seat, queues in random_states(count, seed, forced):
         weights = [pick.choice(WEIGHTS) for _ in range(state.players)]
         fast = rollout(state, seat, queues, weights=weights)
         slow = reducer_rollout(state, seat, queues, weights=weights)
         assert fast == slow, (state.rules.model_dump(exclude_defaults=True), state.players, state.phase)
-        supported += supports(state)
-        branched += supports(state) and any(len(t.lines) > 1 for t in state.trains)
-        swans += supports(state) and state.rules.swan_drive
-    assert supported >= count // 2  # most states take the fast path: the comparison means something
+        openings += state.phase == "chain" or any(state.chain_right)
+        branched += any(len(t.lines) > 1 for t in state.trains)
+        swans += state.rules.swan_drive
     if not checks:
         return
+    assert openings >= 3  # some rollouts start with an opening under way (§8)
     assert branched >= 3  # some of them have branches (§8 branching_doubles)
     assert swans >= 10  # and some are played with the swan drive (§8 swan_drive)
 
 
-def test_supports_every_option_once_the_opening_is_over() -> None:
-    """The playout covers the presets, RULES.md §8 branching_doubles and swan_drive; an
-    opening still under way goes through the reducer."""
-    for name, rules in PRESETS.items():
-        assert supports(new_game(rules, 4, 3)), name
-    assert supports(new_game(RuleSet(branching_doubles=True), 4, 3))
-    assert supports(new_game(RuleSet(swan_drive=True), 4, 3))
-    assert not supports(new_game(RuleSet(opening="first_turn_chain"), 4, 3))  # chain rights
-    assert not supports(new_game(RuleSet(opening="simultaneous"), 4, 3))  # the opening phase
+def test_openings_under_way_on_the_core() -> None:
+    """RULES.md §8 openings: rollouts from a chain right unused or a simultaneous opening under
+    way (which the old list playout left to the reducer) choose as the planner does there:
+    the chain-start bonus, the pass of a drawn tile by choice (delayed_first_turn)."""
+    for opening in ("first_turn_chain", "delayed_first_turn", "simultaneous"):
+        rules = RuleSet(opening=opening, rounds=1)
+        for players in (2, 4):
+            for seed in range(6):
+                state = new_game(rules, players, seed)
+                rng = random.Random(seed)
+                queues = [rng.sample(state.boneyard, len(state.boneyard)) for _ in range(players)]
+                for steps in (1, 3, 8, 5000):
+                    fast = rollout(state, 0, queues, steps)
+                    assert fast == reducer_rollout(state, 0, queues, steps), (opening, players, seed, steps)
 
 
 def test_playout_leaves_the_state_alone_and_ends_the_round() -> None:
-    """The playout only reads the snapshot; the round ends by RULES.md §7 (a domino scores 0)."""
+    """A rollout only reads the snapshot; the round ends by RULES.md §7 (a domino scores 0)."""
     state = _one_round(new_game(RuleSet(), 2, 8))
     before = state.model_dump()
     rng = random.Random(4)
@@ -151,3 +158,28 @@ def test_playout_leaves_the_state_alone_and_ends_the_round() -> None:
     value, steps = rollout(state, 0, queues)
     assert state.model_dump() == before
     assert steps > 20 and value == reducer_rollout(state, 0, queues)[0]
+
+
+def test_a_drawn_tile_kept_by_choice_on_the_core() -> None:
+    """RULES.md §8 delayed_first_turn: the drawn 12-0 could start the seat's own train, but its
+    planned chain 12-1 ... 6-7 starts elsewhere: the planner passes by choice, and so does the
+    rollout policy on the core (then the whole rollout agrees, action for action)."""
+    from mexitrain.players.planner import PlanBook, planner_decide
+    from mexitrain.players.playout import decide, start
+    from mexitrain.rules.core import M_PASS, legal
+    from tests.positions import position
+
+    rules = RuleSet(opening="delayed_first_turn", rounds=1)
+    chain = [(1, 12), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)]
+    state = position(rules, phase="drawn", drawn=(0, 12), chain_right=[True, True],
+                     hands=[[*chain, (0, 12)], [(8, 9), (9, 10), (10, 11)]],
+                     trains={"mexican": [(12, 5)]}, mexican_starter=1,
+                     boneyard=[(0, 0), (0, 1), (0, 2), (0, 3), (8, 8)])
+    legal_now = legal_actions(state)
+    assert [a.type for a in legal_now] == ["play", "pass"]
+    assert planner_decide(state, 0, legal_now, None, 30, PlanBook(False, 30))[0].type == "pass"
+    core = start(state)
+    assert decide(core, legal(core), {}, 30, DEFAULT_WEIGHTS) == M_PASS
+    queues = [list(state.boneyard)] * 2
+    for steps in range(1, 40):
+        assert rollout(state, 0, queues, steps) == reducer_rollout(state, 0, queues, steps), steps
