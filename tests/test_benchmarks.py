@@ -15,6 +15,7 @@ CASES = {
     "engine_speed": ["--games", "1", "--players", "2", "--option", "rounds=1"],
     "core_speed": ["--games", "1", "--players", "2", "--option", "rounds=1", "--repeats", "1"],
     "snapshot_floor": ["--actions", "200", "--games", "1"],
+    "list_speed": ["--files", "2", "--mb", "0.1", "--rounds", "1", "--cached"],
     "ai_speed": ["--rounds", "1", "--levels", "random,expert", "--budget", "2", "--players", "2"],
     "rollout_speed": ["--players", "2", "--states", "2"],
     "expert_regret": [

@@ -21,7 +21,9 @@ A file that cannot be loaded is never overwritten or deleted; a bad autosave is 
 
 from __future__ import annotations
 
+import codecs
 import contextlib
+import errno
 import json
 import math
 import os
@@ -39,6 +41,8 @@ from ..rules.record import FORMAT as RECORD_FORMAT
 from ..rules.record import (
     RecordError,
     StrictJSONError,
+    _no_constants,
+    _unique_keys,
     dump_record,
     json_type,
     json_type_name,
@@ -49,7 +53,7 @@ from ..rules.record import (
 from ..setup import GameSetup
 from . import atomic, locks
 from .paths import AUTOSAVE, MOVED_ASIDE, autosave_path, autosaves_dir, save_path, saves_dir
-from .safe import TooLarge, is_regular, read_regular
+from .safe import TooLarge, is_regular, open_regular, read_regular
 
 FORMAT = "mexitrain-save"
 VERSION = 1
@@ -200,13 +204,16 @@ def save_data(
     _check_match(state, setup)
     if speed is not None and not (isinstance(speed, int | float) and math.isfinite(speed) and speed >= 0):
         raise SaveError(f"cannot save: the speed must be a number of seconds, not {speed!r}")
+    record = to_record(state, setup.seats)
     app = {
         "setup": setup.model_dump(mode="json"),
         "speed": None if speed is None else float(speed),
         "saved_at": (saved_at or _now()).isoformat(),
         "name": name,
+        # what Load… lists, ahead of the record: the listing reads only the file's head (issue 21)
+        "summary": {"round": len(record["rounds"]), "over": bool(record["winners"])},
     }
-    return {"format": FORMAT, "version": VERSION, "app": app, "record": to_record(state, setup.seats)}
+    return {"format": FORMAT, "version": VERSION, "app": app, "record": record}
 
 
 def save_text(data: dict[str, Any]) -> str:
@@ -470,6 +477,42 @@ def find_autosave(root: str | os.PathLike[str]) -> SavedGame | None:
         if u.error is not None:
             raise u.error
     return None
+
+
+def claim_autosave(path: str | os.PathLike[str]) -> SavedGame:
+    """Take the autosave ``path`` for this window before resuming it (issue 21): its lock first,
+    without waiting, then the file read again under the lock, since another window may have
+    resumed, played or finished it since it was listed.
+
+    Returns the game as the file holds it now; the lock stays held (the autosaver continues
+    the file). Raises :class:`SaveError` with ``code`` ``"busy"`` when another window holds
+    the lock, ``"gone"`` when the file is no longer there or holds a finished game, or the
+    file's own problem; the lock is then not kept.
+    """
+    path = Path(path)
+    try:
+        if not locks.acquire(path):
+            raise SaveError(
+                f"cannot resume {path}: it is open in another window", path, action="resume", code="busy"
+            )
+    except OSError:
+        pass  # a read-only folder: no other window can write there either
+    gone = SaveError(
+        f"cannot resume {path}: it is no longer there (another window resumed or finished it)",
+        path, action="resume", code="gone",
+    )
+    try:
+        game = load_save(path)
+    except SaveError as exc:
+        locks.release(path)
+        if exc.code == "os_error" and exc.values.get("errno") == errno.ENOENT:
+            raise gone from None
+        raise
+    if game.state.over:  # finished elsewhere, its autosave not cleared yet: not ours to clear
+        locks.release(path)
+        raise gone
+    _remember(path)
+    return game
 
 
 # -- resuming: a start that crashed while resuming does not crash again ------------------------
@@ -809,7 +852,156 @@ def load_game(path: str | os.PathLike[str]) -> tuple[GameSetup, GameState]:
 
 
 # -- listing -----------------------------------------------------------------------------
+#: How much of a save's beginning the listing reads: the header and ``app`` (setup, name, date,
+#: summary) come before the record, and are a few KB even for 13 players with long names.
+HEAD_BYTES = 256 * 1024
+MAX_ROUNDS = 1000
+
+# What the listing found per file, keyed by (inode, size, mtime): reopening Load… reads nothing
+# again, not even the legacy saves (no summary) that must be read whole.
+_LISTED: dict[Path, tuple[tuple[int, int, int], SaveInfo]] = {}
+_LISTED_MAX = 512
+
+
+class _NoSummary(Exception):
+    """Internal: the file's head does not give the listing what it needs (a save of an earlier
+    version, a bare record, keys in another order...): the whole file is read instead."""
+
+
+def _read_head(path: Path) -> bytes:
+    """At most :data:`HEAD_BYTES` from the start of a regular file (:mod:`.safe`'s open)."""
+    try:
+        fd = open_regular(path)
+    except OSError as exc:
+        raise _os_error("load", path, exc) from None
+    try:
+        chunks: list[bytes] = []
+        got = 0
+        while got < HEAD_BYTES:
+            chunk = os.read(fd, HEAD_BYTES - got)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _os_error("load", path, exc) from None
+    finally:
+        os.close(fd)
+
+
+_HEAD_DECODER = json.JSONDecoder(parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _head_members(data: bytes) -> dict[str, Any]:
+    """The top-level members of a save that come before ``"record"``, parsed strictly from the
+    file's head alone. Raises :class:`_NoSummary` when the head does not reach ``"record"``
+    cleanly (the caller then reads the whole file, which says what is wrong with it)."""
+    text = codecs.getincrementaldecoder("utf-8")().decode(data, final=False)  # a cut last character waits
+    text = text.removeprefix("\ufeff")
+    at = _WS.match(text, 0).end()
+    if text[at : at + 1] != "{":
+        raise _NoSummary
+    at += 1
+    members: dict[str, Any] = {}
+    try:
+        while True:
+            at = _WS.match(text, at).end()
+            key, at = _HEAD_DECODER.raw_decode(text, at)
+            at = _WS.match(text, at).end()
+            if not isinstance(key, str) or text[at : at + 1] != ":" or key in members:
+                raise _NoSummary
+            if key == "record":
+                return members
+            value, at = _HEAD_DECODER.raw_decode(text, _WS.match(text, at + 1).end())
+            members[key] = value
+            at = _WS.match(text, at).end()
+            if text[at : at + 1] != ",":
+                raise _NoSummary  # "}" before "record", or the head ends here
+            at += 1
+    except (ValueError, RecursionError):  # JSONDecodeError, StrictJSONError, a huge number...
+        raise _NoSummary from None
+
+
+def _head_info(path: Path) -> SaveInfo:
+    """What the listing shows, from the file's head: the header, ``app.setup`` (players, round
+    count), name, date and ``app.summary`` (round, over). The record is not read: a file whose
+    record is damaged is listed, and refused in one line when it is loaded."""
+    head = _head_members(_read_head(path))
+    if head.get("format") != FORMAT or not isinstance(head.get("app"), dict):
+        raise _NoSummary  # a bare record, or not a save: the whole file says what it is
+    _check_header_named(head, FORMAT, VERSION, "mexitrain saved game")
+    unknown = [k for k in head if k not in _TOP_KEYS]
+    if unknown:
+        raise _NoSummary
+    app = head["app"]
+    summary = app.get("summary")
+    if not isinstance(summary, dict) or "setup" not in app:
+        raise _NoSummary  # a save of an earlier version
+    number, over = summary.get("round"), summary.get("over")
+    if (
+        not isinstance(over, bool)
+        or not isinstance(number, int)
+        or isinstance(number, bool)
+        or not 1 <= number <= MAX_ROUNDS
+    ):
+        raise _NoSummary
+    setup = _setup(app["setup"])
+    return SaveInfo(
+        path=path,
+        name=_name(app.get("name")),
+        saved_at=_saved_at(app.get("saved_at"), required=False),
+        players=tuple(s.name for s in setup.seats),
+        round=number,
+        rounds=setup.rules.round_count,
+        over=over,
+    )
+
+
 def _info(path: Path) -> SaveInfo:
+    """The listing of one file: its head when that is enough, else the whole file (cached by
+    inode, size and modification time)."""
+    sig = _signature(path)
+    key = path.absolute()
+    cached = _LISTED.get(key)
+    if sig is not None and cached is not None and cached[0] == sig:
+        return cached[1]
+    try:
+        info = _head_info(path)
+    except _NoSummary:
+        info = _full_info(path)
+    except (SaveError, _Bad) as exc:
+        info = _info_error(path, exc)
+    except Exception as exc:  # a bug, not the file's fault: still one line
+        info = _info_internal(path, exc)
+    if sig is not None:
+        if len(_LISTED) >= _LISTED_MAX:
+            _LISTED.clear()
+        _LISTED[key] = (sig, info)
+    return info
+
+
+def _info_error(path: Path, exc: SaveError | _Bad) -> SaveInfo:
+    from ..messages import save_error_text  # the listing is shown to the player
+
+    if isinstance(exc, _Bad):
+        exc = SaveError(f"cannot load {path}: {exc}", path, str(exc), action="load", code=exc.code, values=exc.values)
+    return SaveInfo(path, None, None, None, None, None, None, save_error_text(exc))
+
+
+def _info_internal(path: Path, exc: Exception) -> SaveInfo:
+    from ..messages import save_error_text
+
+    error = SaveError(
+        f"cannot load {path}: internal error while reading it ({type(exc).__name__}: {exc})", path,
+        action="load", code="internal", values={"error": f"{type(exc).__name__}: {exc}"},
+    )
+    return SaveInfo(path, None, None, None, None, None, None, save_error_text(error))
+
+
+def _full_info(path: Path) -> SaveInfo:
+    """The listing of a file read whole (saves of earlier versions, bare records)."""
     try:
         top = _parse_json(_read(path))
         kind = _check_header(top)
@@ -842,21 +1034,9 @@ def _info(path: Path) -> SaveInfo:
             over=bool(record.get("winners")),
         )
     except (SaveError, _Bad) as exc:
-        from ..messages import save_error_text  # the listing is shown to the player
-
-        if isinstance(exc, _Bad):
-            exc = SaveError(
-                f"cannot load {path}: {exc}", path, str(exc), action="load", code=exc.code, values=exc.values
-            )
-        return SaveInfo(path, None, None, None, None, None, None, save_error_text(exc))
+        return _info_error(path, exc)
     except Exception as exc:  # a bug, not the file's fault: still one line
-        from ..messages import save_error_text
-
-        error = SaveError(
-            f"cannot load {path}: internal error while reading it ({type(exc).__name__}: {exc})", path,
-            action="load", code="internal", values={"error": f"{type(exc).__name__}: {exc}"},
-        )
-        return SaveInfo(path, None, None, None, None, None, None, save_error_text(error))
+        return _info_internal(path, exc)
 
 
 def list_saves(root: str | os.PathLike[str]) -> list[SaveInfo]:
@@ -895,6 +1075,7 @@ __all__ = [
     "Unfinished",
     "autosave",
     "begin_resume",
+    "claim_autosave",
     "clear_autosave",
     "end_resume",
     "find_autosave",

@@ -34,7 +34,6 @@ from ..storage import (
     SavedGame,
     SaveError,
     data_dir,
-    list_saves,
     load_save,
     save_named,
 )
@@ -55,6 +54,7 @@ from .screens import (
     ScoreScreen,
 )
 from .system import Palette, ThemeProvider, key_label
+from .widgets import StatusLine
 
 
 class AiChose(Message):
@@ -71,6 +71,14 @@ class SaveProblem(Message):
 
     def __init__(self, text: str) -> None:
         self.text = text
+        super().__init__()
+
+
+class SavingState(Message):
+    """The autosave started failing (``reason``, short) or works again (None); posted from its thread."""
+
+    def __init__(self, reason: str | None) -> None:
+        self.reason = reason
         super().__init__()
 
 
@@ -111,7 +119,11 @@ class MexitrainApp(App[None]):
         translate_bindings(self)
         self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)
-        self.saver = Autosaver(self.root, lambda text, _error: self.post_message(SaveProblem(text)))
+        self.saver = Autosaver(
+            self.root,
+            lambda text, _error: self.post_message(SaveProblem(text)),
+            status=lambda reason: self.post_message(SavingState(reason)),
+        )
         if load is not None and load.state.over:  # a finished game: nothing to continue, replay it
             load, replay = None, load
         self.replay_game = replay
@@ -566,6 +578,12 @@ class MexitrainApp(App[None]):
     def on_save_problem(self, message: SaveProblem) -> None:
         self.notify(printable(message.text), title=_("Saving"), severity="error", timeout=15, markup=False)
 
+    def on_saving_state(self, message: SavingState) -> None:
+        """While autosaves fail, the game's status line keeps saying so (issue 21)."""
+        if self.game_screen is not None:
+            for status in self.game_screen.query(StatusLine):
+                status.saving = self.saver.failing_reason  # the latest, whatever the message order
+
     def undo_state(self) -> tuple[bool, str]:
         """``(possible, what it takes back / why not)`` for the seat shown (cached per snapshot)."""
         if self._undo_cache is None:
@@ -657,7 +675,7 @@ class MexitrainApp(App[None]):
             if path is not None:
                 self.load_file(path)
 
-        self.push_screen(LoadScreen(list_saves(self.root)), chosen)
+        self.push_screen(LoadScreen(root=self.root), chosen)  # it lists them in a worker thread
 
     def load_file(self, path: Path) -> bool:
         """Start the game saved in ``path``; a bad file: its one-line message, nothing else."""

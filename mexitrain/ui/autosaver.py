@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..i18n import _
+from ..messages import _os_problem as os_problem
 from ..messages import error_text, notice_text
 from ..rules import GameState
 from ..setup import GameSetup
@@ -20,6 +21,7 @@ from ..storage import SaveError, autosave, game_autosave_path, locks, new_game_i
 from ..storage.stats import record_finished_game
 
 Report = Callable[[str, bool], None]  # (one-line text, is_error)
+Status = Callable[[str | None], None]  # the short reason autosaves fail, or None once they work
 
 
 class Autosaver:
@@ -30,11 +32,15 @@ class Autosaver:
     gets a new autosave, unless it was :meth:`adopt`-ed (a resumed autosave keeps its file).
     ``failing`` is the one-line problem while autosaves cannot be written (a read-only data
     folder): it is reported once, then kept for the status, and None again once a write works.
+    ``failing_reason`` is its short form for the status line ("the disk is read-only"), and
+    ``status`` is called (from the writer thread) each time it changes, with None when saving
+    works again.
     """
 
-    def __init__(self, root: Path, report: Report | None = None) -> None:
+    def __init__(self, root: Path, report: Report | None = None, status: Status | None = None) -> None:
         self.root = root
         self.report = report
+        self.status = status
         self._cond = threading.Condition()
         self._pending: tuple[GameState, GameSetup, float | None, Path] | None = None
         self._busy = False
@@ -42,6 +48,7 @@ class Autosaver:
         self._thread: threading.Thread | None = None
         self.writes = 0  # files written (tests)
         self.failing: str | None = None
+        self.failing_reason: str | None = None
         self.path: Path | None = None  # the autosave of the game being played
         self._setup: GameSetup | None = None
         self._over = False
@@ -119,20 +126,35 @@ class Autosaver:
             if state.over:
                 locks.release(path, remove=True)
             self.writes += 1
-            self.failing = None
+            if self.failing is not None:
+                self.failing = self.failing_reason = None
+                self._status(None)
             if notice:
                 self._report(notice_text(notice), True)
         except SaveError as exc:
-            self._fail(error_text(exc))
+            reason = os_problem(exc.values) if exc.code == "os_error" else error_text(exc)
+            self._fail(error_text(exc), reason)
         except Exception as exc:  # never let a save problem stop the game
-            self._fail(_("autosave failed: {error}").format(error=exc))
+            text = _("autosave failed: {error}").format(error=exc)
+            self._fail(text, text)
 
-    def _fail(self, text: str) -> None:
-        """The first failure is reported; the same problem again is only kept in ``failing``."""
+    def _fail(self, text: str, reason: str) -> None:
+        """The first failure is reported; the same problem again is only kept in ``failing``
+        (and said by the status line, :attr:`status`)."""
         first = self.failing is None
-        self.failing = text
+        changed = reason != self.failing_reason
+        self.failing, self.failing_reason = text, reason
         if first:
             self._report(text, True)
+        if changed:
+            self._status(reason)
+
+    def _status(self, reason: str | None) -> None:
+        if self.status is not None:
+            try:
+                self.status(reason)
+            except Exception:
+                pass
 
     def _report(self, text: str, error: bool) -> None:
         if self.report is not None:

@@ -69,7 +69,8 @@ def test_save_file_shape_is_a_replayable_record(tmp_path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     assert list(data) == ["format", "version", "app", "record"]
     assert data["format"] == "mexitrain-save" and data["version"] == 1
-    assert set(data["app"]) == {"setup", "speed", "saved_at", "name"}
+    assert set(data["app"]) == {"setup", "speed", "saved_at", "name", "summary"}
+    assert data["app"]["summary"] == {"round": len(data["record"]["rounds"]), "over": False}  # for Load…
     assert data["app"]["speed"] == 0.6 and data["app"]["name"] == "Sunday"
     assert datetime.fromisoformat(data["app"]["saved_at"]).tzinfo is not None
     assert data["app"]["setup"] == setup.model_dump(mode="json")

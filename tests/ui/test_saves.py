@@ -114,6 +114,7 @@ async def test_save_as_then_load_from_the_new_game_form():
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert isinstance(app.screen, LoadScreen)
+        await wait_for(pilot, lambda: not app.screen.reading, "the saves listed (a worker thread)")
         options = app.screen.query_one(OptionList)
         texts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert any("sunday" in t and "round 1 of 1" in t for t in texts)

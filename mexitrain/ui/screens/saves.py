@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from ...i18n import N_, _, ngettext
-from ...storage import SavedGame, SaveError, SaveInfo, Unfinished
+from ...storage import SavedGame, SaveError, SaveInfo, Unfinished, list_saves
 from ..cells import markup, plain, printable
 from ..lang import translate_bindings
 
@@ -128,22 +130,28 @@ class ResumeScreen(ModalScreen[Choice | bool | None]):
         self._pressed(event.button.id or "")
 
 
-def offer_resume(app) -> None:
+def offer_resume(app, again: bool = False) -> None:
     """At start: offer every unfinished autosave not open in another window (issue 21); say
     once what is wrong with the others. Resuming one writes a "resume in progress" marker, removed
-    once the game is on screen: if that start crashes, the next one offers to move it aside."""
+    once the game is on screen: if that start crashes, the next one offers to move it aside.
+
+    The game chosen is claimed before it is resumed (:func:`~mexitrain.storage.saves.claim_autosave`:
+    its lock, then the file read again): when another window took it or it is gone since it was
+    listed, one line says so and the offer comes back (``again``: without repeating the notices
+    about files already reported), or the new-game form when nothing is left."""
     from ...messages import error_text
     from ...storage import begin_resume, end_resume, find_autosaves, set_aside
+    from ...storage.saves import claim_autosave
 
     found = find_autosaves(app.root)
     for u in found:
-        if u.error is not None:
+        if u.error is not None and not (again and u.error.moved_to is None):
             title = _("An autosave is left as it is") if u.error.moved_to is None else _("The autosave could not be loaded")
             app.notify(printable(error_text(u.error)), title=title, severity="error", timeout=30, markup=False)
     offered = [u for u in found if u.game is not None and not u.busy]
     busy = sum(1 for u in found if u.busy)
     if not offered:
-        if busy:
+        if busy and not again:  # again: the one line about the game chosen said it
             app.notify(
                 ngettext(
                     "{count} unfinished game is open in another window",
@@ -155,9 +163,19 @@ def offer_resume(app) -> None:
         return
 
     async def resume(u: Unfinished) -> None:
-        game = u.game
-        assert game is not None
-        if not app.saver.adopt(u.path, game.setup):
+        try:
+            game = claim_autosave(u.path)  # the lock first, then the file as it is now
+        except SaveError as exc:
+            if exc.code == "busy":
+                text = _("That game is open in another window")
+            elif exc.code == "gone":
+                text = _("That game is no longer there: another window resumed or finished it")
+            else:
+                text = printable(error_text(exc))
+            app.notify(text, severity="warning", timeout=10, markup=False)
+            offer_resume(app, again=True)
+            return
+        if not app.saver.adopt(u.path, game.setup):  # pragma: no cover - the lock is held here already
             app.notify(_("That game is open in another window"), severity="warning", timeout=10)
             return
         begin_resume(u.path)
@@ -219,50 +237,89 @@ class SaveAsScreen(ModalScreen[str | None]):
 
 
 class LoadScreen(ModalScreen[Path | None]):
-    """The saved games, newest first; a file that cannot be read is listed with its problem."""
+    """The saved games, newest first; a file that cannot be read is listed with its problem.
+
+    Given ``root`` (the data folder), the dialog opens at once saying "Reading saved games…" and
+    lists them from a worker thread (:func:`~mexitrain.storage.list_saves` reads only each
+    file's head, issue 21); given ``saves``, it shows those."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="load-cancel")]
 
-    def __init__(self, saves: list[SaveInfo], title: str = N_("Load a saved game")) -> None:
+    def __init__(
+        self, saves: list[SaveInfo] | None = None, title: str = N_("Load a saved game"), *, root: Path | None = None
+    ) -> None:
         super().__init__()
         self.saves = saves
+        self.root = root
         self.title_text = title
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load-box", classes="save-box"):
             yield Label(plain(_(self.title_text), "b"))
-            if not self.saves:
-                yield Label(_("No saved games yet: save one with Ctrl+S during a game."), id="load-empty", classes="note")
-            options = []
-            for i, info in enumerate(self.saves):
-                if info.error:
-                    text = markup("[b]$name[/]\n  [red]$error[/]", name=info.path.name, error=info.error)
-                    options.append(Option(text, id=f"save-{i}", disabled=True))
-                    continue
-                state = _("finished") if info.over else _("round {number} of {total}").format(number=info.round, total=info.rounds)
-                players = ", ".join(info.players or ())
-                text = markup(
-                    "[b]$title[/] · $state · $when\n  [dim]$players[/]",
-                    title=info.title, state=state, when=when(info.saved_at), players=players,
-                )
-                options.append(Option(text, id=f"save-{i}"))
-            yield OptionList(*options, id="load-list")
+            yield Label(_("Reading saved games…"), id="load-reading", classes="note")
+            yield Label(_("No saved games yet: save one with Ctrl+S during a game."), id="load-empty", classes="note")
+            yield OptionList(id="load-list")
             yield Label(_("↑↓ choose, Enter loads, Esc cancels"), classes="note")
         yield Footer()
 
     def on_mount(self) -> None:
-        if not self.saves:
-            self.query_one("#load-list").display = False
+        self.query_one("#load-empty").display = False
+        self.query_one("#load-list").display = False
+        if self.saves is not None:
+            self.show_saves(self.saves)
+        elif self.root is not None:
+            self._read_saves(self.root)
         else:
-            self.query_one("#load-list", OptionList).focus()
+            self.show_saves([])
+
+    @property
+    def reading(self) -> bool:
+        """The listing is not done yet."""
+        return self.query_one("#load-reading").display
+
+    @work(thread=True, exclusive=True, group="load-list")
+    def _read_saves(self, root: Path) -> None:
+        infos = list_saves(root)
+        if not get_current_worker().is_cancelled:
+            with contextlib.suppress(RuntimeError):  # the app is closing
+                self.app.call_from_thread(self.show_saves, infos)
+
+    def show_saves(self, saves: list[SaveInfo]) -> None:
+        if not self.is_mounted:
+            return
+        self.saves = saves
+        self.query_one("#load-reading").display = False
+        if not saves:
+            self.query_one("#load-empty").display = True
+            return
+        options = []
+        for i, info in enumerate(saves):
+            if info.error:
+                text = markup("[b]$name[/]\n  [red]$error[/]", name=info.path.name, error=info.error)
+                options.append(Option(text, id=f"save-{i}", disabled=True))
+                continue
+            state = _("finished") if info.over else _("round {number} of {total}").format(number=info.round, total=info.rounds)
+            players = ", ".join(info.players or ())
+            text = markup(
+                "[b]$title[/] · $state · $when\n  [dim]$players[/]",
+                title=info.title, state=state, when=when(info.saved_at), players=players,
+            )
+            options.append(Option(text, id=f"save-{i}"))
+        listing = self.query_one("#load-list", OptionList)
+        listing.clear_options()
+        listing.add_options(options)
+        listing.display = True
+        listing.focus()
 
     @on(OptionList.OptionSelected, "#load-list")
     def chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         index = int(str(event.option.id).removeprefix("save-"))
+        assert self.saves is not None
         self.dismiss(self.saves[index].path)
 
     def action_cancel(self) -> None:
+        self.workers.cancel_group(self, "load-list")
         self.dismiss(None)
 
 

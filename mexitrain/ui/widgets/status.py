@@ -6,24 +6,42 @@ cut by cells with an ellipsis when it is wider than the screen (the whole senten
 widget's tooltip); on the second, the counts keep the room they need and the knock takes
 what is left (at least its first word: the counts show who, in reverse).
 
+While autosaves cannot be written (a read-only data folder, a full disk), the second line ends
+with "not saving: <reason>" in the warning colour (issue 21: the problem is notified once, and
+then said here on every move until a write works again). ``saving`` is that reason, set by the
+app from :class:`~mexitrain.ui.autosaver.Autosaver`.
+
 Names are text, never markup: they go in through ``$variables`` of ``Content.from_markup``.
 """
 
 from __future__ import annotations
 
 from textual.content import Content
+from textual.reactive import reactive
 
 from ...i18n import _, pgettext
 from ...messages import short_names
 from .. import words
 from ..board import Board
+from ..cells import printable
 from ..palette import seat_colour
 from .base import BoardWidget
 
 
 class StatusLine(BoardWidget):
+    #: why autosaves are failing (short), or None while they work
+    saving: reactive[str | None] = reactive(None, repaint=False)
+
     def render_key(self, board: Board) -> object:
-        return (board.view, board.names, board.legal, self.size.width)
+        return (board.view, board.names, board.legal, self.size.width, self.saving)
+
+    def on_mount(self) -> None:
+        saver = getattr(self.app, "saver", None)
+        if saver is not None:  # a game started while saving already fails
+            self.saving = saver.failing_reason
+
+    def watch_saving(self) -> None:
+        self.refresh()
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return 2
@@ -34,8 +52,10 @@ class StatusLine(BoardWidget):
             return Content("")
         width = max(1, self.content_size.width or 78)
         first, full = self._first_line(board, width)
-        self.tooltip = full
-        return Content("\n").join([first, self._second_line(board, width)])
+        mark = _("not saving: {reason}").format(reason=printable(self.saving)) if self.saving else None
+        tips = [t for t in (full, mark) if t]
+        self.tooltip = "\n".join(tips) if tips else None
+        return Content("\n").join([first, self._second_line(board, width, mark)])
 
     def _first_line(self, board: Board, width: int) -> tuple[Content, str | None]:
         """The round and the turn, cut to ``width`` cells; and the whole turn when cut."""
@@ -53,12 +73,15 @@ class StatusLine(BoardWidget):
             return line, None
         return line.truncate(width, ellipsis=True), turn
 
-    def _second_line(self, board: Board, width: int) -> Content:
+    def _second_line(self, board: Board, width: int, mark: str | None = None) -> Content:
         v = board.view
         knock = words.knock_line(v, board.names)
         word = knock.split(" ", 1)[0]  # "KNOCK!": what the knock keeps when room is short
-        whole = width - (len(knock) + 3 if knock else 0)  # room beside the whole knock
-        room = width - (len(word) + 3 if knock else 0)  # beside its first word
+        # "not saving" at least (the reason when there is room), two cells from the counts
+        mark_word = _("not saving: {reason}").split("{reason}")[0].rstrip(" :\u00a0")
+        kept = Content(mark_word).cell_length + 2 if mark else 0
+        whole = width - kept - (len(knock) + 3 if knock else 0)  # room beside the whole knock
+        room = width - kept - (len(word) + 3 if knock else 0)  # beside its first word
         shown = [pgettext("status line", "you") if s == v.seat else board.names[s] for s in range(v.players)]
         levels = ((8, " · ", whole), (3, " ", whole), (8, " · ", room), (3, " ", room), (1, " ", room))
         for name_w, sep, space in levels:  # shorter names when many players, never "bone 0 y4 B1" for a knock
@@ -74,8 +97,13 @@ class StatusLine(BoardWidget):
             counts = Content(sep).join(parts)
             if counts.cell_length <= space:
                 break
-        if not knock:
-            return counts
-        left = width - counts.cell_length - 3  # the knock's padding and the space after it
-        text = knock if len(knock) <= left else Content(knock).truncate(max(left, len(word)), ellipsis=True).plain
-        return Content.assemble(Content.from_markup("[b $error reverse] $k [/] ", k=text), counts)
+        line = counts
+        if knock:
+            left = width - kept - counts.cell_length - 3  # the knock's padding and the space after it
+            text = knock if len(knock) <= left else Content(knock).truncate(max(left, len(word)), ellipsis=True).plain
+            line = Content.assemble(Content.from_markup("[b $error reverse] $k [/] ", k=text), counts)
+        if mark:
+            left = max(kept - 2, width - line.cell_length - 2)
+            shown = Content(mark) if Content(mark).cell_length <= left else Content(mark).truncate(left, ellipsis=True)
+            line = Content.assemble(line, "  ", Content.from_markup("[b $text-warning]$m[/]", m=shown.plain))
+        return line
