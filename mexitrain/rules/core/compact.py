@@ -13,6 +13,8 @@ Fields, beside the scalar ones named as in :class:`~mexitrain.rules.state.GameSt
 - lines, numbered across trains: ``train_lines[ti]`` (the line ids of train ``ti``, trunk
   first), ``ends``, ``laid`` (lay codes), ``starts``, ``line_ti``/``line_li`` and ``base``
   (the move bits of the line); ``open_dbl``: the lines whose last tile is a double;
+- ``train_lines[ti]``, ``laid[line]``, ``starts``, ``line_ti``, ``line_li`` and ``base``
+  are lists replaced when they grow, never changed in place, so that copies share them;
 - ``marker`` per train; ``drawn``/``dline``: tile id and line id, -1 for none;
 - ``events``: the round's events as ints; ``results``: finished rounds (compact tuples,
   or the RoundResult objects a snapshot brought); ``round_scores``: their scores.
@@ -51,13 +53,13 @@ class Core:
         new.bone = self.bone  # idem
         new.bpos = self.bpos
         new.off = self.off
-        new.train_lines = [x[:] for x in self.train_lines]
+        new.train_lines = self.train_lines[:]  # inner lists: replaced, never changed
         new.ends = self.ends[:]
-        new.laid = [x[:] for x in self.laid]
-        new.starts = self.starts[:]
-        new.line_ti = self.line_ti[:]
-        new.line_li = self.line_li[:]
-        new.base = self.base[:]
+        new.laid = self.laid[:]  # idem
+        new.starts = self.starts  # replaced, never changed, by add_line
+        new.line_ti = self.line_ti  # idem
+        new.line_li = self.line_li  # idem
+        new.base = self.base  # idem
         new.open_dbl = self.open_dbl[:]
         new.marker = self.marker[:]
         new.mexican_starter = self.mexican_starter
@@ -89,11 +91,12 @@ class Core:
         """A new empty line on train ``ti`` starting from ``start``; returns its id."""
         lid = len(self.ends)
         li = len(self.train_lines[ti])
-        self.train_lines[ti].append(lid)
+        self.train_lines[ti] = self.train_lines[ti] + [lid]  # copy on write (see copy)
         self.ends.append(start)
         self.laid.append([])
-        self.starts.append(start)
-        self.line_ti.append(ti)
-        self.line_li.append(li)
-        self.base.append(((ti << 6) | li) << 9)
+        # copy on write: copies of the core share these lists (see copy)
+        self.starts = self.starts + [start]
+        self.line_ti = self.line_ti + [ti]
+        self.line_li = self.line_li + [li]
+        self.base = self.base + [((ti << 6) | li) << 9]
         return lid

@@ -8,7 +8,7 @@ from ..actions import MEXICAN
 from ..state import Event, GameState, RoundResult, Train, construct
 from .compact import Core
 from .scoring import hand_tiles
-from .tables import EVENT_KINDS, LAY, PHASES, Table, move, table
+from .tables import E_PLAY, EVENT_KINDS, LAY, PHASES, Table, move, table
 
 HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
 _KIND_CODE = {k: i for i, k in enumerate(EVENT_KINDS)}
@@ -81,15 +81,48 @@ def _train(c: Core, ti: int) -> Train:
     )
 
 
-def _same_train(c: Core, before: Core, ti: int) -> bool:
+def _train_after(c: Core, prev: Train, ti: int) -> Train:
+    """Train ``ti`` of ``c`` from ``prev``, its snapshot earlier in the same round: lines
+    only grow, and new lines (branches) are only added."""
     ids = c.train_lines[ti]
-    if len(ids) != len(before.train_lines[ti]) or c.marker[ti] != before.marker[ti]:
-        return False
-    laid, old = c.laid, before.laid
-    for line in ids:
-        if len(laid[line]) != len(old[line]):
-            return False
-    return True
+    laid = c.laid
+    plines = prev.lines
+    old = len(plines)
+    lines = []
+    for li, line in enumerate(ids):
+        tiles = laid[line]
+        if li < old:
+            p = plines[li]
+            k = len(p)
+            lines.append(p if k == len(tiles) else p + tuple([LAY[x] for x in tiles[k:]]))
+        else:
+            lines.append(tuple([LAY[x] for x in tiles]))
+    return construct(
+        Train,
+        {
+            "owner": prev.owner,
+            "lines": tuple(lines),
+            "starts": prev.starts if len(ids) == old else tuple([c.starts[x] for x in ids]),
+            "marker": c.marker[ti],
+        },
+    )
+
+
+def _hand(c: Core, prev: tuple, m: int, before: int) -> tuple:
+    """Hand ``m`` as a tuple, from ``prev`` (the same seat's hand ``before``)."""
+    if m == before:
+        return prev
+    gone, new = before & ~m, m & ~before
+    tiles = c.tab.tiles
+    if not new and not gone & (gone - 1):  # one tile played
+        t = tiles[gone.bit_length() - 1]
+        i = prev.index(t)
+        return prev[:i] + prev[i + 1 :]
+    if not gone and not new & (new - 1) and prev:  # one tile drawn: last, unless ranked lower
+        tid = new.bit_length() - 1
+        if c.rank[tid] > c.rank[c.tab.id_of[prev[-1]]]:
+            return prev + (tiles[tid],)
+    return hand_tiles(c, m)
 
 
 def to_state(c: Core, prev: GameState | None = None, before: Core | None = None) -> GameState:
@@ -102,42 +135,24 @@ def to_state(c: Core, prev: GameState | None = None, before: Core | None = None)
     tab = c.tab
     n = tab.n
     tiles = tab.tiles
-    same_round = (
+    if (
         prev is not None
         and before is not None
         and c.round == before.round
         and len(c.results) == len(before.results)
-    )
-    if same_round:
-        hands = tuple(
-            h if m == bm else hand_tiles(c, m)
-            for h, m, bm in zip(prev.hands, c.hands, before.hands, strict=True)
-        )
-        trains = tuple(
-            t if _same_train(c, before, ti) else _train(c, ti) for ti, t in enumerate(prev.trains)
-        )
-        k = c.bpos - before.bpos
-        boneyard = prev.boneyard[k:] if k else prev.boneyard
-        old = len(before.events)
-        new_events = c.events[old:]
-        events = (
-            prev.events + tuple(event_object(tab, e) for e in new_events)
-            if new_events
-            else prev.events
-        )
-        results = prev.results
+    ):
+        return _after(c, prev, before)
+    hands = tuple(hand_tiles(c, h) for h in c.hands)
+    trains = tuple(_train(c, ti) for ti in range(n + 1))
+    boneyard = tuple(tiles[i] for i in c.bone[c.bpos :])
+    events = tuple(event_object(tab, e) for e in c.events)
+    kept = 0
+    if prev is not None and before is not None:
+        kept = min(len(before.results), len(prev.results))
+        results = prev.results[:kept]
     else:
-        hands = tuple(hand_tiles(c, h) for h in c.hands)
-        trains = tuple(_train(c, ti) for ti in range(n + 1))
-        boneyard = tuple(tiles[i] for i in c.bone[c.bpos :])
-        events = tuple(event_object(tab, e) for e in c.events)
-        kept = 0
-        if prev is not None and before is not None:
-            kept = min(len(before.results), len(prev.results))
-            results = prev.results[:kept]
-        else:
-            results = ()
-        results += tuple(_result(tab, r) for r in c.results[kept:])
+        results = ()
+    results += tuple(_result(tab, r) for r in c.results[kept:])
     dline = None if c.dline < 0 else (c.line_ti[c.dline], c.line_li[c.dline])
     values = {
         "rules": tab.rules,
@@ -168,6 +183,57 @@ def to_state(c: Core, prev: GameState | None = None, before: Core | None = None)
         "winners": c.winners,
     }
     return construct(GameState, values)
+
+
+def _after(c: Core, prev: GameState, before: Core) -> GameState:
+    """The snapshot of ``c``, stepped in the same round from ``before`` (snapshot ``prev``):
+    ``prev``'s fields, those that changed replaced (the reducer's hot path)."""
+    tab = c.tab
+    d = prev.__dict__.copy()
+    hands, old = c.hands, before.hands
+    if hands != old:
+        seats = list(prev.hands)
+        for s, m in enumerate(hands):
+            if m != old[s]:
+                seats[s] = _hand(c, seats[s], m, old[s])
+        d["hands"] = tuple(seats)
+    events = c.events
+    k = len(before.events)
+    if len(events) > k:
+        new_events = events[k:]
+        d["events"] = prev.events + tuple([event_object(tab, e) for e in new_events])
+        # a train changes by a play on it (its lines, a branch) or a marker put or taken
+        changed = {e >> 22 for e in new_events if (e >> 4) & 7 == E_PLAY}
+    else:
+        changed = set()
+    marker = c.marker
+    if marker != before.marker:
+        old_marker = before.marker
+        changed.update(ti for ti in range(tab.n) if marker[ti] != old_marker[ti])
+    if changed:
+        trains = list(prev.trains)
+        for ti in changed:
+            trains[ti] = _train_after(c, trains[ti], ti)
+        d["trains"] = tuple(trains)
+    k = c.bpos - before.bpos
+    if k:
+        d["boneyard"] = prev.boneyard[k:]
+    d["turn"] = c.turn
+    d["phase"] = PHASES[c.phase]
+    d["mexican_starter"] = c.mexican_starter
+    dline = c.dline
+    d["double_line"] = None if dline < 0 else (c.line_ti[dline], c.line_li[dline])
+    d["drawn"] = None if c.drawn < 0 else tab.tiles[c.drawn]
+    d["swan_pos"] = c.swan_pos
+    d["idle_turns"] = c.idle
+    if c.chain_right != before.chain_right:
+        d["chain_right"] = tuple(c.chain_right)
+    if c.queue != before.queue:
+        d["opening_queue"] = tuple(c.queue)
+    if c.failed != before.failed:
+        d["failed"] = tuple(c.failed)
+    d["winners"] = c.winners
+    return construct(GameState, d)
 
 
 def from_state(state: GameState) -> Core:

@@ -82,7 +82,8 @@ def _play(c: Core, m: int) -> None:
     line = c.train_lines[ti][li]
     ends = c.ends
     old_end = ends[line]
-    c.laid[line].append(lay)
+    laid = c.laid
+    laid[line] = laid[line] + [lay]  # copy on write: copies of the core share lines
     ends[line] = LAY_END[lay]
     open_dbl = c.open_dbl
     if line in open_dbl:  # this play satisfies a double
