@@ -12,13 +12,18 @@ Plays seeded games to the end with random players and prints games per second an
 
 ``--mode engine`` (the default) picks uniformly among ``legal_actions(state)``: it measures
 the engine alone. ``--mode players`` asks a ``RandomPlayer`` for each move, as ``mexitrain
-simulate`` does, which adds ``view`` and the player's own legal-action search.
+simulate`` does: in a tree with the compact seat view (issue 22) one rules core per game is
+stepped in place and each player chooses from its seat's ``CompactView``
+(``players.base.core_move``); in an older tree, ``choose(view(state, seat))`` and ``apply``.
 
 ``--against REV`` checks REV out in a temporary git worktree and times the same work there and
 here in alternating child processes (``--repeats`` rounds each, this tree first in odd rounds
 and REV first in even ones, so that a machine that gets busier or quieter favours neither),
 then prints each side's range and the ratio of the medians. ``--mode simulate`` times the
-``mexitrain simulate`` command itself (random players), as a player would run it.
+``mexitrain simulate`` command itself (random players), as a player would run it: its
+start-up (lazy imports of the players, the rules models, message catalogues: a few tenths of
+a second) is timed too, which weighs on short runs; ``--warm-up`` has each child play one
+untimed game of another seed first, so that the figures are the games alone.
 
 Wall-clock figures are what a user sees; the CPU-time figure is what the engine costs when
 other programs share the machine. A plain script: it prints figures and asserts nothing, so
@@ -46,6 +51,7 @@ def play_games(job: tuple[str, tuple[tuple[str, str], ...], int, list[int], str]
 
     preset, options, players, seeds, mode = job
     rules = make_rules(preset, dict(options))
+    core_move, core_new_game, step = _core_path()
     actions = 0
     start = time.process_time()
     for seed in seeds:
@@ -55,6 +61,12 @@ def play_games(job: tuple[str, tuple[tuple[str, str], ...], int, list[int], str]
             while not state.over:
                 state = apply(state, rng.choice(legal_actions(state)))
                 actions += 1
+        elif core_move is not None:  # the player API as simulate uses it: one core in place
+            bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
+            c = core_new_game(rules, players=players, seed=seed)
+            while not c.over:
+                step(c, core_move(bots[c.turn], c))
+                actions += 1
         else:
             bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
             while not state.over:
@@ -62,6 +74,17 @@ def play_games(job: tuple[str, tuple[tuple[str, str], ...], int, list[int], str]
                 state = apply(state, bots[seat].choose(view(state, seat)))
                 actions += 1
     return len(seeds), actions, time.process_time() - start
+
+
+def _core_path():
+    """``(core_move, new_game, step)`` of the compact seat view path, or Nones in a tree
+    without it (an older commit: its players take ``choose(view(state, seat))``)."""
+    try:
+        from mexitrain.players.base import core_move
+        from mexitrain.rules.core import new_game, step
+    except ImportError:
+        return None, None, None
+    return core_move, new_game, step
 
 
 def _positive(text: str) -> int:
@@ -99,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--against", metavar="REV", help="also time git revision REV, side by side")
     parser.add_argument("--repeats", type=_positive, default=3, help="rounds with --against (default 3)")
+    parser.add_argument(
+        "--warm-up", action="store_true",
+        help="side by side: each child first plays one untimed game (start-up and lazy imports "
+        "left out of the figures)",
+    )
     args = parser.parse_args(argv)
     if args.against or args.mode == "simulate":
         return side_by_side(args)
@@ -157,12 +185,16 @@ _CHILD = r"""
 import json, random, sys, time
 sys.path.insert(0, sys.argv[1])
 mode, preset, options, players, first, games = sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+warm = sys.argv[8] == "1"
 if mode == "simulate":
     from mexitrain.cli import main
     import contextlib, io
     argv = ["simulate", "--games", str(games), "--players", str(players), "--seed", str(first), "--preset", preset]
     for k, v in options:
         argv += ["--option", f"{k}={v}"]
+    if warm:  # start-up (lazy imports, catalogues) once, untimed: a game of another seed
+        with contextlib.redirect_stdout(io.StringIO()):
+            main([*argv[:2], "1", *argv[3:6], str(first + games), *argv[7:]])
     cpu, wall = time.process_time(), time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
         main(argv)
@@ -170,8 +202,24 @@ if mode == "simulate":
     raise SystemExit
 from mexitrain.rules import apply, legal_actions, make_rules, new_game, view
 from mexitrain.players import RandomPlayer
+try:  # the compact seat view path (issue 22); an older tree takes choose(view(state, seat))
+    from mexitrain.players.base import core_move
+    from mexitrain.rules.core import new_game as core_new_game, step
+except ImportError:
+    core_move = None
 rules = make_rules(preset, dict(options))
 actions = 0
+if warm:  # one untimed game of another seed: lazy imports and caches
+    if core_move is not None:
+        c = core_new_game(rules, players=players, seed=first + games)
+        bots = [RandomPlayer(s) for s in range(players)]
+        while not c.over:
+            step(c, core_move(bots[c.turn], c))
+    else:
+        state = new_game(rules, players=players, seed=first + games)
+        bots = [RandomPlayer(s) for s in range(players)]
+        while not state.over:
+            state = apply(state, bots[state.turn].choose(view(state, state.turn)))
 cpu, wall = time.process_time(), time.perf_counter()
 for seed in range(first, first + games):
     state = new_game(rules, players=players, seed=seed)
@@ -179,6 +227,12 @@ for seed in range(first, first + games):
         rng = random.Random(seed)
         while not state.over:
             state = apply(state, rng.choice(legal_actions(state)))
+            actions += 1
+    elif core_move is not None:
+        bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
+        c = core_new_game(rules, players=players, seed=seed)
+        while not c.over:
+            step(c, core_move(bots[c.turn], c))
             actions += 1
     else:
         bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
@@ -195,7 +249,7 @@ def _time_tree(root: Path, args: argparse.Namespace) -> dict:
 
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, str(root), args.mode, args.preset, json.dumps(args.option),
-         str(args.players), str(args.seed), str(args.games)],
+         str(args.players), str(args.seed), str(args.games), "1" if args.warm_up else "0"],
         check=True, capture_output=True, text=True,
     ).stdout
     return json.loads(out.strip().splitlines()[-1])

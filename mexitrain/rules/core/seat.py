@@ -32,6 +32,8 @@ from .moves import legal
 from .snapshot import event_object
 from .tables import E_DRAW, GAME_OVER, LAY, PHASES
 
+_DRAW = E_DRAW << 4  # an event's kind bits, for a draw
+
 
 class CompactView:
     """What seat ``seat`` may know, compact (see the module doc): the Core's field names for
@@ -264,22 +266,23 @@ def _event_objects(tab, codes, seat: int, open_hands: bool) -> tuple:
 
 # Per seat: the last round's event list seen (the core's own, kept here and never handed
 # out) and its public form, so that the next view of the same round hides only new events.
-_HIDDEN: dict[int, tuple[list[int], list[int]]] = {}
+_HIDDEN: list = [None] * 32
 
 
 def _public_events(events: list[int], seat: int) -> list[int]:
     """``events`` without other seats' drawn tiles (their payload cleared), incrementally."""
-    hit = _HIDDEN.get(seat)
+    hit = _HIDDEN[seat]
     if hit is not None and hit[0] is events and len(hit[1]) <= len(events):
         out = hit[1]
     else:
         out = []
         _HIDDEN[seat] = (events, out)
-    for k in range(len(out), len(events)):
-        e = events[k]
-        if (e >> 4) & 7 == E_DRAW and e & 15 != seat:
-            e &= 0x7F  # seat and kind only
-        out.append(e)
+    k = len(out)
+    if k < len(events):
+        for e in events[k:]:
+            if e & 0x70 == _DRAW and e & 15 != seat:
+                e &= 0x7F  # another seat's draw: its seat and kind only
+            out.append(e)
     return out
 
 
