@@ -23,6 +23,7 @@ from .state import GameState, attach_core, attached_core
 deal = _core.deal  # (rules, players, seed, number) -> (engine or None, hands, boneyard)
 
 _ACTIONS = (Play, Draw, Mark, Pass, Skip)
+_actions, _legal, _check, _step = _core.actions, _core.legal, _core.check, _core.step
 
 
 def core_of(state: GameState) -> _core.Core:
@@ -49,23 +50,29 @@ def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> G
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every action the seat to move may take now, in a stable order."""
-    c = core_of(state)
-    return _core.actions(c, _core.legal(c))
+    c = attached_core(state)
+    if c is None:
+        c = core_of(state)
+    return _actions(c, _legal(c))
 
 
 def apply(state: GameState, action: Action) -> GameState:
     """The snapshot after ``action``; raises :class:`IllegalAction` (state untouched) if illegal."""
-    before = core_of(state)
+    before = attached_core(state)
+    if before is None:
+        before = core_of(state)
     if (
         before.phase != GAME_OVER
         and action.__class__ not in _ACTIONS
         and not isinstance(action, _ACTIONS)
     ):
         raise TypeError(f"not an action: {action!r}")
-    m = _core.check(before, action)
+    m = _check(before, action)
     c = before.copy()
-    _core.step(c, m)
-    return _snapshot(c, state, before)
+    _step(c, m)
+    new = to_state(c, state, before)
+    attach_core(new, c)
+    return new
 
 
 def swan_order(state: GameState, seat: int) -> list[int]:

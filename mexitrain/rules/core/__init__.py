@@ -48,8 +48,13 @@ def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> C
 
 def actions(c: Core, moves) -> tuple:
     """The Action objects of ``moves`` (shared, immutable, equal to the reducer's)."""
-    action = c.tab.action
-    return tuple(action(m) for m in moves)
+    tab = c.tab
+    known = tab._actions
+    try:
+        return tuple([known[m] for m in moves])
+    except KeyError:
+        action = tab.action
+        return tuple([action(m) for m in moves])
 
 
 def apply_action(c: Core, action) -> None:

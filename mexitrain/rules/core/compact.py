@@ -13,8 +13,9 @@ Fields, beside the scalar ones named as in :class:`~mexitrain.rules.state.GameSt
 - lines, numbered across trains: ``train_lines[ti]`` (the line ids of train ``ti``, trunk
   first), ``ends``, ``laid`` (lay codes), ``starts``, ``line_ti``/``line_li`` and ``base``
   (the move bits of the line); ``open_dbl``: the lines whose last tile is a double;
-- ``train_lines[ti]``, ``laid[line]``, ``starts``, ``line_ti``, ``line_li`` and ``base``
-  are lists replaced when they grow, never changed in place, so that copies share them;
+- ``train_lines[ti]``, ``laid[line]``, ``starts``, ``line_ti``, ``line_li``, ``base``,
+  ``chain_right``, ``queue``, ``results`` and ``round_scores`` are lists replaced when they
+  change (copy on write), never changed in place, so that copies share them;
 - ``marker`` per train; ``drawn``/``dline``: tile id and line id, -1 for none;
 - ``events``: the round's events as ints; ``results``: finished rounds (compact tuples,
   or the RoundResult objects a snapshot brought); ``round_scores``: their scores.
@@ -66,13 +67,13 @@ class Core:
         new.dline = self.dline
         new.drawn = self.drawn
         new.swan_pos = self.swan_pos
-        new.chain_right = self.chain_right[:]
-        new.queue = self.queue[:]
+        new.chain_right = self.chain_right  # replaced, never changed (copy on write)
+        new.queue = self.queue  # idem
         new.failed = self.failed[:]
         new.idle = self.idle
         new.events = self.events[:]
-        new.results = self.results[:]
-        new.round_scores = self.round_scores[:]
+        new.results = self.results  # idem
+        new.round_scores = self.round_scores  # idem
         new.winners = self.winners
         new.dealt_hands = self.dealt_hands
         new.dealt_boneyard = self.dealt_boneyard

@@ -54,13 +54,14 @@ def end_round(c: Core, end: str, out_seat: int | None) -> None:
                 for s in tab.team[out]:
                     scores[s] = 0
     scores_t = tuple(scores)
-    c.results.append(
+    # copy on write (like the other lists a copy of the core shares, see Core.copy)
+    c.results = c.results + [
         (
             c.round, c.engine, c.engine_seat, c.first_seat, c.dealt_hands, c.dealt_boneyard,
-            c.events, end, out_seat, tuple(hand_tiles(c, h) for h in c.hands), scores_t,
+            tuple(c.events), end, out_seat, tuple(hand_tiles(c, h) for h in c.hands), scores_t,
         )
-    )
-    c.round_scores.append(scores_t)
+    ]
+    c.round_scores = c.round_scores + [scores_t]
     c.plays_cache = None
     if len(c.results) >= tab.round_count:
         c.phase = GAME_OVER

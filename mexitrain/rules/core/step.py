@@ -116,6 +116,7 @@ def _play(c: Core, m: int) -> None:
             or ((phase == TURN or phase == DRAWN) and tab.delayed)
         )
     ):
+        c.chain_right = c.chain_right[:]  # copy on write (see Core.copy)
         c.chain_right[seat] = False
         c.phase = CHAIN
         return
@@ -155,6 +156,7 @@ def end_turn(c: Core, played: bool) -> None:
     c.idle = idle
     c.failed[seat] = not played
     if tab.first_turn_chain and c.chain_right[seat]:
+        c.chain_right = c.chain_right[:]  # copy on write (see Core.copy)
         c.chain_right[seat] = False
 
 
@@ -175,7 +177,8 @@ def settle(c: Core) -> None:
             c.plays_cache = None
             if tab.simultaneous:
                 if c.queue:
-                    c.turn = c.queue.pop(0)
+                    c.turn = c.queue[0]
+                    c.queue = c.queue[1:]  # copy on write (see Core.copy)
                 else:
                     # §8: once every seat has laid its chain, a seat with no tile left ends
                     # the round; the record names the first of them in the opening order
