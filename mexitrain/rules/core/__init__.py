@@ -1,9 +1,10 @@
-"""The compact rules core (issue 22): the rules of RULES.md on a small mutable state.
+"""The compact rules core (issue 22): the rules of RULES.md, once, on a small mutable state.
 
 Pure like the rest of ``mexitrain.rules``: no UI, no I/O, no clocks, no global randomness.
 A :class:`Core` is changed in place by :func:`step` (copy it with ``Core.copy`` to keep a
-position); :func:`legal` gives the moves as ints in exactly the order of
-``engine.legal_actions``; :func:`to_state` gives the GameState the reducer would hold.
+position); :func:`legal` gives the moves as ints in the order of ``legal_actions``;
+:func:`to_state` gives its GameState. The public reducer (``rules/engine.py``: ``apply``,
+``legal_actions``, ``new_game``) is a thin layer over this package.
 
 >>> from mexitrain.rules import RuleSet, new_game as reducer_new_game
 >>> c = new_game(RuleSet(), players=4, seed=7)

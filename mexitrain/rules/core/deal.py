@@ -1,5 +1,6 @@
-"""Dealing and starting a round (RULES.md §2, §3): the same deal as the reducer's, from the
-same seeded generators, in the same order."""
+"""Dealing and starting a round (RULES.md §2, §3): from seeded generators of the game's seed
+(never the global one), in the order the old reducer dealt, so that saved games and records
+deal the same."""
 
 from __future__ import annotations
 
@@ -23,7 +24,10 @@ def shuffled(tab: Table, seed: int, number: int) -> tuple[int | None, list[int]]
 
 
 def deal(rules: RuleSet, players: int, seed: int, number: int):
-    """Like :func:`mexitrain.rules.engine.deal`: ``(engine or None, hands, boneyard)``."""
+    """The deal of round ``number``: ``(engine or None, hands, boneyard)`` (public as
+    ``mexitrain.rules.deal``). With descending engines the engine double is removed before
+    shuffling (§2); with ``engine=highest_double`` the whole set is dealt and the engine is
+    found afterwards."""
     tab = table(rules, players)
     engine, ids = shuffled(tab, seed, number)
     each, tiles = tab.each, tab.tiles
