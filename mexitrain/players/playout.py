@@ -27,7 +27,17 @@ from __future__ import annotations
 
 from ..rules import GameState
 from ..rules.core import M_DRAW, M_PASS, M_SKIP, Core, from_state, legal, plays, step
-from ..rules.core.tables import CHAIN, DRAWN, FOLLOW_UP, FOLLOW_UP_DRAWN, GAME_OVER, LAY, SWAN, TURN
+from ..rules.core.tables import (
+    CHAIN,
+    DRAWN,
+    FOLLOW_UP,
+    FOLLOW_UP_DRAWN,
+    GAME_OVER,
+    LAY,
+    LAY_DOUBLE,
+    SWAN,
+    TURN,
+)
 from .planner import DEFAULT_WEIGHTS, Weights
 from .planning import plan_train
 
@@ -36,8 +46,6 @@ Tile = tuple[int, int]
 # plans of a hand (as a tile mask) from an end: (lay codes, tile id -> index, tiles' mask)
 _PLANS: dict[tuple, tuple[tuple[int, ...], dict[int, int], int]] = {}
 _PLANS_MAX = 200_000
-# per tile set: lay code -> the laid tile's id
-_LAY_IDS: dict[int, list[int]] = {}
 
 
 def start(state: GameState) -> Core:
@@ -49,14 +57,6 @@ def start(state: GameState) -> Core:
     c.results = [None] * len(c.results)  # the count alone ends the game with the round
     c.round_scores = []
     return c
-
-
-def lay_ids(c: Core) -> list[int]:
-    tab = c.tab
-    ids = _LAY_IDS.get(tab.set)
-    if ids is None:
-        ids = _LAY_IDS[tab.set] = [b.bit_length() - 1 for b in tab.bit_of_lay]
-    return ids
 
 
 def draw_from_queue(c: Core, queue: list[int], p: int) -> int:
@@ -119,7 +119,12 @@ def run(
     steps = 0
     while c.phase != GAME_OVER and len(c.round_scores) == done and steps < max_steps:
         ms = legal(c)
-        m = ms[0] if len(ms) == 1 else decide(c, ms, book, budget, weights[c.turn])
+        if len(ms) == 1:
+            m = ms[0]
+        elif ms[0] < 0:  # no play: draw if it may, else the first (planner_decide)
+            m = M_DRAW if M_DRAW in ms else ms[0]
+        else:
+            m = decide(c, ms, book, budget, weights[c.turn])
         if m == M_DRAW and queues is not None:
             seat = c.turn
             pointers[seat] = draw_from_queue(c, queues[seat], pointers[seat])
@@ -150,7 +155,7 @@ def decide(c: Core, ms: list[int], book: dict, budget: int, w: Weights) -> int:
     to move: :func:`.planner.planner_decide` with a PlanBook, on the core."""
     if ms[0] < 0:  # no play: draw if it may, else the first
         return M_DRAW if M_DRAW in ms else ms[0]
-    ps = plays(c)
+    ps = ms if c.phase == TURN else plays(c)  # on a turn with plays, legal() is plays()
     pick, score = best_play(c, ps, book, budget, w)
     if len(ms) > len(ps):
         phase = c.phase
@@ -165,8 +170,9 @@ def decide(c: Core, ms: list[int], book: dict, budget: int, w: Weights) -> int:
 
 
 def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
-    """``(plan, plan line, tile id -> index in the plan, the plan's tiles' mask)``: the seat's
-    kept plan while it holds (PlanBook.get), else the best over its own train's lines."""
+    """``(plan, plan line, tile bit -> index in the plan, the plan's tiles' mask)``: the
+    seat's kept plan while it holds (PlanBook.get), else the best over its own train's lines.
+    A plan is in lay codes."""
     hand = c.hands[seat]
     size = hand.bit_count()
     own_lines = c.train_lines[seat]
@@ -176,13 +182,17 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
         plan_line, laid_count, plan, hand_size, index, mask = entry
         own = laid[own_lines[plan_line]]
         k = len(own) - laid_count
-        if own[laid_count:] == list(plan[:k]) and (plan or size <= hand_size):
-            if k:
-                plan = plan[k:]
-                index = {t: i - k for t, i in index.items() if i >= k}
-                ids = lay_ids(c)
-                for code in own[laid_count:]:
-                    mask &= ~(1 << ids[code])
+        if k == 0:
+            if (plan or size <= hand_size) and not mask & ~hand:
+                if size != hand_size:
+                    book[seat] = (plan_line, laid_count, plan, size, index, mask)
+                return plan, plan_line, index, mask
+        elif tuple(own[laid_count:]) == plan[:k]:
+            plan = plan[k:]
+            index = {t: i - k for t, i in index.items() if i >= k}
+            bit_of_lay = c.tab.bit_of_lay
+            for code in own[laid_count:]:
+                mask &= ~bit_of_lay[code]
             if len(index) == len(plan) and not mask & ~hand:
                 book[seat] = (plan_line, len(own), plan, size, index, mask)
                 return plan, plan_line, index, mask
@@ -197,68 +207,69 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
             got = _PLANS[key] = _plan(c, hand, ends[x], wild, budget)
             if len(_PLANS) >= _PLANS_MAX:
                 _PLANS.clear()
-        p = got[0]
-        here = (len(p), sum(LAY[code][0] + LAY[code][1] for code in p))
+        here = got[3]
         if here > best:
-            (plan, index, mask), plan_line, best = got, li, here
+            plan, index, mask, best = got
+            plan_line = li
     book[seat] = (plan_line, len(laid[own_lines[plan_line]]), plan, size, index, mask)
     return plan, plan_line, index, mask
 
 
 def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
-    """plan_train of the hand's tiles (as ``cached_plan(..., exact=False)``), in lay codes."""
-    tiles = c.tab.tiles
+    """plan_train of the hand's tiles (as ``cached_plan(..., exact=False)``), in lay codes:
+    ``(plan, tile bit -> index, the plan's mask, (length, pips))``."""
+    tab = c.tab
+    tiles = tab.tiles
     held = []
     h = hand
     while h:
         low = h & -h
         held.append(tiles[low.bit_length() - 1])
         h ^= low
-    plan = tuple(a * 19 + b for a, b in plan_train(tuple(held), end, wild, budget, False))
-    ids = lay_ids(c)
-    index = {ids[code]: i for i, code in enumerate(plan)}
+    laid = plan_train(tuple(held), end, wild, budget, False)
+    plan = tuple(a * 19 + b for a, b in laid)
+    bit_of_lay = tab.bit_of_lay
+    index = {bit_of_lay[code]: i for i, code in enumerate(plan)}
     mask = 0
-    for t in index:
-        mask |= 1 << t
-    return plan, index, mask
+    for b in index:
+        mask |= b
+    return plan, index, mask, (len(laid), sum(a + b for a, b in laid))
 
 
 def best_play(c: Core, ps: list[int], book: dict, budget: int, w: Weights) -> tuple[int, float]:
     """The first of the best-scored plays of ``ps`` and its score (``score_plays`` quick)."""
     tab = c.tab
     seat = c.turn
-    n = tab.n
     mate = tab.partner[seat]  # the seat itself without teams
     hands = c.hands
     hand = hands[seat]
     marker = c.marker
     plan, plan_line, index, planmask = own_plan(c, seat, book, budget)
     own_marked = marker[seat] or marker[mate]
-    danger = False
-    for i in range(n):
-        if i != seat and i != mate and hands[i].bit_count() <= 2:
-            danger = True
+    pip_weight = w[0]  # Weights: pips, or pips_danger when an opponent is near out
+    for i, h in enumerate(hands):
+        if i != seat and i != mate and h.bit_count() <= 2:
+            pip_weight = w[1]
             break
-    pip_weight = w[1] if danger else w[0]  # Weights: pips_danger, pips
     phase = c.phase
     after_double = phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN or phase == CHAIN
     chain_start = (phase == TURN or phase == DRAWN) and tab.chain_opening and c.chain_right[seat]
     must_satisfy = tab.must_satisfy
+    n = tab.n
     plan_len = len(plan)
     first = plan[0] if plan else -1
-    first_double = plan and LAY[first][0] == LAY[first][1]
+    first_double = plan and LAY_DOUBLE[first]
     fit = tab.fit
-    doubles = tab.double_mask
+    singles = hand & ~tab.double_mask
     off_plan = hand & ~planmask
-    ids = lay_ids(c)
+    bit_of_lay = tab.bit_of_lay
     best = -1
     best_score = 0.0
     for m in ps:
         ti, li, lay = m >> 15, (m >> 9) & 63, m & 511
         x, y = LAY[lay]
-        t = ids[lay]
-        rest = hand & ~(1 << t)  # the hand without the tile played
-        idx = index.get(t)
+        b = bit_of_lay[lay]  # the tile played (in the hand)
+        idx = index.get(b)
         score = (x + y) * pip_weight
         if ti == seat:
             if li == plan_line and plan and lay == first:
@@ -268,7 +279,7 @@ def best_play(c: Core, ps: list[int], book: dict, budget: int, w: Weights) -> tu
             elif idx is None and li != plan_line:
                 score += 16
             else:
-                after = 1 if rest & fit[y] else 0
+                after = 1 if (hand ^ b) & fit[y] else 0
                 loss = plan_len - 1 - after
                 score += 20 - 5 * max(loss, 0) + min(after, 3)
             if own_marked:
@@ -282,17 +293,12 @@ def best_play(c: Core, ps: list[int], book: dict, budget: int, w: Weights) -> tu
                 score += w[3]  # shed_last
             else:
                 score += 22 - 5 * (plan_len - idx - 1)
-            mine = (rest & off_plan & fit[y]).bit_count()
+            mine = (off_plan & ~b & fit[y]).bit_count()
             score += mine if mine < 2 else 2
         if x == y and not after_double:
-            satisfy = rest & ~doubles & fit[y]
-            elsewhere = (
-                not must_satisfy
-                and plan
-                and not (ti == seat and li == plan_line)
-                and not first_double
-            )
-            if satisfy or elsewhere:
+            if (singles & fit[y]) or (  # a tile to follow it up, or a plan to play elsewhere
+                not must_satisfy and plan and not (ti == seat and li == plan_line) and not first_double
+            ):
                 score += 10
             elif must_satisfy and (ti == n or marker[ti]) and ti != seat and ti != mate:
                 score += 3
