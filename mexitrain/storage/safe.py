@@ -58,7 +58,10 @@ def open_regular(path: str | os.PathLike[str]) -> int:
     :class:`NotRegularFile` (or the ``OSError`` of the open). The caller closes it."""
     fd = os.open(path, _FLAGS | getattr(os, "O_CLOEXEC", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):  # said as "it is a folder, not a file"
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
             raise NotRegularFile(path)
     except BaseException:
         os.close(fd)
