@@ -49,14 +49,12 @@ _PLANS_MAX = 200_000
 
 
 def start(state: GameState) -> Core:
-    """The core a rollout copies: ``state``'s (a one-round game, see ``expert._one_round``),
-    without what a rollout never reads (the finished rounds, the round's earlier events: a
-    chain opening looks at the last one only)."""
-    c = from_state(state)
-    c.events = c.events[-1:]
-    c.results = [None] * len(c.results)  # the count alone ends the game with the round
-    c.round_scores = []
-    return c
+    """The core a rollout copies: ``state``'s (a one-round game, see ``expert._one_round``, so
+    that the round's end ends the game), without what a rollout never reads: the finished
+    rounds, the round's earlier events (a chain opening looks at the last one only)."""
+    if state.results or len(state.events) > 1:  # left out of the conversion
+        state = state.model_copy(update={"events": state.events[-1:], "results": ()})
+    return from_state(state)
 
 
 def draw_from_queue(c: Core, queue: list[int], p: int) -> int:
