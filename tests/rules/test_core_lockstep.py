@@ -169,13 +169,20 @@ def play_both(
         assert core.to_state(c) == state, (steps, expected[i])
 
 
-def test_deal_is_the_reducers():  # §2, §3
+def test_deal_is_what_a_game_deals():  # §2, §3
+    """``deal`` (the core's, exported as ``mexitrain.rules.deal``) is what ``new_game`` and
+    the next rounds deal: hands and boneyard as dealt, the engine double out of them."""
     rng = random.Random(5)
     for _ in range(40):
         rules, players = random_table(rng)
         seed = rng.randrange(10**6)
-        for number in (1, 2):
-            assert core.deal(rules, players, seed, number) == deal(rules, players, seed, number)
+        assert deal is core.deal
+        engine, hands, boneyard = deal(rules, players, seed, 1)
+        state = new_game(rules, players=players, seed=seed)
+        assert (hands, boneyard) == (state.dealt_hands, state.dealt_boneyard)
+        if engine is not None:  # descending (§2); highest_double is found afterwards (§3)
+            assert state.engine == engine
+            assert (engine, engine) not in {t for h in hands for t in h} | set(boneyard)
 
 
 def test_lockstep_random_tables():  # §1-§8
