@@ -366,7 +366,7 @@ def levels_value(text: str) -> tuple[str, ...]:
 
 
 def names_value(text: str) -> tuple[str, ...]:
-    """Seat names as :class:`mexitrain.setup.SeatConfig` takes them (mexitrain.text says which
+    """Seat names as :class:`mexitrain.table.SeatConfig` takes them (mexitrain.text says which
     characters a name may hold); a refused name is quoted with its control characters escaped."""
     from .text import NAME_MAX, codepoint, first_unprintable, printable
 
@@ -541,7 +541,7 @@ def setup_from_args(args: argparse.Namespace):
     """The ``GameSetup`` the ``play`` arguments describe, or None when none was given."""
     if all(getattr(args, name, None) is None for name in _SETUP_ARGS):
         return None
-    from .setup import DEFAULT_AI, GameSetup, SeatConfig, default_seats, random_seed
+    from .table import DEFAULT_AI, GameSetup, SeatConfig, default_seats, random_seed
 
     rules = rules_from_args(args)
     names = args.names

@@ -845,7 +845,7 @@ def _literal_choices(loc: Sequence[Any]) -> tuple[Any, ...]:
     """The values a Literal field takes (RuleSet's options, a seat's player kind)."""
     from typing import get_args
 
-    from .setup import SeatConfig
+    from .table import SeatConfig
 
     parts = [p for p in loc if p != "rules"]
     if len(parts) == 1 and parts[0] in RuleSet.model_fields:

@@ -15,7 +15,7 @@ from mexitrain import cli
 from mexitrain.cli import COMMANDS, Command, main, positive_int
 from mexitrain.records import read_record, replay
 from mexitrain.rules import make_rules
-from mexitrain.setup import DEFAULT_AI, GameSetup
+from mexitrain.table import DEFAULT_AI, GameSetup
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,9 +13,9 @@ from pydantic import ValidationError
 
 from mexitrain.messages import error_text, short_names
 from mexitrain.rules import RuleSet, new_game
-from mexitrain.setup import SeatConfig
 from mexitrain.storage.saves import load_game, save_game
 from mexitrain.storage.stats import PlayerStats, Stats, format_stats
+from mexitrain.table import SeatConfig
 from mexitrain.text import cells, cut, fit, printable
 from tests.ui.helpers import table
 

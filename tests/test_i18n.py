@@ -478,8 +478,8 @@ def test_ruleset_error_str_is_unchanged() -> None:
 
 
 def _saved_game_text() -> tuple[str, dict]:
-    from mexitrain.setup import GameSetup, SeatConfig
     from mexitrain.storage.saves import save_data, save_text
+    from mexitrain.table import GameSetup, SeatConfig
 
     rules = make_rules("standard", {"set": "6"})
     seats = (SeatConfig(name="Ann", kind="human"), SeatConfig(name="Bea", kind="random"))
@@ -844,7 +844,7 @@ PYDANTIC_FRENCH = [
 
 
 def _setup(**kw):
-    from mexitrain.setup import GameSetup
+    from mexitrain.table import GameSetup
 
     seats = kw.pop("seats", ({"name": "Zoé"}, {"name": "Bea", "kind": "random"}))
     return GameSetup(seats=seats, **kw)
@@ -919,9 +919,9 @@ def test_mexitrain_stats_with_a_damaged_file_in_french(tmp_path: Path, capsys, n
 
 
 def test_a_damaged_stats_file_moved_aside_is_said_in_french(tmp_path: Path, french) -> None:
-    from mexitrain.setup import GameSetup, SeatConfig
     from mexitrain.storage.paths import stats_path
     from mexitrain.storage.stats import record_finished_game
+    from mexitrain.table import GameSetup, SeatConfig
 
     path = stats_path(tmp_path)
     path.parent.mkdir(parents=True, exist_ok=True)

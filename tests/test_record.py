@@ -38,7 +38,7 @@ from mexitrain.rules.record import (
     replay,
     to_record,
 )
-from mexitrain.setup import SeatConfig
+from mexitrain.table import SeatConfig
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOC = REPO_ROOT / "docs" / "record-format.md"

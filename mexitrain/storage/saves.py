@@ -50,7 +50,7 @@ from ..rules.record import (
     strict_json,
     to_record,
 )
-from ..setup import GameSetup
+from ..table import GameSetup
 from . import atomic, locks
 from .paths import AUTOSAVE, MOVED_ASIDE, autosave_path, autosaves_dir, save_path, saves_dir
 from .safe import TooLarge, is_regular, open_regular, read_regular

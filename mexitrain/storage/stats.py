@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from ..i18n import N_, _
 from ..messages import decimal, level_name
 from ..rules import PRESETS, GameState, standings
-from ..setup import GameSetup
+from ..table import GameSetup
 from . import atomic
 from .paths import stats_db_path, stats_path
 from .safe import MAX_DATA, is_regular, open_regular, read_regular

@@ -29,7 +29,6 @@ from ..players import LEVELS, make_player
 from ..resources import stylesheet_path
 from ..rules import Action, GameState, IllegalAction, apply, legal_actions, new_game, view
 from ..rules.undo import UndoRefused, undo
-from ..setup import GameSetup, random_seed
 from ..storage import (
     SavedGame,
     SaveError,
@@ -38,6 +37,7 @@ from ..storage import (
     save_named,
 )
 from ..storage.stats import format_stats, load_stats
+from ..table import GameSetup, random_seed
 from . import typography
 from .autosaver import Autosaver
 from .cells import printable

@@ -16,9 +16,9 @@ from ..i18n import _
 from ..messages import _os_problem as os_problem
 from ..messages import error_text, notice_text
 from ..rules import GameState
-from ..setup import GameSetup
 from ..storage import SaveError, autosave, game_autosave_path, locks, new_game_id
 from ..storage.stats import record_finished_game
+from ..table import GameSetup
 
 Report = Callable[[str, bool], None]  # (one-line text, is_error)
 Status = Callable[[str | None], None]  # the short reason autosaves fail, or None once they work

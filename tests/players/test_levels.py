@@ -7,7 +7,7 @@ import pytest
 from mexitrain.players import LEVELS, make_player
 from mexitrain.players.expert import ExpertPlayer
 from mexitrain.rules import MEXICAN, Draw, Play, RuleSet, apply, new_game, view
-from mexitrain.setup import AI_LEVELS, DEFAULT_AI
+from mexitrain.table import AI_LEVELS, DEFAULT_AI
 from tests.positions import position
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from mexitrain.rules import GameState, RuleSet, apply, legal_actions, make_rules, new_game
-from mexitrain.setup import GameSetup, default_seats
+from mexitrain.table import GameSetup, default_seats
 
 #: A short table: double-6, two rounds, one person against a random computer.
 SHORT_RULES = RuleSet(set=6, rounds=2)

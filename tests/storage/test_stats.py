@@ -9,7 +9,6 @@ import pytest
 
 from mexitrain.cli import build_parser, main
 from mexitrain.rules import RuleSet, make_rules
-from mexitrain.setup import GameSetup, SeatConfig
 from mexitrain.storage import SaveError, stats_path
 from mexitrain.storage.stats import (
     Stats,
@@ -19,6 +18,7 @@ from mexitrain.storage.stats import (
     preset_name,
     record_finished_game,
 )
+from mexitrain.table import GameSetup, SeatConfig
 
 from .games import SHORT_RULES, finish, play, start, table
 

@@ -8,7 +8,7 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
 from mexitrain.rules import RuleSet
-from mexitrain.setup import GameSetup, SeatConfig
+from mexitrain.table import GameSetup, SeatConfig
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from mexitrain.rules import RuleSet
-from mexitrain.setup import default_seats
 from mexitrain.storage import save_named
+from mexitrain.table import default_seats
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, HandoffScreen, NewGameScreen, RevealScreen
 from mexitrain.ui.screens.replay import ReplayScreen

@@ -19,7 +19,7 @@ from ...i18n import N_, _, available_languages, language, ngettext, pgettext, se
 from ...messages import error_text, level_name, player_count, preset_title, round_count, seat_label
 from ...players import LEVELS
 from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
-from ...setup import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
+from ...table import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
 from ...text import codepoint, first_unprintable
 from ..cells import markup, printable
 from ..lang import translate_bindings
