@@ -41,6 +41,7 @@ from ..table import GameSetup, random_seed
 from . import typography
 from .autosaver import Autosaver
 from .cells import printable
+from .command_palette import Palette, ThemeProvider, key_label
 from .lang import translate_bindings
 from .screens import (
     GameOverScreen,
@@ -53,7 +54,6 @@ from .screens import (
     RoundOverScreen,
     ScoreScreen,
 )
-from .system import Palette, ThemeProvider, key_label
 from .widgets import StatusLine
 
 

@@ -10,12 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..messages import VIEW_SEAT
+from ..players.planning import arrange_hand
 from ..rules import MEXICAN, Action, Play, SeatView, Tile, view_legal_actions
-
-try:  # the AI engineer's planner (seed 000's "planned train, then the extras")
-    from ..players.planning import arrange_hand as _arrange_hand
-except ImportError:  # pragma: no cover - fallback while the planner is not there
-    _arrange_hand = None
 
 Target = tuple[int, int]  # (train index: seats 0..n-1 then the Mexican Train, line)
 
@@ -41,11 +37,8 @@ def arrange(hand: tuple[Tile, ...], end: int, wild: bool) -> tuple[tuple[tuple[i
     got = _ARRANGE_CACHE.get(key)
     if got is not None:
         return got
-    if _arrange_hand is not None:
-        chain, extras = _arrange_hand(hand, end, wild)
-        got = (tuple(chain) + tuple(extras), len(chain))
-    else:  # pragma: no cover
-        got = (tuple(sorted(hand, key=lambda t: (-(t[0] + t[1]), t))), 0)
+    chain, extras = arrange_hand(hand, end, wild)
+    got = (tuple(chain) + tuple(extras), len(chain))
     if len(_ARRANGE_CACHE) > 512:
         _ARRANGE_CACHE.clear()
     _ARRANGE_CACHE[key] = got

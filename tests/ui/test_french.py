@@ -265,7 +265,7 @@ async def test_french_palette_has_no_textual_english():
 
 
 def test_theme_labels_keep_english_names():
-    from mexitrain.ui.system import theme_label
+    from mexitrain.ui.command_palette import theme_label
 
     assert theme_label("atom-one-dark") == "atom-one-dark"
     assert theme_label("dracula") == "dracula"
@@ -406,7 +406,7 @@ async def test_score_sheet_popup_fits_80x24_with_2_to_8_players(lang):
 def test_key_names_in_the_footer_follow_the_language():
     from textual.binding import Binding
 
-    from mexitrain.ui.system import key_label
+    from mexitrain.ui.command_palette import key_label
 
     app = MexitrainApp(None, speed=0)
     assert app.get_key_display(Binding("escape", "x")) == "esc"

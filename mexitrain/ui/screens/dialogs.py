@@ -11,7 +11,7 @@ from textual.widgets import Button, Footer, Label, Static
 from ...i18n import _
 from ...rules import SeatView
 from ..cells import markup
-from ..palette import seat_colour
+from ..colours import seat_colour
 from ..widgets import ScoreSheet
 
 

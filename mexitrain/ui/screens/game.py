@@ -14,8 +14,7 @@ from textual.screen import Screen
 from ...i18n import N_, _
 from ...players.hint import hint as _hint  # the coach: hint(view) -> (action, one-line reason)
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
-from .. import board as B
-from ..board import Board
+from ..board import Board, build, canon, select_target, select_tile, train_index, with_target
 from ..widgets import HandTray, StatusLine, TipPanel, TipRack, TrainRows
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
@@ -97,7 +96,7 @@ class GameScreen(Screen):
         kinds: tuple[str, ...],
         auto_events: frozenset[int] = frozenset(),
     ) -> None:
-        self.board = B.build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events)
+        self.board = build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events)
 
     _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort"})
     _ACTIONS = (("tile", ()), ("target", ()), ("place", ()), ("draw", ()), ("end_turn", ()),
@@ -183,11 +182,11 @@ class GameScreen(Screen):
     # -- selection ------------------------------------------------------------------------------
     def action_tile(self, step: int) -> None:
         if self.board is not None:
-            self.board = B.select_tile(self.board, step)
+            self.board = select_tile(self.board, step)
 
     def action_target(self, step: int) -> None:
         if self.board is not None:
-            self.board = B.select_target(self.board, step)
+            self.board = select_target(self.board, step)
 
     def action_train(self, index: int) -> None:
         board = self.board
@@ -213,7 +212,7 @@ class GameScreen(Screen):
         self.plain = not self.plain
         if self.board is not None:
             b = self.board
-            self.board = B.build(
+            self.board = build(
                 b.view, b.names, b.kinds, previous=b, plain=self.plain, auto_events=b.auto_events
             )
             self.app.play_notice(
@@ -274,12 +273,12 @@ class GameScreen(Screen):
         if board is None or board.view != view:
             return  # the game moved on meanwhile
         if action.type == "play":
-            tile = B.canon(action.tile)
-            target = (B.train_index(view, action.train), action.branch)
+            tile = canon(action.tile)
+            target = (train_index(view, action.train), action.branch)
             opts = [
                 p
                 for p in board.plays
-                if B.canon(p.tile) == tile and p.train == action.train and p.branch == action.branch
+                if canon(p.tile) == tile and p.train == action.train and p.branch == action.branch
             ]
             flip = opts.index(action) if action in opts else 0
             board = replace(board, selected=tile, target=target, flip=flip)
@@ -291,7 +290,7 @@ class GameScreen(Screen):
     # -- mouse intents ----------------------------------------------------------------------------
     def on_hand_tray_selected(self, message: HandTray.Selected) -> None:
         if self.board is not None:
-            self.board = B.with_target(replace(self.board, selected=message.tile, flip=0))
+            self.board = with_target(replace(self.board, selected=message.tile, flip=0))
 
     def on_train_rows_chosen(self, message: TrainRows.Chosen) -> None:
         board = self.board

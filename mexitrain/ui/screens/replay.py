@@ -20,8 +20,7 @@ from ...rules.state import Event
 from ...rules.tiles import fmt
 from ...rules.undo import event_action
 from ...storage import SavedGame
-from .. import board as B
-from ..board import Board
+from ..board import Board, build
 from ..cells import markup
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, board_widgets
@@ -128,7 +127,7 @@ class ReplayScreen(Screen[None]):
         return v.model_copy(update={"hands": state.hands, "events": state.events})
 
     def _show(self) -> None:
-        self.board = B.build(self.seat_view(), self.names, self.kinds, you=self.you)
+        self.board = build(self.seat_view(), self.names, self.kinds, you=self.you)
         state = self.state
         last = len(self.states) - 1
         what = describe(self.events[self.step], self.names)

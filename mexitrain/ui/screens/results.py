@@ -15,7 +15,7 @@ from ...rules import SeatView, decided_by, standings
 from .. import words
 from ..board import finished_round_view
 from ..cells import cells, fit, markup, plain
-from ..palette import seat_colour
+from ..colours import seat_colour
 from ..widgets import ScoreSheet, domino
 
 

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from textual.content import Content
 
-from ..palette import FACE_BG, FACE_RULE, value_colour
+from ..colours import FACE_BG, FACE_RULE, value_colour
 
 DIM_BG = "#c4bdae"  # a face that cannot be played now
 

@@ -9,7 +9,7 @@ from ...i18n import _
 from ...messages import tile_count
 from ..board import Board, canon
 from ..cells import fit, markup, plain
-from ..palette import seat_colour
+from ..colours import seat_colour
 from . import domino
 from .base import BoardWidget
 

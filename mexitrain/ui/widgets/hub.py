@@ -8,7 +8,7 @@ from ...i18n import pgettext
 from ...messages import short_names, train_label
 from ..board import Board
 from ..cells import cells, cut, fit, plain
-from ..palette import seat_colour
+from ..colours import seat_colour
 from . import domino
 from .base import BoardWidget
 

@@ -11,7 +11,7 @@ from ...rules import SeatView, sides, standings
 from .. import words
 from ..cells import cells as cell_width
 from ..cells import cut, markup
-from ..palette import seat_colour
+from ..colours import seat_colour
 
 
 def _layout(

@@ -24,7 +24,7 @@ from ...messages import short_names
 from .. import words
 from ..board import Board
 from ..cells import printable
-from ..palette import seat_colour
+from ..colours import seat_colour
 from .base import BoardWidget
 
 

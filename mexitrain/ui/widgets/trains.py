@@ -10,7 +10,7 @@ from ...messages import train_label
 from ..board import Board
 from ..cells import cells, plain
 from ..cells import fit as fit_cells
-from ..palette import seat_colour
+from ..colours import seat_colour
 from . import domino
 from .base import BoardWidget
 
