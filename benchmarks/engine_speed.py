@@ -1,20 +1,28 @@
-"""How fast the rules engine plays whole games.
+"""How fast the rules play whole games.
 
-Plays seeded games to the end with random players and prints games per second and actions
-(``apply`` calls) per second. The default is the full Standard game: 4 players, double-12,
-13 rounds.
+Plays seeded games to the end and prints games per second and actions (moves) per second.
+The default is the full Standard game: 4 players, double-12, 13 rounds.
 
     .venv/bin/python benchmarks/engine_speed.py                  # 20 games, one process
     .venv/bin/python benchmarks/engine_speed.py --processes 2    # split over two processes
-    .venv/bin/python benchmarks/engine_speed.py --mode players   # through view() + RandomPlayer
+    .venv/bin/python benchmarks/engine_speed.py --mode reducer   # apply() on pydantic snapshots
+    .venv/bin/python benchmarks/engine_speed.py --mode players   # through the player API
     .venv/bin/python benchmarks/engine_speed.py --against HEAD~5 --repeats 3
                                   # this tree and an older commit, side by side, interleaved
 
-``--mode engine`` (the default) picks uniformly among ``legal_actions(state)``: it measures
-the engine alone. ``--mode players`` asks a ``RandomPlayer`` for each move, as ``mexitrain
-simulate`` does: in a tree with the compact seat view (issue 22) one rules core per game is
-stepped in place and each player chooses from its seat's ``CompactView``
-(``players.base.core_move``); in an older tree, ``choose(view(state, seat))`` and ``apply``.
+``--mode engine`` (the default) measures the engine as issue 22 means it: the rules stepping
+a game with random legal actions. In this tree the rules are the compact core
+(``mexitrain.rules.core``), so engine mode steps one core per game in place
+(``core.new_game``, ``legal``, ``step``), each move drawn by ``random.Random(seed).choice``
+among ``legal(core)``: the same generator over the same moves in the same order as
+``legal_actions``, so the very same games as the public-API loop. In a tree without the core
+(an older commit, side by side) it is that public-API loop: ``rng.choice(legal_actions(state))``
+and ``apply``, a new pydantic snapshot per action. ``--mode reducer`` always times that
+public-API loop (``legal_actions`` + ``apply`` on snapshots, the path the UI uses), so that
+its figure stays visible beside the core's. ``--mode players`` asks a ``RandomPlayer`` for
+each move, as ``mexitrain simulate`` does: in a tree with the compact seat view (issue 22)
+one rules core per game is stepped in place and each player chooses through
+``players.base.core_move``; in an older tree, ``choose(view(state, seat))`` and ``apply``.
 
 ``--against REV`` checks REV out in a temporary git worktree and times the same work there and
 here in alternating child processes (``--repeats`` rounds each, this tree first in odd rounds
@@ -52,11 +60,22 @@ def play_games(job: tuple[str, tuple[tuple[str, str], ...], int, list[int], str]
     preset, options, players, seeds, mode = job
     rules = make_rules(preset, dict(options))
     core_move, core_new_game, step = _core_path()
+    if mode == "engine" and core_new_game is None:
+        mode = "reducer"  # a tree without the core: its engine is the public API
+    if mode == "engine":
+        from mexitrain.rules.core import legal
     actions = 0
     start = time.process_time()
     for seed in seeds:
+        if mode == "engine":  # the rules alone: one core in place, random legal moves
+            choice = random.Random(seed).choice  # as legal_actions' loop: the same games
+            c = core_new_game(rules, players=players, seed=seed)
+            while not c.over:
+                step(c, choice(legal(c)))
+                actions += 1
+            continue
         state = new_game(rules, players=players, seed=seed)
-        if mode == "engine":
+        if mode == "reducer":
             rng = random.Random(seed)
             while not state.over:
                 state = apply(state, rng.choice(legal_actions(state)))
@@ -115,10 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--mode",
-        choices=("engine", "players", "simulate"),
+        choices=("engine", "reducer", "players", "simulate"),
         default="engine",
-        help="engine: random legal action; players: RandomPlayer through view(); "
-        "simulate: the `mexitrain simulate` command (default engine)",
+        help="engine: random legal moves on the rules core in place (legal_actions + apply "
+        "in a tree without it); reducer: legal_actions + apply on snapshots; players: "
+        "RandomPlayer through the player API; simulate: the `mexitrain simulate` command "
+        "(default engine)",
     )
     parser.add_argument("--against", metavar="REV", help="also time git revision REV, side by side")
     parser.add_argument("--repeats", type=_positive, default=3, help="rounds with --against (default 3)")
@@ -204,9 +225,11 @@ from mexitrain.rules import apply, legal_actions, make_rules, new_game, view
 from mexitrain.players import RandomPlayer
 try:  # the compact seat view path (issue 22); an older tree takes choose(view(state, seat))
     from mexitrain.players.base import core_move
-    from mexitrain.rules.core import new_game as core_new_game, step
+    from mexitrain.rules.core import new_game as core_new_game, step, legal
 except ImportError:
     core_move = None
+if mode == "engine" and core_move is None:
+    mode = "reducer"  # a tree without the core: its engine is legal_actions + apply
 rules = make_rules(preset, dict(options))
 actions = 0
 if warm:  # one untimed game of another seed: lazy imports and caches
@@ -222,8 +245,15 @@ if warm:  # one untimed game of another seed: lazy imports and caches
             state = apply(state, bots[state.turn].choose(view(state, state.turn)))
 cpu, wall = time.process_time(), time.perf_counter()
 for seed in range(first, first + games):
+    if mode == "engine":  # the rules alone: one core in place, the same random legal moves
+        choice = random.Random(seed).choice
+        c = core_new_game(rules, players=players, seed=seed)
+        while not c.over:
+            step(c, choice(legal(c)))
+            actions += 1
+        continue
     state = new_game(rules, players=players, seed=seed)
-    if mode == "engine":
+    if mode == "reducer":
         rng = random.Random(seed)
         while not state.over:
             state = apply(state, rng.choice(legal_actions(state)))
