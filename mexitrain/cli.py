@@ -89,15 +89,17 @@ def _ours(exc: BaseException) -> BaseException | None:
 
 
 def _one_line(exc: BaseException) -> str:
-    from .text import printable  # a path or a value from a file may hold control characters
+    from .text.names import printable  # a path or a value from a file may hold control characters
 
     ours = _ours(exc)
     if ours is not None:
-        from .messages import error_text  # in the player's language
+        from .text.errors import error_text  # in the player's language
 
         return printable(" ".join(error_text(ours).split()))
     if callable(getattr(exc, "errors", None)):  # a pydantic ValidationError: its first error
-        from .messages import validation_error_text  # in the player's language, not pydantic's
+        from .text.validation import (
+            validation_error_text,  # in the player's language, not pydantic's
+        )
 
         text = validation_error_text(exc)
     else:
@@ -234,7 +236,7 @@ _WHOLE = re.compile(r"[+-]?[0-9]+\Z")
 
 def _shown(text: str, limit: int = 40) -> str:
     """A value the user typed, quoted for a message: control characters escaped, cut short."""
-    from .text import printable
+    from .text.names import printable
 
     text = printable(text)
     return _q(text if len(text) <= limit else text[: limit - 1] + "…")
@@ -368,7 +370,7 @@ def levels_value(text: str) -> tuple[str, ...]:
 def names_value(text: str) -> tuple[str, ...]:
     """Seat names as :class:`mexitrain.table.SeatConfig` takes them (mexitrain.text says which
     characters a name may hold); a refused name is quoted with its control characters escaped."""
-    from .text import NAME_MAX, codepoint, first_unprintable, printable
+    from .text.names import NAME_MAX, codepoint, first_unprintable, printable
 
     names = tuple(part.strip() for part in text.split(","))
     for name in names:
@@ -672,7 +674,7 @@ def _round_ends(c) -> list[str]:
 def run_simulate(args: argparse.Namespace) -> int:
     import time
 
-    from .messages import decimal, level_name
+    from .text.basics import decimal, level_name
 
     rules = rules_from_args(args)
     n = args.players

@@ -56,7 +56,7 @@ def run_app(app: Any) -> int:
 
 def describe(exc: BaseException) -> str:
     """The error in a few words: "ValueError: bad thing" (first line, at most 120 characters)."""
-    from .text import printable
+    from .text.names import printable
 
     error = exc.error if isinstance(exc, AppCrashed) else exc
     text = str(error).strip().splitlines()

@@ -1,7 +1,7 @@
 """Helpers: an error said in French must hold no English word and come from a code.
 
 Used by the record, save and fuzz tests: every file problem they provoke is also said in
-French (``mexitrain.messages``) and checked here.
+French (``mexitrain.text``) and checked here.
 """
 
 from __future__ import annotations

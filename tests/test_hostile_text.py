@@ -11,12 +11,13 @@ import sys
 import pytest
 from pydantic import ValidationError
 
-from mexitrain.messages import error_text, short_names
 from mexitrain.rules import RuleSet, new_game
 from mexitrain.storage.saves import load_game, save_game
 from mexitrain.storage.stats import PlayerStats, Stats, format_stats
 from mexitrain.table import SeatConfig
-from mexitrain.text import cells, cut, fit, printable
+from mexitrain.text.basics import short_names
+from mexitrain.text.errors import error_text
+from mexitrain.text.names import cells, cut, fit, printable
 from tests.ui.helpers import table
 
 ESC_TITLE = "Bo\x1b]2;pwned\x07"

@@ -1,4 +1,4 @@
-"""The game in French and in English (mexitrain/i18n.py, messages.py, settings.py, cli.py).
+"""The game in French and in English (mexitrain/i18n.py, mexitrain/text/, settings.py, cli.py).
 
 Every test leaves the language as it found it (English): see the ``_english_after`` fixture.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from mexitrain import i18n, i18n_tools, messages, settings
+from mexitrain import i18n, i18n_tools, settings
 from mexitrain.cli import main, translate_argparse
 from mexitrain.i18n import detect_language, set_language
 from mexitrain.rules import (
@@ -37,6 +37,8 @@ from mexitrain.rules import (
     view,
 )
 from mexitrain.rules.errors import REASONS, WHY
+from mexitrain.text import basics, errors, events, files, refusals, status, validation
+from mexitrain.text import rules as rules_text
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("Ann", "Bea", "Cal", "Dot")
@@ -175,27 +177,27 @@ class _Blank(dict):
 # Plurals, numbers, places
 # ---------------------------------------------------------------------------------------
 def test_tile_counts_in_english_and_french(french) -> None:
-    assert [messages.tile_count(n) for n in (0, 1, 2, 15)] == ["0 tuile", "1 tuile", "2 tuiles", "15 tuiles"]
-    assert messages.round_count(1) == "1 manche" and messages.round_count(13) == "13 manches"
-    assert messages.point_count(2) == "2 points"
+    assert [basics.tile_count(n) for n in (0, 1, 2, 15)] == ["0 tuile", "1 tuile", "2 tuiles", "15 tuiles"]
+    assert basics.round_count(1) == "1 manche" and basics.round_count(13) == "13 manches"
+    assert basics.point_count(2) == "2 points"
     set_language("en")
-    assert [messages.tile_count(n) for n in (0, 1, 2, 15)] == ["0 tiles", "1 tile", "2 tiles", "15 tiles"]
-    assert messages.round_count(1) == "1 round" and messages.round_count(13) == "13 rounds"
+    assert [basics.tile_count(n) for n in (0, 1, 2, 15)] == ["0 tiles", "1 tile", "2 tiles", "15 tiles"]
+    assert basics.round_count(1) == "1 round" and basics.round_count(13) == "13 rounds"
 
 
 def test_ordinals_decimals_quotes_and_lists(french) -> None:
-    assert [messages.ordinal(n) for n in (1, 2, 3, 4, 11, 21)] == ["1er", "2e", "3e", "4e", "11e", "21e"]
-    assert messages.decimal(2.5) == "2,5"
-    assert messages.quote("ten") == "« ten »"
-    assert messages.join_and(["Bea", "Cal", "Dot"]) == "Bea, Cal et Dot"
-    assert messages.join_or([6, 9, 12]) == "6, 9 ou 12"
+    assert [basics.ordinal(n) for n in (1, 2, 3, 4, 11, 21)] == ["1er", "2e", "3e", "4e", "11e", "21e"]
+    assert basics.decimal(2.5) == "2,5"
+    assert basics.quote("ten") == "« ten »"
+    assert basics.join_and(["Bea", "Cal", "Dot"]) == "Bea, Cal et Dot"
+    assert basics.join_or([6, 9, 12]) == "6, 9 ou 12"
     set_language("en")
-    assert [messages.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 112)] == [
+    assert [basics.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 112)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "112th"
     ]
-    assert messages.decimal(2.5) == "2.5"
-    assert messages.quote("ten") == "'ten'"
-    assert messages.join_and(["Bea", "Cal", "Dot"]) == "Bea, Cal and Dot"
+    assert basics.decimal(2.5) == "2.5"
+    assert basics.quote("ten") == "'ten'"
+    assert basics.join_and(["Bea", "Cal", "Dot"]) == "Bea, Cal and Dot"
 
 
 # ---------------------------------------------------------------------------------------
@@ -330,12 +332,12 @@ def test_every_reason_code_has_a_case() -> None:
 def test_reason_text_in_both_languages(code: str) -> None:
     values, english, french = REASON_CASES[code]
     exc = IllegalAction(code, **values)
-    en = messages.reason_text(exc, NAMES, viewer=0)
+    en = refusals.reason_text(exc, NAMES, viewer=0)
     assert english in en
     assert (en[0].isupper() or en[0].isdigit()) and en.endswith(".")
     assert en != "That move is not allowed."
     set_language("fr")
-    fr = messages.reason_text(exc, NAMES, viewer=0)
+    fr = refusals.reason_text(exc, NAMES, viewer=0)
     assert french in fr
     assert (fr[0].isupper() or fr[0].isdigit()) and fr.endswith(".")
     assert english_words(fr) == [], fr
@@ -345,12 +347,12 @@ def test_reason_text_in_both_languages(code: str) -> None:
 @pytest.mark.parametrize("code", ["cannot_mark_now", "cannot_pass_now", "draw_not_allowed"])
 def test_every_why_in_both_languages(code: str, why: str) -> None:
     exc = IllegalAction(code, why=why, example=((1, 4), 2))
-    en = messages.reason_text(exc, NAMES, viewer=0)
+    en = refusals.reason_text(exc, NAMES, viewer=0)
     assert why not in en  # a sentence, not the sub-code
     if why == "drawn_playable":
         assert "1-4 on Cal's train" in en
     set_language("fr")
-    fr = messages.reason_text(exc, NAMES, viewer=0)
+    fr = refusals.reason_text(exc, NAMES, viewer=0)
     assert fr.startswith("Vous ne pouvez pas")
     assert english_words(fr) == [], fr
     if why == "drawn_playable":
@@ -358,18 +360,18 @@ def test_every_why_in_both_languages(code: str, why: str) -> None:
 
 
 def test_train_names_from_the_viewer_and_the_actor(french) -> None:
-    assert messages.train_name(NAMES, 0, 4, 0) == "votre train"
-    assert messages.train_name(NAMES, 0, 4, 2) == "le train de Cal"
-    assert messages.train_name(NAMES, 0, 4, 2, actor=2) == "son train"
-    assert messages.train_name(NAMES, 0, 4, 4) == "le Train Mexicain"
-    assert messages.train_name(NAMES, None, 4, MEXICAN) == "le Train Mexicain"
-    assert messages.train_name(None, None, None, 1) == "le train de la place 2"
-    assert messages.train_label(NAMES, 4, 4) == "Mexicain"
+    assert basics.train_name(NAMES, 0, 4, 0) == "votre train"
+    assert basics.train_name(NAMES, 0, 4, 2) == "le train de Cal"
+    assert basics.train_name(NAMES, 0, 4, 2, actor=2) == "son train"
+    assert basics.train_name(NAMES, 0, 4, 4) == "le Train Mexicain"
+    assert basics.train_name(NAMES, None, 4, MEXICAN) == "le Train Mexicain"
+    assert basics.train_name(None, None, None, 1) == "le train de la place 2"
+    assert basics.train_label(NAMES, 4, 4) == "Mexicain"
     set_language("en")
-    assert messages.train_name(NAMES, 0, 4, 0) == "your train"
-    assert messages.train_name(NAMES, 0, 4, 2) == "Cal's train"
-    assert messages.train_name(NAMES, 0, 4, 2, actor=2) == "their train"
-    assert messages.train_name(NAMES, 0, 4, 4) == "the Mexican Train"
+    assert basics.train_name(NAMES, 0, 4, 0) == "your train"
+    assert basics.train_name(NAMES, 0, 4, 2) == "Cal's train"
+    assert basics.train_name(NAMES, 0, 4, 2, actor=2) == "their train"
+    assert basics.train_name(NAMES, 0, 4, 4) == "the Mexican Train"
 
 
 def _candidates(state) -> list:
@@ -417,9 +419,9 @@ def test_reasons_of_real_illegal_actions_in_french() -> None:
                 except IllegalAction as exc:
                     seen.add(exc.code)
                     set_language("en")
-                    assert messages.reason_text(exc, NAMES[:2], state.turn) != "That move is not allowed."
+                    assert refusals.reason_text(exc, NAMES[:2], state.turn) != "That move is not allowed."
                     set_language("fr")
-                    fr = messages.reason_text(exc, NAMES[:2], state.turn)
+                    fr = refusals.reason_text(exc, NAMES[:2], state.turn)
                     assert english_words(fr) == [], (exc.code, fr)
             state = apply(state, rng.choice(legal))
             steps += 1
@@ -456,11 +458,11 @@ def test_ruleset_errors_in_both_languages(make, french: str) -> None:
         make()
     exc = info.value
     assert exc.code != "invalid"
-    english = messages.ruleset_error_text(exc)
+    english = validation.ruleset_error_text(exc)
     if exc.code not in ("bad_choice", "too_small", "not_whole_number"):
         assert english == str(exc)  # the same words as the developers' message
     set_language("fr")
-    text = messages.ruleset_error_text(exc)
+    text = validation.ruleset_error_text(exc)
     assert french in text
     words = text.split(" ; les options sont ")[0]  # the option names are identifiers
     words = words.replace(f"l'option {exc.values.get('option')} ", "")
@@ -533,15 +535,15 @@ def test_save_errors_in_french(tmp_path: Path, french) -> None:
         exc = _load_error(tmp_path, content)
         assert exc.code == code
         assert exc.action == "load"
-        line = messages.save_error_text(exc)
+        line = files.save_error_text(exc)
         assert line.startswith(f"impossible de charger {tmp_path / 'game.json'} : ")
         assert needle in line, line
         assert english_words(line.replace(str(tmp_path), "")) == [], line
         assert "\n" not in line
     illegal_exc = _load_error(tmp_path, json.dumps(illegal).encode())
-    assert f"Vous n'avez pas {absent[0]}-{absent[1]} en main." in messages.save_error_text(illegal_exc)
+    assert f"Vous n'avez pas {absent[0]}-{absent[1]} en main." in files.save_error_text(illegal_exc)
     set_language("en")
-    assert messages.save_error_text(illegal_exc).startswith(
+    assert files.save_error_text(illegal_exc).startswith(
         f"cannot load {tmp_path / 'game.json'}: round 1, move 1 by Ann is not allowed: You do not hold"
     )
 
@@ -551,14 +553,14 @@ def test_save_error_moved_aside_and_save_failures(tmp_path: Path, french) -> Non
 
     exc = SaveError("x", tmp_path / "autosave.json", action="load", code="empty",
                     moved_to=tmp_path / "autosave.bad-1.json")
-    assert messages.save_error_text(exc).endswith(
+    assert files.save_error_text(exc).endswith(
         f"le fichier est vide ; le fichier a été déplacé vers {tmp_path / 'autosave.bad-1.json'}"
     )
     full = SaveError("x", tmp_path / "a.json", action="save", code="os_error",
                      values={"errno": 28, "error": "No space left on device"})
-    assert messages.save_error_text(full) == f"impossible d'enregistrer {tmp_path / 'a.json'} : le disque est plein"
+    assert files.save_error_text(full) == f"impossible d'enregistrer {tmp_path / 'a.json'} : le disque est plein"
     plain = SaveError("cannot load x: something odd")
-    assert messages.save_error_text(plain) == "cannot load x: something odd"
+    assert files.save_error_text(plain) == "cannot load x: something odd"
 
 
 # ---------------------------------------------------------------------------------------
@@ -573,17 +575,17 @@ def _game_lines(rules: RuleSet, players: int, seed: int, viewer: int = 0) -> lis
     lines: list[str] = []
     while not state.over:
         v = view(state, viewer)
-        lines.append(messages.round_header(v, names))
+        lines.append(events.round_header(v, names))
         legal = legal_actions(state)
         types = frozenset(a.type for a in legal)
-        lines.append(messages.turn_line(v, names, kinds, types, any(a.type == "play" for a in legal)))
-        lines.append(messages.knock_line(v, names))
+        lines.append(status.turn_line(v, names, kinds, types, any(a.type == "play" for a in legal)))
+        lines.append(status.knock_line(v, names))
         state = apply(state, rng.choice(legal))
         v = view(state, viewer)
         if v.events:
-            lines.append(messages.event_line(v, names, len(v.events) - 1, auto=rng.random() < 0.2))
+            lines.append(events.event_line(v, names, len(v.events) - 1, auto=rng.random() < 0.2))
     for r in state.results:
-        lines.append(messages.end_words(r.end, r.out_seat, names, viewer))
+        lines.append(events.end_words(r.end, r.out_seat, names, viewer))
     return [line for line in lines if line]
 
 
@@ -600,50 +602,27 @@ def test_a_whole_game_in_french_has_no_english_word(options: dict, french) -> No
         assert english_words(line) == [], line
 
 
-def test_game_words_match_the_ui_words_in_english() -> None:
-    """messages.py says in English exactly what mexitrain.ui.words says, so the screens can
-    switch to it without a visible change (delete this test once words.py delegates)."""
-    from mexitrain.ui import words
-
-    rules = make_rules("standard", {"set": "6", "rounds": "2", "double_follow_up": "must_satisfy"})
-    rng = random.Random(4)
-    state = new_game(rules, players=3, seed=4)
-    names = ("Ann", "Bea", "Cal")
-    while not state.over:
-        v = view(state, 0)
-        assert messages.round_header(v, names) == words.round_header(v, names)
-        state = apply(state, rng.choice(legal_actions(state)))
-        v = view(state, 0)
-        for i in range(len(v.events)):
-            for auto in (False, True):
-                assert messages.event_line(v, names, i, auto) == words.event_line(v, names, i, auto)
-    for preset in PRESETS.values():
-        for players in (2, 4):
-            assert messages.rules_summary(preset, players) == words.rules_summary(preset, players)
-
-
 def test_rules_summary_and_results_in_french(french) -> None:
     every = make_rules("standard", {
         "teams": "on", "open_hands": "on", "blanks_wild": "on", "branching_doubles": "on",
         "swan_drive": "on", "trains_start_public": "on", "first_seat": "2",
     })
     for rules in [*PRESETS.values(), every]:
-        for line in messages.rules_summary(rules, 4):
+        for line in rules_text.rules_summary(rules, 4):
             assert english_words(line) == [], line
-    assert messages.rules_summary(PRESETS["standard"], 4)[0] == "jeu double-12, 15 tuiles chacun, 13 manches"
-    assert messages.rules_summary(RuleSet(rounds=1), 4)[0] == "jeu double-12, 15 tuiles chacun, 1 manche"
-    assert messages.winners_text(NAMES, [(0,)], viewer=0) == "Vous gagnez"
-    assert messages.winners_text(NAMES, [(1,)], viewer=0) == "Bea gagne"
-    assert messages.winners_text(NAMES, [(1, 3)], viewer=0) == "Bea & Dot gagnent"
-    assert messages.winners_text(NAMES, [(1,), (2,)]) == "Bea et Cal gagnent"
-    for key in messages.DECIDED:
-        assert english_words(messages.decided_text(key)) == []
+    assert rules_text.rules_summary(PRESETS["standard"], 4)[0] == "jeu double-12, 15 tuiles chacun, 13 manches"
+    assert rules_text.rules_summary(RuleSet(rounds=1), 4)[0] == "jeu double-12, 15 tuiles chacun, 1 manche"
+    assert events.winners_text(NAMES, [(0,)], viewer=0) == "Vous gagnez"
+    assert events.winners_text(NAMES, [(1,)], viewer=0) == "Bea gagne"
+    assert events.winners_text(NAMES, [(1, 3)], viewer=0) == "Bea & Dot gagnent"
+    assert events.winners_text(NAMES, [(1,), (2,)]) == "Bea et Cal gagnent"
+    for key in rules_text.DECIDED:
+        assert english_words(rules_text.decided_text(key)) == []
     for key in PRESETS:
-        assert english_words(messages.preset_title(key)) == []
+        assert english_words(rules_text.preset_title(key)) == []
     for field in RuleSet.model_fields:
-        assert english_words(messages.option_help(field)) == [], field
-    assert messages.level_name("planner") == "stratège"
-    assert messages.end_name("stuck") == "pioche épuisée"
+        assert english_words(rules_text.option_help(field)) == [], field
+    assert basics.level_name("planner") == "stratège"
 
 
 # ---------------------------------------------------------------------------------------
@@ -853,14 +832,14 @@ def _setup(**kw):
 @pytest.mark.parametrize(("build", "needle"), PYDANTIC_FRENCH, ids=[n[:30] for _, n in PYDANTIC_FRENCH])
 def test_pydantic_errors_are_said_from_their_type_never_in_pydantic_english(build, needle, french) -> None:
     exc = _validation_error(build)
-    text = messages.error_text(exc)
-    assert messages.validation_error_text(exc) == text
+    text = errors.error_text(exc)
+    assert validation.validation_error_text(exc) == text
     assert needle in text, text
     assert "\n" not in text
     for pydantic_words in ("Input should", "String should", "Value error", "Field required", "Extra inputs"):
         assert pydantic_words not in text
     set_language("en")
-    english = messages.error_text(exc)
+    english = errors.error_text(exc)
     assert english != text and "Input should" not in english and "String should" not in english
 
 
@@ -869,8 +848,8 @@ def test_pydantic_error_types_we_do_not_know_still_read_in_the_language(french) 
         def errors(self):
             return [{"type": "some_future_type", "loc": ("rules", "set"), "msg": "Some English", "input": 3}]
 
-    assert messages.validation_error_text(Fake()) == "l'option set n'est pas valide"
-    assert messages.validation_error_text(object()) == "une valeur n'est pas valide"
+    assert validation.validation_error_text(Fake()) == "l'option set n'est pas valide"
+    assert validation.validation_error_text(object()) == "une valeur n'est pas valide"
 
 
 def test_command_line_bad_files_in_french(tmp_path: Path, capsys, no_locale) -> None:
@@ -933,7 +912,7 @@ def test_a_damaged_stats_file_moved_aside_is_said_in_french(tmp_path: Path, fren
         state = apply(state, rng.choice(legal_actions(state)))
     update = record_finished_game(tmp_path, setup, state)
     assert update.notice is not None and "new statistics were started" in update.notice  # English for logs
-    text = messages.notice_text(update.notice)
+    text = files.notice_text(update.notice)
     moved = update.notice.moved_to
     assert text == (
         f"impossible de charger {path} : le fichier est tronqué (ligne 1, colonne 6) ; le fichier a été "

@@ -14,7 +14,6 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mexitrain.cli import main
-from mexitrain.messages import record_error_text
 from mexitrain.records import read_record, write_record
 from mexitrain.rules import (
     PRESETS,
@@ -39,6 +38,7 @@ from mexitrain.rules.record import (
     to_record,
 )
 from mexitrain.table import SeatConfig
+from mexitrain.text.files import record_error_text
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOC = REPO_ROOT / "docs" / "record-format.md"

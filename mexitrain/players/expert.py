@@ -38,11 +38,11 @@ import time
 
 from ..i18n import N_
 from ..i18n import _ as tr
-from ..messages import decimal
 from ..rules import Action, GameState, SeatView, apply, legal_actions, view_legal_actions
 from ..rules.core import check, step
 from ..rules.scoring import first_places
 from ..rules.state import evolve
+from ..text.basics import decimal
 from . import playout as fast
 from .knowledge import Sampler, lacking_values
 from .planner import (

@@ -24,9 +24,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..i18n import N_, _, ngettext
-from ..messages import seat_name
 from ..rules import MEXICAN, Action, SeatView, view_legal_actions
 from ..rules.tiles import placement_table
+from ..text.basics import seat_name
 from .knowledge import lacking_values
 from .planning import plan_train
 

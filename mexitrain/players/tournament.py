@@ -31,10 +31,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..i18n import _, ngettext, pgettext
-from ..messages import decimal, error_text, level_name
 from ..rules import RuleSet, core, view
 from ..rules.core.seat import seat_view
 from ..storage.safe import MAX_DATA, read_regular
+from ..text.basics import decimal, level_name
+from ..text.errors import error_text
 
 
 # ---------------------------------------------------------------------------------------

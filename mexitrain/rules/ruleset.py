@@ -14,7 +14,7 @@ class RuleSetError(ValueError):
 
     Like :class:`~mexitrain.rules.errors.IllegalAction`, it carries data for interfaces:
     ``code`` names the problem and ``values`` its particulars (numbers, option names, the
-    value given); ``mexitrain.messages.ruleset_error_text`` turns them into a sentence in the
+    value given); ``mexitrain.text.validation.ruleset_error_text`` turns them into a sentence in the
     player's language. ``str(error)`` stays a plain English sentence for developers and logs.
     """
 

@@ -76,7 +76,7 @@ class SaveError(Exception):
 
     For interfaces, as data: ``action`` is what failed (``"load"``, ``"save"``, ``"remove"``
     or None), ``code`` names the problem (None when it has no code: the English message is
-    then all there is) and ``values`` its particulars; ``mexitrain.messages.save_error_text``
+    then all there is) and ``values`` its particulars; ``mexitrain.text.files.save_error_text``
     turns them into a sentence in the player's language.
     """
 
@@ -104,7 +104,7 @@ class SaveError(Exception):
 class Notice(str):
     """A one-line notice (English, as a ``str``) that a damaged file was moved aside, with its
     data for interfaces: ``error`` (the :class:`SaveError` that found it damaged), ``moved_to``,
-    and ``new_stats`` (True when new statistics were started). ``mexitrain.messages`` says it
+    and ``new_stats`` (True when new statistics were started). ``mexitrain.text.files`` says it
     in the player's language (``notice_text``)."""
 
     error: SaveError
@@ -983,7 +983,7 @@ def _info(path: Path) -> SaveInfo:
 
 
 def _info_error(path: Path, exc: SaveError | _Bad) -> SaveInfo:
-    from ..messages import save_error_text  # the listing is shown to the player
+    from ..text.files import save_error_text  # the listing is shown to the player
 
     if isinstance(exc, _Bad):
         exc = SaveError(f"cannot load {path}: {exc}", path, str(exc), action="load", code=exc.code, values=exc.values)
@@ -991,7 +991,7 @@ def _info_error(path: Path, exc: SaveError | _Bad) -> SaveInfo:
 
 
 def _info_internal(path: Path, exc: Exception) -> SaveInfo:
-    from ..messages import save_error_text
+    from ..text.files import save_error_text
 
     error = SaveError(
         f"cannot load {path}: internal error while reading it ({type(exc).__name__}: {exc})", path,

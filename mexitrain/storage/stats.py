@@ -24,9 +24,9 @@ from typing import Annotated, Any, NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from ..i18n import N_, _
-from ..messages import decimal, level_name
 from ..rules import PRESETS, GameState, standings
 from ..table import GameSetup
+from ..text.basics import decimal, level_name
 from . import atomic
 from .paths import stats_db_path, stats_path
 from .safe import MAX_DATA, is_regular, open_regular, read_regular
@@ -482,7 +482,7 @@ def _row(label: str, t: Tally) -> tuple[str, ...]:
 
 def format_stats(stats: Stats) -> str:
     """The statistics as a plain-text table, one block per person."""
-    from ..text import printable
+    from ..text.names import printable
 
     if not stats.players:
         return _("No finished games yet.")
@@ -514,7 +514,7 @@ def run_command(args: Any) -> int:
     try:
         stats = load_stats(root)
     except SaveError as exc:
-        from ..messages import save_error_text  # in the player's language
+        from ..text.files import save_error_text  # in the player's language
 
         raise CommandError(save_error_text(exc)) from None
     print(format_stats(stats))

@@ -24,7 +24,6 @@ from textual.worker import get_current_worker
 
 from .. import settings
 from ..i18n import _
-from ..messages import error_text, level_name, quote, reason_text, undo_text
 from ..players import LEVELS, make_player
 from ..resources import stylesheet_path
 from ..rules import Action, GameState, IllegalAction, apply, legal_actions, new_game, view
@@ -38,6 +37,9 @@ from ..storage import (
 )
 from ..storage.stats import format_stats, load_stats
 from ..table import GameSetup, random_seed
+from ..text.basics import level_name, quote
+from ..text.errors import error_text
+from ..text.refusals import reason_text, undo_text
 from . import typography
 from .autosaver import Autosaver
 from .cells import printable

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..i18n import _
-from ..messages import _os_problem as os_problem
-from ..messages import error_text, notice_text
 from ..rules import GameState
 from ..storage import SaveError, autosave, game_autosave_path, locks, new_game_id
 from ..storage.stats import record_finished_game
 from ..table import GameSetup
+from ..text.errors import error_text
+from ..text.files import notice_text, os_problem
 
 Report = Callable[[str, bool], None]  # (one-line text, is_error)
 Status = Callable[[str | None], None]  # the short reason autosaves fail, or None once they work

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..messages import VIEW_SEAT
 from ..players.planning import arrange_hand
 from ..rules import MEXICAN, Action, Play, SeatView, Tile, view_legal_actions
+from ..text.events import VIEW_SEAT
 
 Target = tuple[int, int]  # (train index: seats 0..n-1 then the Mexican Train, line)
 

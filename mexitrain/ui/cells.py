@@ -4,15 +4,15 @@ A name or anything read from a file is never markup: Textual's ``escape()`` miss
 that starts with a space (``[ @click=app.quit]Bo`` would quit) or a plain word (``[AFK]``),
 so widgets build :class:`~textual.content.Content` from plain pieces (:func:`plain`) or
 substitute them into a markup template as variables (:func:`markup`), which Textual inserts
-as text. Either way the text first goes through :func:`mexitrain.text.printable`. Widths are
-cells (:func:`mexitrain.text.fit` pads and cuts names; an emoji or a CJK character takes two).
+as text. Either way the text first goes through :func:`mexitrain.text.names.printable`. Widths are
+cells (:func:`mexitrain.text.names.fit` pads and cuts names; an emoji or a CJK character takes two).
 """
 
 from __future__ import annotations
 
 from textual.content import Content
 
-from ..text import cells, cut, fit, printable
+from ..text.names import cells, cut, fit, printable
 
 __all__ = ["cells", "cut", "fit", "markup", "plain", "printable"]
 

@@ -733,8 +733,8 @@ class TestPresets:
 
     def test_any_other_refusal_of_an_option_is_a_rule_set_error(self) -> None:
         """RULES.md §8: a refusal pydantic has no code for still becomes one clear line."""
-        from mexitrain.messages import ruleset_error_text
         from mexitrain.rules.ruleset import RuleSetError, _error_data
+        from mexitrain.text.validation import ruleset_error_text
 
         code, values = _error_data({"loc": ("rounds",), "type": "some_new_check", "msg": "odd"}, {})
         error = RuleSetError("rounds: odd", code, **values)  # the catch-all once raised TypeError

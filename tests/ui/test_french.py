@@ -187,9 +187,9 @@ def test_french_score_sheet(snap_compare, size):
 
 
 def test_undo_words_match_the_rules_in_english_and_are_french():
-    from mexitrain.messages import undo_text
     from mexitrain.rules import apply, legal_actions, new_game
     from mexitrain.rules.undo import can_undo
+    from mexitrain.text.refusals import undo_text
 
     state = new_game(RuleSet(set=6, rounds=1), players=2, seed=3)
     assert undo_text(state, 0, humans=(0,)) == can_undo(state, 0, humans=(0,))

@@ -8,7 +8,7 @@ from rich.cells import cell_len
 from textual.content import Content
 
 from mexitrain.rules import RuleSet
-from mexitrain.text import fit
+from mexitrain.text.names import fit
 from mexitrain.ui.screens import GameOverScreen, GameScreen, HandoffScreen, RoundOverScreen
 from mexitrain.ui.widgets import MoveLog, StationHub, TrainRows
 

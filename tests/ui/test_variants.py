@@ -11,7 +11,8 @@ import random
 import pytest
 
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view
-from mexitrain.ui import words
+from mexitrain.text.events import event_line
+from mexitrain.text.status import turn_line
 from mexitrain.ui.board import build
 from mexitrain.ui.widgets.log import log_lines
 
@@ -62,9 +63,9 @@ async def test_every_variant_renders(rules, players):
         b = build(v, names, kinds)
         assert b.my_turn
         for i in range(len(v.events)):
-            assert words.event_line(v, names, i)
+            assert event_line(v, names, i)
         assert log_lines(b)
-        assert words.turn_line(v, names, kinds, frozenset(a.type for a in b.legal), bool(b.plays))
+        assert turn_line(v, names, kinds, frozenset(a.type for a in b.legal), bool(b.plays))
         play = b.play()
         assert play is None or play in b.plays or not b.plays
     # and through the real screen at two sizes

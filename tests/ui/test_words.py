@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from mexitrain.rules import DRAW, MARK, Event, Play, RuleSet, SeatView, apply, new_game, view
-from mexitrain.ui import words
+from mexitrain.text.basics import short_names
+from mexitrain.text.events import event_line
+from mexitrain.text.rules import rules_summary
+from mexitrain.text.status import knock_line, turn_line
 from mexitrain.ui.board import build
 from mexitrain.ui.widgets.log import log_lines
 
@@ -24,19 +27,19 @@ def test_play_lines_name_the_train_from_the_viewers_side():
         Event(seat=1, type="play", tile=(6, 6), train=0),
     )
     v = view(s, 0)
-    assert words.event_line(v, NAMES, 0) == "Bea played 6-2 on the Mexican Train"
-    assert words.event_line(v, NAMES, 1) == "Cal played 6-4 on their train"
-    assert words.event_line(v, NAMES, 2) == "Bea played 6-6 on your train (a double)"
-    assert words.event_line(view(s, 2), NAMES, 1) == "You played 6-4 on your train"
+    assert event_line(v, NAMES, 0) == "Bea played 6-2 on the Mexican Train"
+    assert event_line(v, NAMES, 1) == "Cal played 6-4 on their train"
+    assert event_line(v, NAMES, 2) == "Bea played 6-6 on your train (a double)"
+    assert event_line(view(s, 2), NAMES, 1) == "You played 6-4 on your train"
 
 
 def test_draws_of_others_stay_hidden_and_marks_are_neutral():
     state = new_game(RuleSet(set=6), players=3, seed=1)
     s = with_events(state, Event(seat=1, type="draw", tile=(3, 4)), Event(seat=1, type="mark"))
     v = view(s, 0)
-    assert words.event_line(v, NAMES, 0) == "Bea drew a tile"
-    assert words.event_line(v, NAMES, 1) == "Bea placed a marker on their train"
-    assert words.event_line(view(s, 1), NAMES, 0) == "You drew 3-4"
+    assert event_line(v, NAMES, 0) == "Bea drew a tile"
+    assert event_line(v, NAMES, 1) == "Bea placed a marker on their train"
+    assert event_line(view(s, 1), NAMES, 0) == "You drew 3-4"
     board = build(v, NAMES, KINDS)
     assert log_lines(board)[-1] == "Bea drew a tile and placed a marker on their train"
 
@@ -48,30 +51,30 @@ def test_your_double_says_what_you_owe():
     s = apply(s, Play(tile=(6, 6), train=0))
     v = view(s, 0)
     assert v.phase == "follow_up"
-    assert words.event_line(v, NAMES, 0) == "You played 6-6 on your train: you must follow with a non-double"
-    line = words.turn_line(v, NAMES, KINDS, frozenset({"play"}), True)
+    assert event_line(v, NAMES, 0) == "You played 6-6 on your train: you must follow with a non-double"
+    line = turn_line(v, NAMES, KINDS, frozenset({"play"}), True)
     assert "non-double" in line and "6-6" in line
 
 
 def test_knock_is_announced():
     state = new_game(RuleSet(set=6), players=3, seed=1)
     s = state.model_copy(update={"hands": (((1, 2),), state.hands[1], ((0, 0),))})
-    assert words.knock_line(view(s, 0), NAMES) == "KNOCK! You and Cal have one tile left each"
-    assert words.knock_line(view(s, 1), NAMES) == "KNOCK! You and Cal have one tile left each"
+    assert knock_line(view(s, 0), NAMES) == "KNOCK! You and Cal have one tile left each"
+    assert knock_line(view(s, 1), NAMES) == "KNOCK! You and Cal have one tile left each"
     s2 = state.model_copy(update={"hands": (state.hands[0], ((1, 2),), state.hands[2])})
-    assert words.knock_line(view(s2, 0), NAMES) == "KNOCK! Bea has one tile left"
+    assert knock_line(view(s2, 0), NAMES) == "KNOCK! Bea has one tile left"
 
 
 def test_turn_line_for_draw_and_forced_marker():
     state = new_game(RuleSet(set=6), players=3, seed=1)
     s = state.model_copy(update={"turn": 0, "hands": (((1, 2),), *state.hands[1:]), "boneyard": ((3, 4),)})
     v = view(s, 0)
-    assert "press d to draw" in words.turn_line(v, NAMES, KINDS, frozenset({"draw"}), False)
+    assert "press d to draw" in turn_line(v, NAMES, KINDS, frozenset({"draw"}), False)
     s = apply(s, DRAW)
     v = view(s, 0)
-    assert "cannot be played" in words.turn_line(v, NAMES, KINDS, frozenset({"mark"}), False)
+    assert "cannot be played" in turn_line(v, NAMES, KINDS, frozenset({"mark"}), False)
     s = apply(s, MARK)
-    assert words.event_line(view(s, 0), NAMES, 1, auto=True).endswith("(automatic: no tile could be played)")
+    assert event_line(view(s, 0), NAMES, 1, auto=True).endswith("(automatic: no tile could be played)")
 
 
 def test_the_screen_model_holds_only_what_the_seat_may_see():
@@ -84,7 +87,7 @@ def test_the_screen_model_holds_only_what_the_seat_may_see():
 
 
 def test_rules_summary_lists_the_options_in_force():
-    lines = words.rules_summary(RuleSet(blanks_wild=True, swan_drive=True, rounds=3), 4)
+    lines = rules_summary(RuleSet(blanks_wild=True, swan_drive=True, rounds=3), 4)
     assert lines[0].startswith("double-12 set, 15 tiles each, 3 rounds")
     assert any("blanks are wild" in line for line in lines)
     assert any("swan" in line or "go on along the public trains" in line for line in lines)
@@ -113,7 +116,7 @@ def test_the_log_keeps_the_round_just_finished_down_to_its_last_move():
     assert len(finished) == 1
     assert done.end == "domino" and last.type == "play" and last.seat == done.out_seat == 2
     # the final move is the line just above "Round 1 over: ...", dimmed like the whole round
-    final = words.event_line(v.model_copy(update={"events": v.last_round_events}), NAMES, len(done.events) - 1)
+    final = event_line(v.model_copy(update={"events": v.last_round_events}), NAMES, len(done.events) - 1)
     assert final == f"Cal played {last.tile[0]}-{last.tile[1]} on the Mexican Train"
     # the lines are plain text (they hold names) with their style beside
     assert (lines[finished[0] - 1], lines[finished[0] - 1].style) == (final, "dim")
@@ -137,7 +140,7 @@ def test_the_finished_rounds_log_hides_the_others_draws():
 
 def test_short_names_stay_apart():
     # the hub and the status line cut long names; cut alike, they keep their last character
-    assert words.short_names(["Random 1", "Random 2", "Random 3"], 4) == ["Ran1", "Ran2", "Ran3"]
-    assert words.short_names(["Bartholomew", "Bea"], 8) == ["Bartholo", "Bea"]
-    assert words.short_names(["Ann", "Ann"], 4) == ["Ann", "Ann"]  # nothing cut: nothing to do
-    assert words.short_names(["Ran1", "Random 1"], 4) == ["Ran1", "Rand"]  # never two alike
+    assert short_names(["Random 1", "Random 2", "Random 3"], 4) == ["Ran1", "Ran2", "Ran3"]
+    assert short_names(["Bartholomew", "Bea"], 8) == ["Bartholo", "Bea"]
+    assert short_names(["Ann", "Ann"], 4) == ["Ann", "Ann"]  # nothing cut: nothing to do
+    assert short_names(["Ran1", "Random 1"], 4) == ["Ran1", "Rand"]  # never two alike

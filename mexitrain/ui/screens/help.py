@@ -11,9 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
 from ...i18n import N_, _
-from ...messages import rules_choices
 from ...rules import RuleSet
-from .. import words
+from ...text.rules import rules_choices, rules_summary
 
 KEYS: tuple[tuple[str, str], ...] = (
     (N_("← → or h l"), N_("select a tile in your hand (or click it)")),
@@ -81,7 +80,7 @@ def help_rows(rules: RuleSet | None, players: int | None) -> list[tuple[str, str
     rows += [("bullet", "", _(text)) for text in RULES]
     if rules is not None and players is not None:
         rows += [("heading", "", _("This game's rules"))]
-        rows += [("bullet", "", escape(line)) for line in words.rules_summary(rules, players)]
+        rows += [("bullet", "", escape(line)) for line in rules_summary(rules, players)]
         rows += [("heading", "", _("Where the rules are silent"))]
         rows += [("bullet", "", escape(line)) for line in rules_choices(rules, players)]
     return rows

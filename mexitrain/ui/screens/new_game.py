@@ -16,11 +16,13 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ... import settings
 from ...i18n import N_, _, available_languages, language, ngettext, pgettext, set_language
-from ...messages import error_text, level_name, player_count, preset_title, round_count, seat_label
 from ...players import LEVELS
 from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
 from ...table import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
-from ...text import codepoint, first_unprintable
+from ...text.basics import level_name, player_count, round_count, seat_label
+from ...text.errors import error_text
+from ...text.names import codepoint, first_unprintable
+from ...text.rules import preset_title
 from ..cells import markup, printable
 from ..lang import translate_bindings
 from ..widgets.layout import FORM_SIZE, SizeGuard

@@ -14,12 +14,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...i18n import _
-from ...messages import is_you_name, seat_label
 from ...rules import GameState, IllegalAction, apply, new_game, view
 from ...rules.state import Event
 from ...rules.tiles import fmt
 from ...rules.undo import event_action
 from ...storage import SavedGame
+from ...text.basics import is_you_name, seat_label
 from ..board import Board, build
 from ..cells import markup
 from ..widgets.footer import FittingFooter

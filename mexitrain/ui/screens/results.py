@@ -10,9 +10,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
 from ...i18n import _, ngettext
-from ...messages import winners_text
 from ...rules import SeatView, decided_by, standings
-from .. import words
+from ...text.basics import ordinal, side_name
+from ...text.events import end_words, event_line, winners_text
+from ...text.rules import decided_text
 from ..board import finished_round_view
 from ..cells import cells, fit, markup, plain
 from ..colours import seat_colour
@@ -26,7 +27,7 @@ def last_move(view: SeatView, names: tuple[str, ...], viewer: int | None = None)
     before = finished_round_view(view)
     if before is None:
         return ""
-    return words.event_line(before, names, len(before.events) - 1, viewer=viewer)
+    return event_line(before, names, len(before.events) - 1, viewer=viewer)
 
 
 def leftovers_content(view: SeatView, names: tuple[str, ...], width: int = 78) -> Content:
@@ -71,7 +72,7 @@ class RoundOverScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         res = self.view.results[-1]
-        how = words.end_words(res.end, res.out_seat, self.names, self.viewer)
+        how = end_words(res.end, res.out_seat, self.names, self.viewer)
         last = last_move(self.view, self.names, self.viewer)
         with VerticalScroll(id="round-over"):
             yield Label(
@@ -121,18 +122,18 @@ class GameOverScreen(Screen[str]):
         winners = winners_text(self.names, [st.seats for st in top], self.viewer)
         lines = []
         for st in table:
-            name = words.side_name(self.names, st.seats)
+            name = side_name(self.names, st.seats)
             low = "—" if st.lowest_nonzero is None else str(st.lowest_nonzero)
             style = "b $success" if st.place == 1 else ""
             row = (
-                Content(f"{words.ordinal(st.place):>4}  ")
+                Content(f"{ordinal(st.place):>4}  ")
                 + plain(fit(name, 20), f"{style or 'b'} {seat_colour(st.seats[0])}")
                 + Content(f" {st.total:>5}   {st.zero_rounds:>3}   {low:>5}")
             )
             lines.append(row)
         with Vertical(id="game-over"):
             yield Label("[b]" + _("Game over") + "[/] · " + ngettext("{n} round played", "{n} rounds played", len(view.results)).format(n=len(view.results)))
-            yield Label(markup("[b $success]$winners[/] $decided", winners=winners, decided=words.decided_text(decided)), id="winner")
+            yield Label(markup("[b $success]$winners[/] $decided", winners=winners, decided=decided_text(decided)), id="winner")
             yield Static(
                 Content("\n").join([plain(_("Place  Player               Total  at 0  low≠0"), "b"), *lines]),
                 id="standings",

@@ -139,9 +139,9 @@ def offer_resume(app, again: bool = False) -> None:
     its lock, then the file read again): when another window took it or it is gone since it was
     listed, one line says so and the offer comes back (``again``: without repeating the notices
     about files already reported), or the new-game form when nothing is left."""
-    from ...messages import error_text
     from ...storage import begin_resume, end_resume, find_autosaves, set_aside
     from ...storage.saves import claim_autosave
+    from ...text.errors import error_text
 
     found = find_autosaves(app.root)
     for u in found:

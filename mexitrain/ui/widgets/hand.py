@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.message import Message
 
 from ...i18n import _
-from ...messages import tile_count
+from ...text.basics import tile_count
 from ..board import Board, canon
 from ..cells import fit, markup, plain
 from ..colours import seat_colour

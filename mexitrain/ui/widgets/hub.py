@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from ...i18n import pgettext
-from ...messages import short_names, train_label
+from ...text.basics import short_names, train_label
 from ..board import Board
 from ..cells import cells, cut, fit, plain
 from ..colours import seat_colour

@@ -9,7 +9,8 @@ from textual.widgets import Static
 
 from ...i18n import _
 from ...rules import SeatView
-from .. import words
+from ...text.basics import who
+from ...text.events import end_words, event_line, round_header
 from ..board import Board, finished_round_view
 from ..cells import plain
 
@@ -35,13 +36,13 @@ def log_lines(board: Board) -> list[LogLine]:
     before = finished_round_view(v) if v.phase != "game_over" else None
     if before is not None:
         done = v.results[-1]
-        lines.append(LogLine(words.round_header(before, board.names, board.viewer), "dim b"))
+        lines.append(LogLine(round_header(before, board.names, board.viewer), "dim b"))
         lines += [LogLine(text, ("dim " + text.style).strip()) for text in _event_lines(before, board, frozenset())]
-        how = words.end_words(done.end, done.out_seat, board.names, board.viewer)
+        how = end_words(done.end, done.out_seat, board.names, board.viewer)
         over = _("Round {number} over: {how}").format(number=done.number, how=how)
         lines.append(LogLine(over, "dim b"))
         lines.append(LogLine(""))
-    lines.append(LogLine(words.round_header(v, board.names, board.viewer), "b"))
+    lines.append(LogLine(round_header(v, board.names, board.viewer), "b"))
     lines += _event_lines(v, board, board.auto_events)
     return lines
 
@@ -51,12 +52,12 @@ def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[LogLin
     i = 0
     while i < len(v.events):
         e = v.events[i]
-        text = words.event_line(v, board.names, i, auto=i in auto, viewer=board.viewer)
+        text = event_line(v, board.names, i, auto=i in auto, viewer=board.viewer)
         nxt = v.events[i + 1] if i + 1 < len(v.events) else None
         if e.type == "draw" and nxt is not None and nxt.seat == e.seat and nxt.type in ("mark", "play"):
             # "Cal drew a tile and placed a marker on their train": one line per turn
-            rest = words.event_line(v, board.names, i + 1, auto=i + 1 in auto, viewer=board.viewer)
-            subject = words.who(board.names, board.viewer, nxt.seat) + " "
+            rest = event_line(v, board.names, i + 1, auto=i + 1 in auto, viewer=board.viewer)
+            subject = who(board.names, board.viewer, nxt.seat) + " "
             rest = rest.removeprefix(subject)  # drop the repeated subject
             text = _("{drew} and {rest}").format(drew=text, rest=rest)
             i += 1

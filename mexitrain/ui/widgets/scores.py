@@ -8,7 +8,7 @@ from textual.widget import Widget
 
 from ...i18n import pgettext
 from ...rules import SeatView, sides, standings
-from .. import words
+from ...text.basics import ordinal, side_name
 from ..cells import cells as cell_width
 from ..cells import cut, markup
 from ..colours import seat_colour
@@ -61,7 +61,7 @@ def _sheet(view: SeatView, names: tuple[str, ...], width: int | None) -> tuple[s
     place = {st.seats: st for st in table}
     played = len(view.results)
     leaders = {st.seats for st in table if st.place == 1} if played else set()
-    cols = [words.side_name(names, side) for side in groups]
+    cols = [side_name(names, side) for side in groups]
     totals = [0] * len(groups)
     round_word = pgettext("score sheet column", "Round")
     engine_word = pgettext("score sheet column", "Engine")
@@ -128,7 +128,7 @@ def _sheet(view: SeatView, names: tuple[str, ...], width: int | None) -> tuple[s
             ["—" if place[s].lowest_nonzero is None else str(place[s].lowest_nonzero) for s in groups],
         )
     )
-    lines.append(summary(pgettext("score sheet", "Place"), [words.ordinal(place[s].place) for s in groups]))
+    lines.append(summary(pgettext("score sheet", "Place"), [ordinal(place[s].place) for s in groups]))
     return "\n".join(lines), values
 
 

@@ -20,8 +20,8 @@ from textual.content import Content
 from textual.reactive import reactive
 
 from ...i18n import _, pgettext
-from ...messages import short_names
-from .. import words
+from ...text.basics import short_names
+from ...text.status import knock_line, turn_line
 from ..board import Board
 from ..cells import printable
 from ..colours import seat_colour
@@ -65,7 +65,7 @@ class StatusLine(BoardWidget):
         nxt = next(iter(trains)) if len(trains) == 1 else None
         several = list(board.kinds).count("human") > 1
         person = board.names[v.seat] if several and v.seat < len(board.names) else None
-        turn = words.turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt, person=person)
+        turn = turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt, person=person)
         head = pgettext("short round", "R{number}/{total}").format(number=v.round, total=v.rules.round_count)
         style = "b $text-accent" if board.my_turn else ""
         line = Content.from_markup(f"[b]$head[/] [{style}]$turn[/]" if style else "[b]$head[/] $turn", head=head, turn=turn)
@@ -75,7 +75,7 @@ class StatusLine(BoardWidget):
 
     def _second_line(self, board: Board, width: int, mark: str | None = None) -> Content:
         v = board.view
-        knock = words.knock_line(v, board.names)
+        knock = knock_line(v, board.names)
         word = knock.split(" ", 1)[0]  # "KNOCK!": what the knock keeps when room is short
         # "not saving" at least (the reason when there is room), two cells from the counts
         mark_word = _("not saving: {reason}").split("{reason}")[0].rstrip(" :\u00a0")

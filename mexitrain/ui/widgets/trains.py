@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.message import Message
 
 from ...i18n import _
-from ...messages import train_label
+from ...text.basics import train_label
 from ..board import Board
 from ..cells import cells, plain
 from ..cells import fit as fit_cells

@@ -1,0 +1,210 @@
+"""The small words every sentence is built from, in the player's language: tiles, counts,
+numbers, places, quotes, lists, levels, seats, people and trains.
+
+The person whose screen it is reads "you"; everyone else is named. A train is named by its
+owner's seat (0-based) or ``"mexican"``, as actions and refusals name it, or by a train index
+(``players`` for the Mexican Train) where the board does. Plain strings, no markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..i18n import _, ngettext, pgettext
+from .names import cells, printable
+from .names import cut as cut_to
+
+MEXICAN = "mexican"
+
+
+# ---------------------------------------------------------------------------------------
+# Numbers and things
+# ---------------------------------------------------------------------------------------
+def tile_text(tile: Sequence[int]) -> str:
+    """``(7, 3)`` -> ``"7-3"`` (the same in every language)."""
+    a, b = tile
+    return f"{a}-{b}"
+
+
+def tile_count(n: int) -> str:
+    """"1 tile", "2 tiles" (« 1 tuile », « 2 tuiles »)."""
+    return ngettext("{n} tile", "{n} tiles", n).format(n=n)
+
+
+def point_count(n: int) -> str:
+    """"1 point", "12 points"."""
+    return ngettext("{n} point", "{n} points", n).format(n=n)
+
+
+def round_count(n: int) -> str:
+    """"1 round", "13 rounds" (« 1 manche », « 13 manches »)."""
+    return ngettext("{n} round", "{n} rounds", n).format(n=n)
+
+
+def player_count(n: int) -> str:
+    """"1 player", "4 players"."""
+    return ngettext("{n} player", "{n} players", n).format(n=n)
+
+
+def decimal(x: float, digits: int = 1) -> str:
+    """``x`` with ``digits`` decimals and the language's decimal mark: "2.5" (« 2,5 »)."""
+    return f"{x:.{digits}f}".replace(".", pgettext("decimal mark", "."))
+
+
+def ordinal(n: int) -> str:
+    """A place: "1st", "2nd", "3rd", "4th", "21st" (« 1er », « 2e »...)."""
+    if n == 1:
+        return pgettext("ordinal", "1st")
+    if n % 10 == 1 and n % 100 != 11:
+        return pgettext("ordinal", "{n}st").format(n=n)
+    if n % 10 == 2 and n % 100 != 12:
+        return pgettext("ordinal", "{n}nd").format(n=n)
+    if n % 10 == 3 and n % 100 != 13:
+        return pgettext("ordinal", "{n}rd").format(n=n)
+    return pgettext("ordinal", "{n}th").format(n=n)
+
+
+def quote(text: Any) -> str:
+    """A value the player typed, quoted: 'maybe' (« maybe »)."""
+    return pgettext("quoted value", "'{text}'").format(text=text)
+
+
+def join_and(items: Sequence[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    items = [str(i) for i in items]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
+def join_or(items: Sequence[Any]) -> str:
+    """"A", "A or B", "A, B or C"."""
+    items = [str(i) for i in items]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return _("{first} or {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
+#: The seat kinds :func:`level_name` names: a person, then the computer levels, weakest first
+#: (the values :class:`mexitrain.table.SeatConfig`'s ``kind`` takes; a test keeps them equal).
+LEVELS = ("human", "random", "greedy", "planner", "expert")
+
+
+def level_name(kind: str) -> str:
+    """A seat kind for display: "human" or a computer level ("random", "planner"...)."""
+    if kind == "human":
+        return pgettext("player kind", "human")
+    if kind == "random":
+        return pgettext("computer level", "random")
+    if kind == "greedy":
+        return pgettext("computer level", "greedy")
+    if kind == "planner":
+        return pgettext("computer level", "planner")
+    if kind == "expert":
+        return pgettext("computer level", "expert")
+    return kind
+
+
+def seat_label(seat: int) -> str:
+    """Seat ``seat`` (0-based) as people count: "seat 1"."""
+    return _("seat {seat}").format(seat=seat + 1)
+
+
+
+def seat_name(names: Sequence[str] | None, seat: int) -> str | None:
+    """Seat ``seat``'s name, when the table's names are known and hold it."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    return None
+
+
+def seat_called(names: Sequence[str] | None, seat: int) -> str:
+    """Seat ``seat``'s name, else "seat N"."""
+    return seat_name(names, seat) or seat_label(seat)
+
+
+def who(names: Sequence[str], viewer: int | None, seat: int) -> str:
+    """"You" for the viewer, else the seat's name (at the start of a label)."""
+    if seat == viewer:
+        return _("You")
+    return seat_called(names, seat)
+
+
+def _is_mexican(index: Any, players: int | None) -> bool:
+    return index == MEXICAN or (players is not None and index == players)
+
+
+def train_name(
+    names: Sequence[str] | None,
+    viewer: int | None,
+    players: int | None,
+    index: Any,
+    actor: int | None = None,
+) -> str:
+    """A train inside a sentence: "the Mexican Train", "your train", "their train" (the
+    actor's own), "Bea's train" (« le Train Mexicain », « votre train », « son train »,
+    « le train de Bea »). ``index``: a seat, ``"mexican"``, or ``players`` for the Mexican Train."""
+    if _is_mexican(index, players):
+        return _("the Mexican Train")
+    if index == viewer:
+        return _("your train")
+    if actor is not None and index == actor:
+        return _("their train")
+    if isinstance(index, int):
+        name = seat_name(names, index)
+        if name is not None:
+            return _("{name}'s train").format(name=name)
+        return _("the train of seat {seat}").format(seat=index + 1)
+    return _("train {ref}").format(ref=quote(index))
+
+
+def is_you_name(name: str) -> bool:
+    """Whether ``name`` is the default name of the one person at the table ("You", in
+    English or in the player's language)."""
+    return name in ("You", pgettext("player name", "You"))
+
+
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """Names cut to ``width`` terminal cells for the board, still told apart: names whose cut
+    forms would be the same ("Rand", "Rand") keep their last character ("Ran1", "Ran2")."""
+    plain = [cut_to(n, width) for n in names]
+    cut = [
+        cut_to(n, width - cells(n.rstrip()[-1])) + n.rstrip()[-1]
+        if cells(n) > width > 1 and plain.count(p) > 1 and n.strip()
+        else p
+        for n, p in zip(names, plain, strict=True)
+    ]
+    return [c if cut.count(c) == 1 else p for c, p in zip(cut, plain, strict=True)]
+
+
+def train_label(names: Sequence[str], players: int, index: Any) -> str:
+    """A train's short label on the board: its owner's name, or "Mexican"."""
+    if _is_mexican(index, players):
+        return pgettext("short train label", "Mexican")
+    return seat_called(names, index)
+
+
+def side_name(names: Sequence[str], side: Sequence[int]) -> str:
+    """A seat, or a team of two partners: "Bea", "Bea & Dot"."""
+    if len(side) == 2:
+        return _("{first} & {second}").format(first=names[side[0]], second=names[side[1]])
+    return " & ".join(names[s] for s in side)
+
+
+def train_where(names, viewer, players, ref, branch: int = 0, actor: int | None = None) -> str:
+    """A train inside a sentence (:func:`train_name`), with its branch when it has one."""
+    where = train_name(names, viewer, players, ref, actor)
+    if branch:
+        where = _("{train} (branch {branch})").format(train=where, branch=branch)
+    return where
+
+
+
+def value_text(value: Any) -> str:
+    """A value read from a file or typed, for a sentence: text quoted and made printable."""
+    return quote(printable(value)) if isinstance(value, str) else str(value)
