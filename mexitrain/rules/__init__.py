@@ -26,7 +26,7 @@ from .actions import (
 )
 from .engine import apply, deal, legal_actions, new_game, swan_order
 from .errors import REASONS, IllegalAction
-from .ruleset import HAND_TABLES, PRESET_TITLES, PRESETS, RuleSet, RuleSetError, make_rules
+from .ruleset import HAND_TABLES, PRESETS, RuleSet, RuleSetError, make_rules
 from .scoring import Standing, decided_by, sides, standings, winners
 from .state import Event, GameState, RoundResult, Train
 from .tiles import Tile, fmt, full_set, is_double, pips, tile
@@ -35,7 +35,7 @@ from .view import PublicRound, SeatView, determinize, view, view_legal_actions
 __all__ = [
     "ACTION_ADAPTER", "DRAW", "MARK", "MEXICAN", "PASS", "SKIP", "Action", "Draw", "Mark",
     "Pass", "Play", "Skip", "TrainRef", "apply", "deal", "legal_actions", "new_game",
-    "swan_order", "REASONS", "IllegalAction", "HAND_TABLES", "PRESET_TITLES", "PRESETS",
+    "swan_order", "REASONS", "IllegalAction", "HAND_TABLES", "PRESETS",
     "RuleSet", "RuleSetError", "make_rules", "Standing", "decided_by", "sides", "standings",
     "winners", "Event", "GameState", "RoundResult", "Train", "Tile", "fmt", "full_set",
     "is_double", "pips", "tile", "PublicRound", "SeatView", "determinize", "view",

@@ -36,43 +36,28 @@ HAND_TABLES: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {
 
 
 class RuleSet(BaseModel):
-    """Every rule option of RULES.md. The defaults are the Standard preset (seed 000)."""
+    """Every rule option of RULES.md. The defaults are the Standard preset (the French leaflet's rules).
+    What each option does, for players, is said in :mod:`mexitrain.text.rules` (``option_help``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    set: Literal[6, 9, 12, 15, 18] = Field(12, description="double-N set (§1)")
-    hand_table: Literal["standard", "fast"] = Field(
-        "standard", description="hand-size table: standard (§2) or the fast double-9 one"
-    )
-    hand_size: int | None = Field(None, ge=1, description="tiles each, overriding the table (§2)")
-    rounds: int | None = Field(
-        None, ge=1, description="rounds in the game; default N+1 (one with highest_double) (§3)"
-    )
-    engine: Literal["descending", "highest_double"] = Field(
-        "descending", description="engine of each round: N, N-1, ... or the highest double held (§3)"
-    )
-    first_player: Literal["random", "chosen", "heaviest"] = Field(
-        "random", description="who starts round 1 (§3, §8)"
-    )
-    first_seat: int = Field(0, ge=0, description="the seat that starts when first_player=chosen")
-    double_follow_up: Literal["any", "must_satisfy"] = Field(
-        "any", description="after a double: any non-double anywhere, or it must satisfy the double (§6)"
-    )
-    round_end: Literal["boneyard_empty", "until_blocked"] = Field(
-        "boneyard_empty", description="when a round without a domino ends (§7)"
-    )
-    trains_start_public: bool = Field(False, description="personal trains public until first played (§4)")
-    teams: bool = Field(False, description="partners opposite share trains and scores (§8)")
-    team_marker: Literal["together", "both_stuck"] = Field(
-        "together", description="when partners' trains become public (§8)"
-    )
-    open_hands: bool = Field(False, description="every hand visible to every player (§8)")
-    blanks_wild: bool = Field(False, description="a blank matches any value (§8)")
-    opening: Literal["normal", "simultaneous", "first_turn_chain", "delayed_first_turn"] = Field(
-        "normal", description="how each round opens (§8)"
-    )
-    branching_doubles: bool = Field(False, description="a satisfied double grows two branches (§8)")
-    swan_drive: bool = Field(False, description="play on following public trains too (§8)")
+    set: Literal[6, 9, 12, 15, 18] = 12
+    hand_table: Literal["standard", "fast"] = "standard"
+    hand_size: int | None = Field(None, ge=1)
+    rounds: int | None = Field(None, ge=1)
+    engine: Literal["descending", "highest_double"] = "descending"
+    first_player: Literal["random", "chosen", "heaviest"] = "random"
+    first_seat: int = Field(0, ge=0)
+    double_follow_up: Literal["any", "must_satisfy"] = "any"
+    round_end: Literal["boneyard_empty", "until_blocked"] = "boneyard_empty"
+    trains_start_public: bool = False
+    teams: bool = False
+    team_marker: Literal["together", "both_stuck"] = "together"
+    open_hands: bool = False
+    blanks_wild: bool = False
+    opening: Literal["normal", "simultaneous", "first_turn_chain", "delayed_first_turn"] = "normal"
+    branching_doubles: bool = False
+    swan_drive: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
@@ -176,12 +161,6 @@ PRESETS: dict[str, RuleSet] = {
         blanks_wild=True,
         round_end="until_blocked",
     ),
-}
-
-PRESET_TITLES = {
-    "standard": "Standard (seed 000, double-12)",
-    "fast": "Fast double-9 (2-4 players)",
-    "common": "Common (seed 002 rules + play until blocked)",
 }
 
 

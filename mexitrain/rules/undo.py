@@ -13,8 +13,9 @@ The rule (docs/saves.md, "Undo"):
 
 The earlier snapshot is rebuilt by replaying the round's events from its start through the
 rules engine, so it is equal (``==``) to the snapshot the game had at that point. A refusal
-raises :class:`UndoRefused` with a reason code and a one-line message;
-:func:`can_undo` answers the same question without raising, for a footer or a key hint.
+raises :class:`UndoRefused` with a reason code and its values (data, no sentence);
+:func:`undo_plan` also says which move undo takes back. The words are in
+:mod:`mexitrain.text.refusals` (``undo_text``, ``undo_refused_text``).
 """
 
 from __future__ import annotations
@@ -26,31 +27,25 @@ from .actions import DRAW, MARK, PASS, SKIP, Action, Play
 from .engine import apply, legal_actions, new_game
 from .errors import IllegalAction
 from .state import Event, GameState
-from .tiles import fmt
 
-#: Reason codes of :class:`UndoRefused`, with their message templates.
-UNDO_REASONS: dict[str, str] = {
-    "game_over": "the game is over",
-    "nothing_yet": "nothing to undo yet",
-    "round_start": "nothing to undo in this round: undo never goes back into an earlier round",
-    "drew": "you drew {tile} since then: undoing would reveal a hidden tile",
-    "other_player": "{who} has moved since then: undoing would take back their move too",
-    "not_replayable": "this game cannot be rebuilt from its moves ({why})",
-}
+#: Reason codes of :class:`UndoRefused`: the game is over, nothing to undo yet, nothing in this
+#: round (never back into an earlier one), the seat drew since (``tile``), another person moved
+#: since (``seats``), the position does not replay (``why``, a developer's detail).
+UNDO_CODES = ("game_over", "nothing_yet", "round_start", "drew", "other_player", "not_replayable")
 
 
 class UndoRefused(Exception):
-    """Undo is not possible now. ``code`` is a key of :data:`UNDO_REASONS`; ``str()`` the reason."""
+    """Undo is not possible now. ``code`` is one of :data:`UNDO_CODES`, ``values`` its data;
+    ``str()`` is the code and values, for developers."""
 
-    def __init__(self, code: str, message: str, values: dict | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(f"undo refused: {code} {values}" if values else f"undo refused: {code}")
         self.code = code
-        self.message = message
-        self.values = dict(values or {})  # data for a message in the player's language
+        self.values = values
 
 
 def _refuse(code: str, **values: object) -> UndoRefused:
-    return UndoRefused(code, UNDO_REASONS[code].format(**values), values)
+    return UndoRefused(code, **values)
 
 
 _SIMPLE: dict[str, Action] = {"draw": DRAW, "mark": MARK, "pass": PASS, "skip": SKIP}
@@ -94,12 +89,18 @@ def round_start(state: GameState) -> GameState:
 
 
 @dataclass(frozen=True)
-class _Plan:
-    index: int  # the event to take back, with every later one
-    before: GameState  # the snapshot before it
+class UndoPlan:
+    """What undo takes back: the event at ``index`` with every later one (``later`` of them),
+    and the snapshot ``before`` it."""
+
+    index: int
+    event: Event
+    later: int
+    before: GameState
 
 
-def _plan(state: GameState, seat: int, humans: Collection[int]) -> _Plan:
+def undo_plan(state: GameState, seat: int, humans: Collection[int] = ()) -> UndoPlan:
+    """What :func:`undo` would take back, or :class:`UndoRefused` (see the module docstring)."""
     if state.over:
         raise _refuse("game_over")
     events = state.events
@@ -127,14 +128,11 @@ def _plan(state: GameState, seat: int, humans: Collection[int]) -> _Plan:
     index, before = choices[-1]
     drawn = [e for e in events[index:] if e.seat == seat and e.type == "draw"]
     if drawn:
-        raise _refuse("drew", tile=fmt(drawn[0].tile))
+        raise _refuse("drew", tile=drawn[0].tile)
     others = sorted({e.seat for e in events[index:] if e.seat != seat and e.seat in humans})
     if others:
-        who = " and ".join(f"the player in seat {s + 1}" for s in others)
-        exc = _refuse("other_player", who=who)
-        exc.values["seats"] = tuple(others)
-        raise exc
-    return _Plan(index, before)
+        raise _refuse("other_player", seats=tuple(others))
+    return UndoPlan(index, events[index], len(events) - index - 1, before)
 
 
 def undo(state: GameState, seat: int, humans: Collection[int] = ()) -> GameState:
@@ -143,32 +141,7 @@ def undo(state: GameState, seat: int, humans: Collection[int] = ()) -> GameState
     ``humans``: the other seats played by people, whose moves undo must not take back.
     Raises :class:`UndoRefused` (with ``code`` and a one-line message) when it cannot.
     """
-    return _plan(state, seat, humans).before
+    return undo_plan(state, seat, humans).before
 
 
-def can_undo(state: GameState, seat: int, humans: Collection[int] = ()) -> tuple[bool, str]:
-    """``(True, what undo would take back)`` or ``(False, why not)``: one line each."""
-    try:
-        plan = _plan(state, seat, humans)
-    except UndoRefused as exc:
-        return False, exc.message
-    event = state.events[plan.index]
-    others = len(state.events) - plan.index - 1
-    what = _describe(event)
-    if others:
-        what += f" and {others} move{'s' if others != 1 else ''} after it"
-    return True, f"undo {what}"
-
-
-def _describe(event: Event) -> str:
-    if event.type == "play":
-        where = "the Mexican Train" if event.train == "mexican" else (
-            "your train" if event.train == event.seat else f"seat {event.train + 1}'s train"
-        )
-        return f"your play {fmt(event.tile)} on {where}"
-    return {"pass": "your pass", "skip": "your skip", "mark": "your marker", "draw": "your draw"}[
-        event.type
-    ]
-
-
-__all__ = ["UNDO_REASONS", "UndoRefused", "can_undo", "event_action", "round_start", "undo"]
+__all__ = ["UNDO_CODES", "UndoPlan", "UndoRefused", "event_action", "round_start", "undo", "undo_plan"]

@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import N_, _, ngettext
+from ..rules import GameState
 from ..rules.errors import IllegalAction
+from ..rules.undo import UndoRefused, undo_plan
 from .basics import MEXICAN, join_and, quote, tile_text, train_name
 
 
@@ -132,23 +134,22 @@ def undo_refused_text(exc: Any) -> str:
         return str(exc)
     if "seats" in values:
         values["who"] = join_and([_("the player in seat {seat}").format(seat=s + 1) for s in values["seats"]])
+    if "tile" in values:
+        values["tile"] = tile_text(values["tile"])
     try:
         return _(template).format(**values)
     except (KeyError, IndexError):
         return str(exc)
 
 
-def undo_text(state: Any, seat: int, humans: Sequence[int] = ()) -> tuple[bool, str]:
-    """:func:`mexitrain.rules.undo.can_undo` in the player's language: ``(True, what undo
-    takes back)`` or ``(False, why not)``."""
-    from ..rules.undo import UndoRefused, _plan
-
+def undo_text(state: GameState, seat: int, humans: Sequence[int] = ()) -> tuple[bool, str]:
+    """Whether ``seat`` may undo now, in the player's language: ``(True, what undo takes
+    back)`` or ``(False, why not)`` (:func:`mexitrain.rules.undo.undo_plan`)."""
     try:
-        plan = _plan(state, seat, humans)
+        plan = undo_plan(state, seat, humans)
     except UndoRefused as exc:
         return False, undo_refused_text(exc)
-    event = state.events[plan.index]
-    others = len(state.events) - plan.index - 1
+    event = plan.event
     if event.type == "play":
         if event.train == MEXICAN:
             where = _("the Mexican Train")
@@ -161,9 +162,8 @@ def undo_text(state: Any, seat: int, humans: Sequence[int] = ()) -> tuple[bool, 
         what = {
             "pass": _("your pass"), "skip": _("your skip"), "mark": _("your marker"), "draw": _("your draw"),
         }.get(event.type, event.type)
-    if others:
+    if plan.later:
         return True, ngettext(
-            "undo {what} and {n} move after it", "undo {what} and {n} moves after it", others
-        ).format(what=what, n=others)
+            "undo {what} and {n} move after it", "undo {what} and {n} moves after it", plan.later
+        ).format(what=what, n=plan.later)
     return True, _("undo {what}").format(what=what)
-

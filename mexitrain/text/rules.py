@@ -11,14 +11,14 @@ from ..rules import RuleSet
 from .basics import round_count
 
 _PRESET_TITLES = {
-    "standard": N_("Standard (seed 000, double-12)"),
+    "standard": N_("Standard (French leaflet, double-12)"),
     "fast": N_("Fast double-9 (2-4 players)"),
-    "common": N_("Common (seed 002 rules + play until blocked)"),
+    "common": N_("Common (encyclopedia rules + play until blocked)"),
 }
 
 
 def preset_title(key: str) -> str:
-    """The title of a rule preset (``mexitrain.rules.PRESETS``)."""
+    """The title of a rule preset (a key of ``mexitrain.rules.PRESETS``), as players see it."""
     title = _PRESET_TITLES.get(key)
     return _(title) if title else key
 
@@ -50,10 +50,7 @@ def option_help(field: str) -> str:
     """What a rules option (a field of :class:`~mexitrain.rules.RuleSet`) does, in a few words.
     The option's name itself (``blanks_wild``) is an identifier and is never translated."""
     text = _OPTION_HELP.get(field)
-    if text is not None:
-        return _(text)
-    info = RuleSet.model_fields.get(field)
-    return (info.description or field) if info is not None else field
+    return _(text) if text is not None else field
 
 
 

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game
-from mexitrain.rules.undo import UNDO_REASONS, UndoRefused, can_undo, round_start, undo
+from mexitrain.rules.undo import UNDO_CODES, UndoRefused, round_start, undo, undo_plan
+from mexitrain.text.refusals import undo_refused_text, undo_text
 
 from .games import SHORT_RULES, VARIANTS, history
 
@@ -48,7 +49,7 @@ def test_undo_after_a_play_gives_the_snapshot_before_it() -> None:
     before = state
     after = apply(state, legal_actions(state)[-1])
     assert undo(after, HUMAN) == before
-    ok, what = can_undo(after, HUMAN)
+    ok, what = undo_text(after, HUMAN)
     assert ok and what.startswith("undo your play ")
 
 
@@ -60,7 +61,7 @@ def test_undo_takes_back_every_computer_move_after_it() -> None:
     state = _play_until(state, HUMAN, rng)  # three computer turns
     assert len(state.events) > len(before.events) + 3
     assert undo(state, HUMAN) == before
-    ok, what = can_undo(state, HUMAN)
+    ok, what = undo_text(state, HUMAN)
     assert ok and "moves after it" in what
 
 
@@ -95,10 +96,11 @@ def test_refused_past_a_draw_the_seat_has_seen() -> None:
     with pytest.raises(UndoRefused) as info:
         undo(s, HUMAN)
     assert info.value.code == "drew"
-    assert str(info.value) == (
+    assert info.value.values == {"tile": drawn}
+    assert undo_refused_text(info.value) == (
         f"you drew {drawn[0]}-{drawn[1]} since then: undoing would reveal a hidden tile"
     )
-    assert can_undo(s, HUMAN) == (False, str(info.value))
+    assert undo_text(s, HUMAN) == (False, undo_refused_text(info.value))
 
 
 def test_refused_at_a_round_start_and_before_any_move() -> None:
@@ -113,8 +115,8 @@ def test_refused_at_a_round_start_and_before_any_move() -> None:
     with pytest.raises(UndoRefused) as info:
         undo(state, HUMAN)
     assert info.value.code == "round_start"
-    assert "never goes back into an earlier round" in str(info.value)
-    assert can_undo(state, HUMAN) == (False, str(info.value))
+    assert "never goes back into an earlier round" in undo_refused_text(info.value)
+    assert undo_text(state, HUMAN) == (False, undo_refused_text(info.value))
 
 
 def test_never_takes_back_another_persons_move() -> None:
@@ -129,7 +131,8 @@ def test_never_takes_back_another_persons_move() -> None:
     with pytest.raises(UndoRefused) as info:
         undo(state, HUMAN, humans={1})
     assert info.value.code == "other_player"
-    assert "the player in seat 2 has moved since then" in str(info.value)
+    assert info.value.values == {"seats": (1,)}
+    assert "the player in seat 2 has moved since then" in undo_refused_text(info.value)
     assert undo(state, HUMAN) is not None  # when seat 1 is a computer, its move goes too
 
 
@@ -157,7 +160,7 @@ def test_round_start_is_the_snapshot_the_round_began_with() -> None:
 
 
 def test_reason_codes_are_documented() -> None:
-    assert set(UNDO_REASONS) == {
+    assert set(UNDO_CODES) == {
         "game_over", "nothing_yet", "round_start", "drew", "other_player", "not_replayable",
     }
 
@@ -175,7 +178,7 @@ def test_undo_is_the_earlier_snapshot_or_a_clear_refusal(variant: str, seed: int
         points = [
             i for i in _decision_points(states, seat) if states[i].round == state.round
         ]
-        ok, message = can_undo(state, seat)
+        ok, message = undo_text(state, seat)
         if state.over or not points:
             with pytest.raises(UndoRefused):
                 undo(state, seat)
@@ -188,7 +191,10 @@ def test_undo_is_the_earlier_snapshot_or_a_clear_refusal(variant: str, seed: int
         if drew:
             with pytest.raises(UndoRefused) as info:
                 undo(state, seat)
-            assert info.value.code == "drew" and not ok and message == str(info.value)
+            assert info.value.code == "drew" and not ok and message == undo_refused_text(info.value)
         else:
             assert undo(state, seat) == states[last]
+            plan = undo_plan(state, seat)
+            assert plan.before == states[last] and plan.event == state.events[plan.index]
+            assert plan.later == len(state.events) - plan.index - 1
             assert ok and message.startswith("undo your ")

@@ -186,19 +186,27 @@ def test_french_score_sheet(snap_compare, size):
     assert snap_compare(MexitrainApp(setup, speed=0), terminal_size=size, run_before=run_before)
 
 
-def test_undo_words_match_the_rules_in_english_and_are_french():
+def test_undo_words_follow_the_rules_and_are_french():
     from mexitrain.rules import apply, legal_actions, new_game
-    from mexitrain.rules.undo import can_undo
+    from mexitrain.rules.undo import UndoRefused, undo_plan
     from mexitrain.text.refusals import undo_text
 
+    def possible(state, seat, humans):
+        try:
+            undo_plan(state, seat, humans)
+        except UndoRefused:
+            return False
+        return True
+
     state = new_game(RuleSet(set=6, rounds=1), players=2, seed=3)
-    assert undo_text(state, 0, humans=(0,)) == can_undo(state, 0, humans=(0,))
+    assert undo_text(state, 0, humans=(0,)) == (False, "nothing to undo yet")
     for _ in range(12):
         if state.over:
             break
         state = apply(state, legal_actions(state)[0])
         for seat in (0, 1):
-            assert undo_text(state, seat, humans=(0, 1)) == can_undo(state, seat, humans=(0, 1))
+            ok, text = undo_text(state, seat, humans=(0, 1))
+            assert ok == possible(state, seat, (0, 1)) and text.startswith("undo your ") == ok
     set_language("fr")
     for seat in (0, 1):
         text = undo_text(state, seat, humans=(0, 1))[1]

@@ -17,7 +17,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from ... import settings
 from ...i18n import N_, _, available_languages, language, ngettext, pgettext, set_language
 from ...players import LEVELS
-from ...rules import PRESET_TITLES, PRESETS, RuleSet, RuleSetError
+from ...rules import PRESETS, RuleSet, RuleSetError
 from ...table import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
 from ...text.basics import level_name, player_count, round_count, seat_label
 from ...text.errors import error_text
@@ -154,7 +154,7 @@ class NewGameScreen(Screen):
             )
             yield _row(
                 "preset",
-                Select([(preset_title(k), k) for k in PRESET_TITLES], value=self._preset_of(r), allow_blank=False, compact=True, id="preset"),
+                Select([(preset_title(k), k) for k in PRESETS], value=self._preset_of(r), allow_blank=False, compact=True, id="preset"),
             )
             yield _row("set", Select(choices("set"), value=r.set, allow_blank=False, compact=True, id="set"))
             yield _row("players", Select(self._player_options(r), value=n, allow_blank=False, compact=True, id="players"))
