@@ -24,10 +24,9 @@ from textual.worker import get_current_worker
 
 from .. import settings
 from ..i18n import _
-from ..players import LEVELS, make_player
 from ..resources import stylesheet_path
-from ..rules import Action, GameState, IllegalAction, apply, legal_actions, new_game, view
-from ..rules.undo import UndoRefused, undo
+from ..rules import Action, GameState, legal_actions, view
+from ..session import Notice, Session, capitalised
 from ..storage import (
     SavedGame,
     SaveError,
@@ -37,14 +36,14 @@ from ..storage import (
 )
 from ..storage.stats import format_stats, load_stats
 from ..table import GameSetup, random_seed
-from ..text.basics import level_name, quote
+from ..text.basics import quote
 from ..text.errors import error_text
-from ..text.refusals import reason_text, undo_text
 from . import typography
 from .autosaver import Autosaver
 from .cells import printable
 from .command_palette import Palette, ThemeProvider, key_label
 from .lang import translate_bindings
+from .resume import offer_resume
 from .screens import (
     GameOverScreen,
     GameScreen,
@@ -56,6 +55,7 @@ from .screens import (
     RoundOverScreen,
     ScoreScreen,
 )
+from .textual_compat import add_notice, own_bindings, withdraw_notices
 from .widgets import StatusLine
 
 
@@ -131,27 +131,17 @@ class MexitrainApp(App[None]):
         self.replay_game = replay
         if load is not None:
             setup, state = load.setup, load.state
-        self.setup = setup
+        #: the game being played: snapshot, seats, turn order, undo (no Textual: mexitrain.session)
+        self.session = Session(setup)
         self.speed = speed
         self.form_seed = seed
         self.start_state = state
-        self.names: tuple[str, ...] = ()
-        self.kinds: tuple[str, ...] = ()
-        self.players: dict[int, object] = {}
-        self.shown_seat = 0
-        self.auto_events: set[int] = set()
         self.game_screen: GameScreen | None = None
-        self._handoff_pending = False
-        self._round_over_pending = False
-        self._game_over_shown = False
         self._ai_state: GameState | None = None
         self._play_notice: Notification | None = None
-        #: notices about one seat's hidden tiles, withdrawn when another seat is on screen
-        self._private_notices: dict[str, tuple[Notification, int]] = {}  # by identity
         self._wake = threading.Event()
         #: Seconds the coach (t) may think; None = its default. Tests set 0.
         self.hint_time: float | None = None
-        self._undo_cache: tuple[bool, str] | None = None
         self._undo_shown: tuple[bool, str] | None = None
 
     def push_screen(self, screen, *args, **kwargs):  # type: ignore[override]
@@ -204,8 +194,12 @@ class MexitrainApp(App[None]):
             event.prevent_default()
             self.notify(_("The screenshot could not be saved"), title=_("Screenshot"), severity="error")
 
-    def relabel(self) -> None:
-        """After a language change: the app's own keys in the new language."""
+    def on_new_game_screen_language_chosen(self, message: NewGameScreen.LanguageChosen) -> None:
+        """Another language on the form: kept as the preference; the app's own keys in it."""
+        try:
+            settings.save(self.root, language=message.language)
+        except (OSError, ValueError) as exc:
+            self.notify(error_text(exc), title=_("The language could not be saved"), severity="warning")
         translate_bindings(self)
         self.title = _("Mexican Train")
         self.refresh_bindings()
@@ -228,11 +222,11 @@ class MexitrainApp(App[None]):
                         self.exit()
 
                 self.push_screen(RevealScreen(), answer)
-        elif self.setup is None:
+        elif self.session.setup is None:
             self.push_screen(NewGameScreen(seed=self.form_seed))
             self._offer_resume()
         else:
-            self.call_later(self.start_game, self.setup, self.start_state)
+            self.call_later(self.start_game, self.session.setup, self.start_state)
 
     # -- the theme, kept in the preferences ----------------------------------------------------
     _theme_restored = False
@@ -253,9 +247,7 @@ class MexitrainApp(App[None]):
             self.notify(printable(error_text(exc)), title=_("The theme could not be saved"), severity="warning", markup=False)
 
     def _offer_resume(self) -> None:
-        """Unfinished autosaves: offer them; bad ones: say so and go on (screens.saves.offer_resume)."""
-        from .screens.saves import offer_resume
-
+        """Unfinished autosaves: offer them; bad ones: say so and go on (:func:`.resume.offer_resume`)."""
         offer_resume(self)
 
     async def _goto(self, screen: Screen) -> None:
@@ -265,36 +257,16 @@ class MexitrainApp(App[None]):
 
     async def start_game(self, setup: GameSetup, state: GameState | None = None) -> None:
         """Seat the table and deal round 1 (or take up ``state``)."""
-        self.setup = setup
-        self.names = tuple(s.name for s in setup.seats)
-        self.kinds = tuple(s.kind for s in setup.seats)
-        self.players = {}
-        for seat, cfg in enumerate(setup.seats):
-            if cfg.is_human:
-                continue
-            level = cfg.kind if cfg.kind in LEVELS else next(iter(LEVELS))
-            if level != cfg.kind:
-                self.notify(
-                    _("{name}: level {level} is not available, playing {instead}").format(
-                        name=printable(cfg.name), level=level_name(cfg.kind), instead=level_name(level)
-                    ),
-                    severity="warning",
-                    markup=False,
-                )
-            self.players[seat] = make_player(level, seed=setup.seed * 100 + seat)
-        humans = setup.humans
-        self.shown_seat = humans[0] if humans else 0
-        self.auto_events = set()
-        self._handoff_pending = len(humans) > 1 and not setup.rules.open_hands
-        self._round_over_pending = False
-        self._game_over_shown = False
+        first, warnings = self.session.start(setup, state)
+        for text in warnings:
+            self.notify(text, severity="warning", markup=False)
         self._ai_state = None
         self.workers.cancel_group(self, "ai")
-        self._undo_cache = self._undo_shown = None
-        self._withdraw_private()  # the last game's
-        self.game_screen = GameScreen()
+        self._undo_shown = None
+        withdraw_notices(self, self.session.withdraw())  # the last game's
+        self.game_screen = GameScreen(hint_time=self.hint_time, saving=self.saver.failing_reason)
         await self._goto(self.game_screen)
-        self.snapshot = state if state is not None else new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
+        self.snapshot = first
 
     async def on_new_game_screen_start(self, message: NewGameScreen.Start) -> None:
         await self.start_game(message.setup)
@@ -302,29 +274,15 @@ class MexitrainApp(App[None]):
     # -- the snapshot flows down ---------------------------------------------------------------------
     def watch_snapshot(self, old: GameState | None, new: GameState | None) -> None:
         if new is None or self.game_screen is None:
+            self.session.state = new
             return
-        if self.setup is not None and new is not old:
-            self.saver.submit(new, self.setup, self.speed)
-        self._undo_cache = None
-        if old is None or new.round != old.round or len(new.results) != len(old.results):
-            self.auto_events = set()
-        if old is not None and len(new.results) > len(old.results):
-            self._round_over_pending = True
-        if not new.over and self.kinds[new.turn] == "human":
-            if new.turn != self.shown_seat:
-                self._handoff_pending = len(self.setup.humans) > 1 and not new.rules.open_hands
-                self._withdraw_private(keep=new.turn)  # the last person's notices end with their turn
-            self.shown_seat = new.turn
-        if old is not None and old.round == new.round and not new.over:
-            for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=True)):
-                if b == 1 and a > 1:
-                    to = None
-                    if seat == self.shown_seat and self.kinds[seat] == "human":
-                        text = _("Knock! You have one tile left")
-                        to = seat  # "You": for this person only
-                    else:
-                        text = _("Knock! {name} has one tile left").format(name=self.names[seat])
-                    self.play_notice(text, title=_("Knock"), severity="warning", timeout=4, seat=to)
+        setup = self.session.setup
+        if setup is not None and new is not old:
+            self.saver.submit(new, setup, self.speed)
+        moved = self.session.moved(old, new)
+        withdraw_notices(self, moved.withdrawn)  # the last person's notices end with their turn
+        for notice in moved.notices:
+            self.show_notice(notice)
         self._show()
         self.call_after_refresh(self._refresh_undo)  # a few ms: after the new position is drawn
         self._advance()
@@ -344,142 +302,94 @@ class MexitrainApp(App[None]):
         keep them all anyway. Other notices (saving, loading, errors) are left alone.
 
         ``seat``: the notice speaks to that seat about its own hand ("You drew 4-7…"): it is
-        withdrawn as soon as another seat is on screen (:meth:`_withdraw_private`), so that
-        with several people at the terminal the next one never sees it (issue 21).
+        withdrawn as soon as another seat is on screen (:meth:`Session.withdraw
+        <mexitrain.session.Session.withdraw>`), so that with several people at the terminal
+        the next one never sees it.
 
         The notice is added at once (not posted), so that a withdrawal that follows in the
-        same turn of the event loop finds it. Textual has no public call to withdraw one
-        notice: this uses ``_notifications``, ``_unnotify`` and ``_refresh_notifications`` of
-        the pinned release (a test holds the behaviour)."""
+        same turn of the event loop finds it (:func:`.textual_compat.add_notice`)."""
         old = self._play_notice
-        if old is not None and old in self._notifications:
-            self._unnotify(old, refresh=False)
         if old is not None:
-            self._private_notices.pop(old.identity, None)
+            withdraw_notices(self, [old], refresh=False)
+            self.session.forget_private(old.identity)
         notice = Notification(text, title, severity, timeout, markup=False)
         self._play_notice = notice
         if seat is not None:
-            self._private_notices[notice.identity] = (notice, seat)
-        self._notifications.add(notice)
-        self._refresh_notifications()
+            self.session.note_private(notice.identity, notice, seat)
+        add_notice(self, notice)
 
-    def _withdraw_private(self, keep: int | None = None) -> None:
-        """Withdraw the notices about a seat's hidden tiles, but those of seat ``keep``."""
-        gone = [n for n, seat in self._private_notices.values() if seat != keep]
-        for notice in gone:
-            del self._private_notices[notice.identity]
-            if notice in self._notifications:
-                self._unnotify(notice, refresh=False)
-        if gone:
-            self._refresh_notifications()
+    def show_notice(self, notice: Notice) -> None:
+        """A :class:`~mexitrain.session.Notice` of the session, as a play notice."""
+        self.play_notice(notice.text, title=notice.title, severity=notice.severity, timeout=notice.timeout, seat=notice.seat)
+
+    def on_game_screen_notice(self, message: GameScreen.Notice) -> None:
+        self.play_notice(message.text, title=message.title, severity=message.severity, timeout=message.timeout)
 
     def _show(self) -> None:
-        state = self.snapshot
+        state = self.session.state
         if state is None or self.game_screen is None:
             return
-        self.game_screen.show(view(state, self.shown_seat), self.names, self.kinds, frozenset(self.auto_events))
+        session = self.session
+        self.game_screen.show(view(state, session.shown_seat), session.names, session.kinds, frozenset(session.auto_events))
 
     def on_game_screen_ready(self, message: GameScreen.Ready) -> None:
         self._advance()
 
-    def _you(self) -> int | None:
-        """The one person at the table, whom the results address as "you"; None when
-        several share the keyboard (the results then name everyone)."""
-        return self.shown_seat if list(self.kinds).count("human") == 1 else None
-
     def _advance(self) -> None:
         """Whatever comes next: a screen to show, a forced move, or a computer's turn."""
-        state = self.snapshot
+        state, session = self.session.state, self.session
         if state is None or self.game_screen is None or not self.screen_stack:
             return  # (no screen at all: the app is closing)
         if self.screen is not self.game_screen:
             return
-        if self._round_over_pending:
-            self._round_over_pending = False
+        step = session.next_step()
+        if step is None:
+            return
+        if step.kind == "round_over":
             self.clear_notifications()  # the round's passing notices would cover its results
-            self.push_screen(RoundOverScreen(view(state, self.shown_seat), self.names, state.over, self._you()))
-            return
-        if state.over:
-            if not self._game_over_shown:
-                self._game_over_shown = True
-                self.push_screen(GameOverScreen(view(state, self.shown_seat), self.names, self._you()), self._after_game)
-            return
-        seat = state.turn
-        if self.kinds[seat] == "human":
-            if self._handoff_pending:
-                self._handoff_pending = False
-                text = _("Round {number} of {total}").format(number=state.round, total=state.rules.round_count)
-                self.push_screen(HandoffScreen(self.names[seat], seat, text))
-                return
-            legal = legal_actions(state)
-            if len(legal) == 1 and legal[0].type in ("mark", "pass"):
-                self.call_later(self._apply, legal[0], True)
-            return
-        if self._ai_state is not state:
+            self.push_screen(RoundOverScreen(view(state, session.shown_seat), session.names, state.over, session.you()))
+        elif step.kind == "game_over":
+            self.push_screen(GameOverScreen(view(state, session.shown_seat), session.names, session.you()), self._after_game)
+        elif step.kind == "handoff":
+            self.push_screen(HandoffScreen(session.names[step.seat], step.seat, step.text))
+        elif step.kind == "forced":
+            self.call_later(self._apply, step.action, True)
+        elif self._ai_state is not state:
             self._ai_state = state
-            self._ai_turn(state, seat)
+            self._ai_turn(state, step.seat)
 
     # -- intents flow up ------------------------------------------------------------------------------
     def on_game_screen_act(self, message: GameScreen.Act) -> None:
-        state = self.snapshot
-        if state is None or state.over or self.kinds[state.turn] != "human" or state.turn != self.shown_seat:
-            return
-        self._apply(message.action)
+        if self.session.person_to_move():
+            self._apply(message.action)
 
     def _apply(self, action: Action, auto: bool = False) -> bool:
-        state = self.snapshot
-        if state is None:
+        done = self.session.apply(action, auto)
+        if done.notice is not None:
+            self.show_notice(done.notice)
+        if done.state is None:
             return False
-        try:
-            new = apply(state, action)
-        except IllegalAction as exc:
-            self.play_notice(
-                reason_text(exc, self.names, self.shown_seat), title=_("Not allowed"), severity="warning", seat=self.shown_seat
-            )
-            return False
-        if auto:
-            self.auto_events.add(len(state.events))
-            if state.drawn:
-                tile = f"{state.drawn[0]}-{state.drawn[1]}"
-                if action.type == "mark":
-                    text = _("You drew {tile}, which cannot be played: your turn ends with a marker.")
-                else:
-                    text = _("You drew {tile}, which cannot be played: your turn ends (pass).")
-                text = text.format(tile=tile)
-            elif action.type == "mark":
-                text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
-            else:
-                text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
-            self.play_notice(text, title=_("No move left"), timeout=5, seat=state.turn)
-        self.snapshot = new
+        self.snapshot = done.state
         return True
 
     # -- computer turns --------------------------------------------------------------------------------
     @property
     def ai_pending(self) -> bool:
         """A computer player is to move and nothing else (a screen) is in the way."""
-        state = self.snapshot
-        return (
-            state is not None
-            and not state.over
-            and bool(self.kinds)
-            and self.kinds[state.turn] != "human"
-            and self.screen is self.game_screen
-            and not self._round_over_pending
-        )
+        return self.session.computer_to_move() and self.screen is self.game_screen
 
     @work(thread=True, exclusive=True, group="ai")
     def _ai_turn(self, state: GameState, seat: int) -> None:
         worker = get_current_worker()
         started = time.monotonic()
-        player = self.players[seat]
+        player, name = self.session.players[seat], self.session.names[seat]
         try:
             action = player.choose(view(state, seat))  # type: ignore[attr-defined]
         except Exception as exc:  # a computer player's bug must not stop the game
-            self.log.error(f"{self.names[seat]}'s computer player failed: {exc!r}")  # the details, for developers
+            self.log.error(f"{name}'s computer player failed: {exc!r}")  # the details, for developers
             self.call_from_thread(
                 self.notify,
-                _("{name}'s computer player failed; it plays the first legal move instead").format(name=self.names[seat]),
+                _("{name}'s computer player failed; it plays the first legal move instead").format(name=name),
                 title=_("Computer player error"),
                 severity="error",
             )
@@ -502,7 +412,7 @@ class MexitrainApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("undo", "undo_why"):
             # the footer asks often: the last answer shown (_refresh_undo computes the new one)
-            ok = (self._undo_cache or self._undo_shown or (False, ""))[0]
+            ok = (self.session.undo_known or self._undo_shown or (False, ""))[0]
             if action == "undo":
                 return True if ok else None
             return isinstance(self.screen, GameScreen) and not ok
@@ -527,7 +437,7 @@ class MexitrainApp(App[None]):
         state = self.snapshot
         if state is None or isinstance(self.screen, ScoreScreen):
             return
-        self.push_screen(ScoreScreen(view(state, self.shown_seat), self.names))
+        self.push_screen(ScoreScreen(view(state, self.session.shown_seat), self.session.names))
 
     def action_request_quit(self) -> None:
         if isinstance(self.screen, QuitScreen):
@@ -542,16 +452,16 @@ class MexitrainApp(App[None]):
         if isinstance(self.screen, NewGameScreen):
             return
         running = self.snapshot is not None and not self.snapshot.over
-        self.push_screen(NewGameScreen(self.setup, seed=random_seed(), can_go_back=running))
+        self.push_screen(NewGameScreen(self.session.setup, seed=random_seed(), can_go_back=running))
 
     def _after_game(self, choice: str | None) -> None:
-        if choice == "again" and self.setup is not None:
-            setup = self.setup.model_copy(update={"seed": random_seed()})
-            self.call_later(self.start_game, setup)
+        setup = self.session.setup
+        if choice == "again" and setup is not None:
+            self.call_later(self.start_game, setup.model_copy(update={"seed": random_seed()}))
         elif choice == "new":
             self.snapshot = None
             self.game_screen = None
-            self.call_later(self._goto, NewGameScreen(self.setup, seed=random_seed()))
+            self.call_later(self._goto, NewGameScreen(setup, seed=random_seed()))
         else:
             self.exit()
 
@@ -588,20 +498,7 @@ class MexitrainApp(App[None]):
 
     def undo_state(self) -> tuple[bool, str]:
         """``(possible, what it takes back / why not)`` for the seat shown (cached per snapshot)."""
-        if self._undo_cache is None:
-            self._undo_cache = self._compute_undo()
-        return self._undo_cache
-
-    def _compute_undo(self) -> tuple[bool, str]:
-        state, setup = self.snapshot, self.setup
-        if state is None or setup is None or self.game_screen is None:
-            return False, _("no game in progress")
-        seat = self.shown_seat
-        if not self.kinds or self.kinds[seat] != "human":
-            return False, _("no person plays at this terminal")
-        if len(setup.humans) > 1 and not setup.undo_with_several:
-            return False, _("several people share this terminal: undo was not allowed on the new-game form")
-        return undo_text(state, seat, humans=setup.humans)
+        return self.session.undo_state()
 
     def _refresh_undo(self) -> None:
         """The footer's Undo is dimmed when undo is not possible, its tooltip saying why."""
@@ -612,48 +509,36 @@ class MexitrainApp(App[None]):
         if (ok, text) == self._undo_shown:
             return
         self._undo_shown = (ok, text)
-        tip = text[:1].upper() + text[1:]
-        keys = screen._bindings.key_to_bindings
+        tip = capitalised(text)
+        keys = own_bindings(screen)
         for key, bindings in keys.items():
             keys[key] = [dc_replace(b, tooltip=tip) if b.action == "app.undo" else b for b in bindings]
         screen.refresh_bindings()
 
     def action_undo(self) -> None:
-        state, setup = self.snapshot, self.setup
-        if state is None or setup is None:
-            return
-        ok, why = self.undo_state()
-        if not ok:
-            self.action_undo_why()
-            return
-        try:
-            before = undo(state, self.shown_seat, humans=setup.humans)
-        except UndoRefused as exc:
-            self.play_notice(error_text(exc), title=_("Cannot undo"), severity="warning", seat=self.shown_seat)
-            return
-        self.workers.cancel_group(self, "ai")
-        self._ai_state = None
-        self.auto_events = {i for i in self.auto_events if i < len(before.events)}
-        self.snapshot = before
-        self.play_notice(why[:1].upper() + why[1:], title=_("Undone"), timeout=3, seat=self.shown_seat)
+        """Take back the last decision of the seat shown, or say why not."""
+        done = self.session.undo()
+        if done.state is not None:
+            self.workers.cancel_group(self, "ai")
+            self._ai_state = None
+            self.snapshot = done.state
+        if done.notice is not None:
+            self.show_notice(done.notice)
 
     def action_undo_why(self) -> None:
-        ok, why = self.undo_state()
-        if ok:  # the footer had not caught up yet
-            self.action_undo()
-            return
-        self.play_notice(why[:1].upper() + why[1:], title=_("Cannot undo"), severity="warning", seat=self.shown_seat)
+        """``u`` while the footer's Undo is dimmed: why not (or undo, if the footer was late)."""
+        self.action_undo()
 
     def action_save_as(self, name: str = "", problem: str = "", overwrite: bool = False) -> None:
         from .screens.saves import SaveAsScreen
 
-        if self.snapshot is None or self.setup is None:
+        if self.snapshot is None or self.session.setup is None:
             return
 
         def named(chosen: str | None) -> None:
             if chosen is None:
                 return
-            state, setup = self.snapshot, self.setup
+            state, setup = self.snapshot, self.session.setup
             if state is None or setup is None:
                 return
             try:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from textual.dom import DOMNode
 
 from ..i18n import N_, _
+from .textual_compat import class_bindings, own_bindings
 
 #: Every key description and tooltip of the screens (``mexitrain/locale/*.po`` translates them).
 KEY_WORDS = (
@@ -58,11 +59,8 @@ KEY_WORDS = (
 def translate_bindings(node: DOMNode) -> None:
     """Give ``node``'s keys their descriptions and tooltips in the current language (again
     after a language change: the class's English ids are the source)."""
-    merged = node._merged_bindings
-    originals = {} if merged is None else {
-        (key, b.action): b for key, bs in merged.key_to_bindings.items() for b in bs
-    }
-    keys = node._bindings.key_to_bindings
+    originals = {(key, b.action): b for key, bs in class_bindings(node).items() for b in bs}
+    keys = own_bindings(node)
     for key, bindings in keys.items():
         out = []
         for b in bindings:

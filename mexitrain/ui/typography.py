@@ -9,16 +9,16 @@ signs or after ``«``, and every no-break space (U+00A0, U+202F). Every other br
 where it was. So the catalogs keep ordinary spaces, which translators type, and the screen
 still breaks right; English text, which has no space before those signs, wraps as before.
 
-Textual is pinned exactly (``pyproject.toml``); ``tests/ui/test_typography.py`` fails if
-either pattern moves or stops being used.
+Textual is pinned exactly (``pyproject.toml``); the patterns are set through
+:func:`.textual_compat.set_wrap_patterns`, and ``tests/ui/test_typography.py`` fails if either
+pattern moves or stops being used.
 """
 
 from __future__ import annotations
 
 import re
 
-import rich._wrap
-import textual._wrap
+from .textual_compat import set_wrap_patterns
 
 #: A space a line may not break at.
 _GLUE = r"(?:[\u00a0\u202f]| (?=[:;!?»])|(?<=«) )"
@@ -32,5 +32,4 @@ TEXTUAL_CHUNK = re.compile(rf"{_WORD}+{_SPACE}*|{_SPACE}+")
 
 def install() -> None:
     """Make every later wrap follow French typography (idempotent)."""
-    rich._wrap.re_word = RICH_WORD
-    textual._wrap.re_chunk = TEXTUAL_CHUNK
+    set_wrap_patterns(RICH_WORD, TEXTUAL_CHUNK)

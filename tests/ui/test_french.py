@@ -9,12 +9,13 @@ import pytest
 from textual.app import App
 from textual.widgets import Select
 
-from mexitrain import settings
 from mexitrain.i18n import language, set_language
 from mexitrain.rules import RuleSet
+from mexitrain import settings
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
+from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets.log import log_lines
 
 from .helpers import board, game_app, human_move, play_until_screen_changes, settle, table, wait_for
@@ -86,7 +87,7 @@ async def test_french_illegal_move_reason():
         await pilot.press("1", "enter")
         await pilot.pause()
         assert app.snapshot is before
-        notes = [n for n in app._notifications if n.severity == "warning"]
+        notes = [n for n in notices(app) if n.severity == "warning"]
         assert notes and notes[-1].title == "Interdit"
         message = notes[-1].message
         assert "does not fit" not in message
@@ -293,8 +294,8 @@ async def test_french_screenshot_and_ctrl_c_notices():
         app.post_message(events.DeliveryComplete(key="k", path=None, name="screenshot"))
         app.post_message(events.DeliveryFailed(key="k", exception=OSError("disk"), name="screenshot"))
         app.action_help_quit()
-        await wait_for(pilot, lambda: len(app._notifications) >= 3, "three notices")
-        said = [(n.title, n.message) for n in app._notifications]
+        await wait_for(pilot, lambda: len(notices(app)) >= 3, "three notices")
+        said = [(n.title, n.message) for n in notices(app)]
         assert ("Capture d'écran", "Capture d'écran enregistrée") in said
         assert ("Capture d'écran", "La capture d'écran n'a pas pu être enregistrée") in said
         assert ("Vous voulez quitter ?", "Appuyez sur [b]Ctrl+Q[/b] pour quitter") in said
@@ -462,32 +463,32 @@ async def test_language_that_cannot_be_saved_is_said_in_the_new_language(tmp_pat
         app.screen.query_one("#language", Select).value = "fr"
         await wait_for(
             pilot,
-            lambda: app._notifications and "Nouvelle partie" in screen_text(app),
+            lambda: notices(app) and "Nouvelle partie" in screen_text(app),
             "the notice, and the form rebuilt in French",
         )
         assert language() == "fr"  # switched for now, though not saved
-        said = [(n.title, n.message) for n in app._notifications]
+        said = [(n.title, n.message) for n in notices(app)]
         assert ("La langue n'a pas pu être enregistrée", f"{tmp_path / 'settings.json'} : permission refusée") in said
 
 
 async def test_a_failing_computer_player_is_reported_in_french(monkeypatch):
-    from mexitrain.ui import app as app_module
+    from mexitrain import session
 
     class Broken:
         def choose(self, seat_view):
             raise RuntimeError("boom in English")
 
-    monkeypatch.setattr(app_module, "make_player", lambda *a, **k: Broken())
+    monkeypatch.setattr(session, "make_player", lambda *a, **k: Broken())
     set_language("fr")
     app = game_app(table(RuleSet(set=6, rounds=1), seed=3, kinds=("human", "random")))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         for _ in range(6):  # until the computer player has had a turn
-            if app._notifications:
+            if notices(app):
                 break
             await human_move(pilot)
             await settle(pilot)
-        said = [(n.title, n.message) for n in app._notifications]
+        said = [(n.title, n.message) for n in notices(app)]
         assert said, "no notice"
         title, message = said[0]
         assert title == "Erreur du joueur de l'ordinateur"
@@ -508,9 +509,9 @@ async def test_a_tip_that_fails_is_said_in_french(monkeypatch):
         await settle(pilot)
         await pilot.press("n")
         await wait_for(
-            pilot, lambda: any(n.severity == "warning" for n in app._notifications), "a warning"
+            pilot, lambda: any(n.severity == "warning" for n in notices(app)), "a warning"
         )
-        said = [(n.title, n.message) for n in app._notifications if n.severity == "warning"]
+        said = [(n.title, n.message) for n in notices(app) if n.severity == "warning"]
         assert said == [("Idée", "Pas de conseil disponible cette fois")], said
 
 

@@ -13,6 +13,7 @@ import re
 
 from mexitrain.rules import RuleSet
 from mexitrain.ui.screens import GameOverScreen, GameScreen, HandoffScreen, RoundOverScreen
+from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import StatusLine
 
 from .helpers import game_app, settle, table
@@ -28,7 +29,7 @@ def _patterns(tile: tuple[int, int]) -> list[str]:
 
 def _on_screen(app) -> str:
     parts = [screen_text(app)]
-    parts += [f"{n.title} {n.message}" for n in app._notifications]
+    parts += [f"{n.title} {n.message}" for n in notices(app)]
     if isinstance(app.screen, GameScreen):
         tip = app.screen.query_one(StatusLine).tooltip
         parts.append(str(tip or ""))
@@ -44,7 +45,7 @@ def leaks(app) -> list[str]:
     if isinstance(screen, HandoffScreen):
         viewer = None  # between two people: nobody's hand
     else:
-        viewer = app.shown_seat
+        viewer = app.session.shown_seat
     text = _on_screen(app)
     # the log shows, dimmed, the round just finished: the tiles played in it are public
     played = {tuple(sorted(e.tile)) for r in state.results[-1:] for e in r.events if e.type == "play" and e.tile}
@@ -74,7 +75,7 @@ async def test_two_people_never_see_each_others_tiles_over_a_whole_game(seed=7):
 
     def recording(text, **kwargs):
         if kwargs.get("title") == "No move left" and "drew" in text:
-            said.append((app.shown_seat, text))
+            said.append((app.session.shown_seat, text))
         notice(text, **kwargs)
 
     app.play_notice = recording
@@ -87,7 +88,7 @@ async def test_two_people_never_see_each_others_tiles_over_a_whole_game(seed=7):
             assert leaks(app) == []
             screen = app.screen
             if isinstance(screen, HandoffScreen):
-                assert app.kinds[app.shown_seat] == "human"
+                assert app.session.kinds[app.session.shown_seat] == "human"
                 await pilot.press("enter")
             elif isinstance(screen, RoundOverScreen):
                 await pilot.press("enter")
@@ -116,6 +117,6 @@ async def test_several_people_the_status_line_names_whose_turn_it_is():
         await pilot.press("enter")
         await pilot.pause()
         first = str(app.screen.query_one(StatusLine).render()).splitlines()[0]
-        name = app.names[app.shown_seat]
+        name = app.session.names[app.session.shown_seat]
         assert f"{name}'s turn" in first or first.split(" ", 1)[1].startswith(f"{name}: ")
         assert "Your turn" not in first

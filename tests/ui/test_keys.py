@@ -9,6 +9,7 @@ import pytest
 from mexitrain.rules import RuleSet, Train
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
+from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import HandTray, TipPanel, TrainRows
 
 from .helpers import board, game_app, human_move, prepared, settle, table, wait_for
@@ -79,7 +80,7 @@ async def test_illegal_placement_changes_nothing_and_says_why():
         await pilot.press("1", "enter")
         await pilot.pause()
         assert app.snapshot is before
-        notes = [n for n in app._notifications if n.severity == "warning"]
+        notes = [n for n in notices(app) if n.severity == "warning"]
         assert notes, "a warning was shown"
         assert "does not fit" in notes[-1].message
         assert f"{bad[0]}-{bad[1]}" in notes[-1].message
@@ -103,7 +104,7 @@ async def test_draw_then_forced_marker_is_automatic_and_logged():
         events = app.snapshot.events
         assert [e.type for e in events[:2]] == ["draw", "mark"]
         assert app.snapshot.trains[0].marker
-        assert 1 in app.auto_events
+        assert 1 in app.session.auto_events
         from mexitrain.ui.widgets.log import log_lines
 
         await settle(pilot)
@@ -443,8 +444,8 @@ async def test_notices_about_the_play_take_each_others_place_instead_of_piling_u
         await pilot.press("d")
         await wait_for(pilot, lambda: app.snapshot.hand_sizes[1:] == (1, 1), "two knocks")
         await settle(pilot)
-        await wait_for(pilot, lambda: any(n.title == "Knock" for n in app._notifications), "a knock notice")
-        shown = [(n.title, n.message) for n in app._notifications]
+        await wait_for(pilot, lambda: any(n.title == "Knock" for n in notices(app)), "a knock notice")
+        shown = [(n.title, n.message) for n in notices(app)]
         assert shown == [("Other", "kept"), ("Knock", "Knock! Cal has one tile left")]
         from mexitrain.ui.widgets import StatusLine
 

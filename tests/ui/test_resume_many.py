@@ -20,6 +20,7 @@ from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.autosaver import Autosaver
 from mexitrain.ui.screens import GameScreen
 from mexitrain.ui.screens.saves import ResumeScreen
+from mexitrain.ui.textual_compat import notices
 
 from .helpers import settle, table
 
@@ -56,12 +57,12 @@ async def test_every_unfinished_game_is_offered_newest_first_and_one_is_resumed(
         screen = app.screen
         assert isinstance(screen, ResumeScreen)
         assert [u.path for u in screen.entries] == [new, old]
-        assert any("newer mexitrain" in n.message for n in app._notifications)
+        assert any("newer mexitrain" in n.message for n in notices(app))
         screen.query_one("#resume-1", Button).focus()
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
-        assert app.setup.seed == 21
+        assert app.session.setup.seed == 21
         assert locks.held_here(old)  # this window owns it now
         app.saver.flush()
         assert load_game(old)[1] == app.snapshot  # it goes on in the same file

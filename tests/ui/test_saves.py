@@ -20,6 +20,7 @@ from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
 from mexitrain.ui.screens.replay import ReplayScreen, describe, snapshots
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen, SaveAsScreen, StatsScreen
+from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import HandTray
 from mexitrain.ui.widgets.log import log_lines
 
@@ -50,7 +51,7 @@ async def test_autosave_after_a_move_loads_to_the_same_snapshot():
         assert path is not None and path.parent == root() / "autosaves" and path.is_file()
         setup, state = load_game(path)
         assert state == app.snapshot
-        assert setup == app.setup
+        assert setup == app.session.setup
 
 
 async def test_a_killed_game_is_offered_again_and_resumes_the_identical_snapshot():
@@ -83,7 +84,7 @@ async def test_a_bad_autosave_is_reported_moved_aside_and_the_app_goes_on():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in notices(app)]
         assert any("cannot load" in m and "autosave.json" in m and "moved to" in m for m in messages)
     assert not path.exists()
     assert (root() / "autosave.bad-1.json").is_file()
@@ -166,7 +167,7 @@ async def test_undo_is_refused_past_a_draw_and_the_footer_says_why():
         await pilot.press("u")
         await pilot.pause()
         assert app.snapshot == state
-        assert any("hidden tile" in n.message for n in app._notifications)
+        assert any("hidden tile" in n.message for n in notices(app))
 
 
 async def test_undo_is_off_with_several_people_unless_allowed():
@@ -376,7 +377,7 @@ async def test_kill_9_in_a_real_terminal_then_resume_finds_the_same_game(tmp_pat
         assert isinstance(app.screen, ResumeScreen)
         await pilot.press("r")
         await pilot.pause()
-        assert app.setup == setup
+        assert app.session.setup == setup
         # the computer player may already have moved on from the saved snapshot
         now = app.snapshot
         assert now == state or (now.results == state.results and now.events[: len(state.events)] == state.events)
@@ -411,7 +412,7 @@ async def test_a_bad_file_opened_in_the_app_is_one_message_and_the_app_goes_on(t
         assert app.load_file(bad) is False
         await pilot.pause()
         assert app.snapshot == state and isinstance(app.screen, GameScreen)
-        assert any(str(bad) in n.message and "newer" in n.message for n in app._notifications)
+        assert any(str(bad) in n.message and "newer" in n.message for n in notices(app))
     assert bad.read_bytes() == b'{"format": "mexitrain-save", "version": 99}'
 
 
@@ -425,7 +426,7 @@ async def test_an_autosave_the_disk_refuses_is_reported_and_the_game_goes_on(tmp
         app.saver.flush()
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        assert any("cannot save" in n.message for n in app._notifications)
+        assert any("cannot save" in n.message for n in notices(app))
 
 
 @pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24")])
@@ -599,5 +600,5 @@ async def test_an_unknown_saved_theme_is_ignored_and_a_failed_save_is_said(tmp_p
         monkeypatch.setattr(settings, "save", refuse)
         app.theme = "nord"
         await pilot.pause()
-        said = [(n.title, n.severity) for n in app._notifications]
+        said = [(n.title, n.severity) for n in notices(app)]
         assert ("The theme could not be saved", "warning") in said

@@ -23,6 +23,7 @@ from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
 from mexitrain.ui.screens import saves as saves_screens
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen
+from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import StatusLine
 
 from .helpers import game_app, human_move, settle, table, wait_for
@@ -82,7 +83,7 @@ async def test_load_opens_at_once_and_lists_big_saves_from_a_worker(tmp_path: Pa
         await pilot.press("enter")
         await pilot.pause()
         # chosen, the damaged record is found: one line, and the app goes on
-        errors = [n for n in app._notifications if n.severity == "error"]
+        errors = [n for n in notices(app) if n.severity == "error"]
         assert len(errors) == 1 and "damaged.json" in errors[0].message
         assert not isinstance(app.screen, GameScreen)
     assert damaged.read_text(encoding="utf-8").endswith("cut here")
@@ -114,17 +115,17 @@ async def test_a_failing_autosave_is_notified_once_and_said_by_the_status_on_eve
             await wait_for(pilot, lambda: "not saving: the disk is read-only" in _status_text(app), "the status says it")
             moves += 1
         assert moves >= 2
-        saving = [n for n in app._notifications if n.title == "Saving"]
+        saving = [n for n in notices(app) if n.title == "Saving"]
         assert len(saving) == 1 and "read-only" in saving[0].message
         second = _status_text(app).split("\n")[1]
         assert second.rstrip().endswith("not saving: the disk is read-only")  # the counts are kept too
         assert "boneyard" in second or "bone" in second
         refuse.clear()  # the disk works again: the next write clears the mark
-        app.saver.submit(app.snapshot, app.setup, app.speed)
+        app.saver.submit(app.snapshot, app.session.setup, app.speed)
         app.saver.flush()
         await wait_for(pilot, lambda: "not saving" not in _status_text(app), "the mark gone")
         assert app.saver.failing is None
-        assert len([n for n in app._notifications if n.title == "Saving"]) == 1
+        assert len([n for n in notices(app) if n.title == "Saving"]) == 1
 
 
 # -- two windows at resume -------------------------------------------------------------------------------
@@ -155,14 +156,14 @@ async def test_a_game_another_window_locks_after_the_offer_is_not_resumed(tmp_pa
             await pilot.press("enter")
             await wait_for(pilot, lambda: isinstance(app.screen, ResumeScreen) and app.screen.entries[0].path == second,
                            "the offer again, without the game taken")
-            warnings = [n for n in app._notifications if n.severity == "warning"]
+            warnings = [n for n in notices(app) if n.severity == "warning"]
             assert [n.message for n in warnings] == ["That game is open in another window"]
             assert not locks.held_here(first)
             assert "1 unfinished game is open in another window" in str(app.screen.query_one("#resume-busy").render())
             app.screen.query_one("#resume-yes", Button).focus()
             await pilot.press("enter")  # the other one resumes
             await settle(pilot)
-            assert isinstance(app.screen, GameScreen) and app.setup.seed == 52
+            assert isinstance(app.screen, GameScreen) and app.session.setup.seed == 52
         finally:
             os.close(fd)
     assert first.read_bytes() == before
@@ -178,7 +179,7 @@ async def test_a_game_gone_since_the_offer_is_said_in_one_line_and_not_brought_b
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen), "back to the new-game form")
         await pilot.pause()
-        lines = [n.message for n in app._notifications]
+        lines = [n.message for n in notices(app)]
         assert lines == ["That game is no longer there: another window resumed or finished it"]
         app.saver.flush()
         assert not path.exists()  # not written again from the stale offer

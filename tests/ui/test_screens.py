@@ -13,6 +13,7 @@ from mexitrain.ui.screens import (
     RoundOverScreen,
     ScoreScreen,
 )
+from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import HandTray, ScoreSheet, StationHub
 from mexitrain.ui.widgets.scores import sheet_markup
 
@@ -58,7 +59,7 @@ async def test_round_over_shows_leftovers_and_scores_then_next_round():
         for seat, name in enumerate(("You", "Bea", "Cal")):
             points = sum(a + b for a, b in result.leftovers[seat])
             assert name in text and f"{points} pts" in text
-        assert not list(app._notifications)  # the round's passing notices do not cover it
+        assert not notices(app)  # the round's passing notices do not cover it
         # how the round ended, move and all (RULES.md §7)
         final = result.events[-1]
         last = str(app.screen.query_one("#round-last").render())
@@ -71,7 +72,7 @@ async def test_round_over_shows_leftovers_and_scores_then_next_round():
         await pilot.press("escape", "enter")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen) and app.snapshot.round == 2
-        sheet = sheet_markup(board(app).view, app.names)
+        sheet = sheet_markup(board(app).view, app.session.names)
         assert "★" in sheet or "0" in sheet
         assert "Total" in sheet and "Rounds at 0" in sheet and "Lowest ≠ 0" in sheet
 

@@ -11,6 +11,7 @@ from mexitrain.table import default_seats
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, HandoffScreen, NewGameScreen, RevealScreen
 from mexitrain.ui.screens.replay import ReplayScreen
+from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import StatusLine
 from mexitrain.ui.widgets.layout import SizeGuard
 
@@ -147,7 +148,7 @@ async def test_the_replay_viewer_refuses_an_unfinished_game_while_a_game_runs(tm
         app.screen.query_one("#file-path").value = str(autosaves[0])
         await pilot.press("enter")
         await wait_for(
-            pilot, lambda: any("A game is in progress" in n.message for n in app._notifications), "a refusal"
+            pilot, lambda: any("A game is in progress" in n.message for n in notices(app)), "a refusal"
         )
         assert isinstance(app.screen, HandoffScreen)
         assert not any(isinstance(s, ReplayScreen) for s in app.screen_stack)
@@ -158,7 +159,7 @@ async def test_the_replay_viewer_refuses_an_unfinished_game_while_a_game_runs(tm
         app.open_replay(load_save(path))
         await pilot.pause()
         assert isinstance(app.screen, HandoffScreen)
-        assert any("A game is in progress" in n.message for n in app._notifications)
+        assert any("A game is in progress" in n.message for n in notices(app))
 
 
 @pytest.mark.parametrize(("answer", "opens"), [("y", True), ("n", False)])

@@ -29,7 +29,11 @@ _TIP_KEYS = {
 
 
 class GameScreen(Screen):
-    """Keys act on the selection held here; moves go up to the app as :class:`Act`."""
+    """Keys act on the selection held here; moves go up to the app as :class:`Act`, notices
+    about the play as :class:`Notice`.
+
+    ``hint_time``: seconds the coach (n, t) may think, None for its own time (tests give 0);
+    ``saving``: why autosaves fail when the game starts (the status line says it), or None."""
 
     AUTO_FOCUS = None
     #: Below 20 rows the hub and the log give way to the trains and the hand (screens.tcss).
@@ -73,6 +77,21 @@ class GameScreen(Screen):
     class Ready(Message):
         """The game screen is on top again (after a dialog): the app may go on."""
 
+    class Notice(Message):
+        """A passing notice about the play for the app to show (it replaces the last one)."""
+
+        def __init__(self, text: str, *, title: str = "", severity: str = "information", timeout: float = 5) -> None:
+            self.text = text
+            self.title = title
+            self.severity = severity
+            self.timeout = timeout
+            super().__init__()
+
+    def __init__(self, *, hint_time: float | None = None, saving: str | None = None) -> None:
+        super().__init__()
+        self.hint_time = hint_time
+        self.saving = saving
+
     def on_screen_resume(self) -> None:
         self.query_one(SizeGuard).check()  # the terminal may have changed size meanwhile
         self.post_message(self.Ready())
@@ -81,7 +100,7 @@ class GameScreen(Screen):
         self.query_one(SizeGuard).check()
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status").data_bind(GameScreen.board)
+        yield StatusLine(id="status", saving=self.saving).data_bind(GameScreen.board)
         yield from board_widgets(GameScreen.board)
         with TipRack(id="tip-rack"):
             yield TipPanel(id="tip").data_bind(GameScreen.board)
@@ -215,8 +234,8 @@ class GameScreen(Screen):
             self.board = build(
                 b.view, b.names, b.kinds, previous=b, plain=self.plain, auto_events=b.auto_events
             )
-            self.app.play_notice(
-                _("Plain sort") if self.plain else _("Planned train first, then the extras"), timeout=2
+            self.post_message(
+                self.Notice(_("Plain sort") if self.plain else _("Planned train first, then the extras"), timeout=2)
             )
 
     # -- moves ----------------------------------------------------------------------------------
@@ -226,7 +245,7 @@ class GameScreen(Screen):
             return
         play = board.play()
         if play is None:
-            self.app.play_notice(_("Select a tile and a train first"), severity="warning")
+            self.post_message(self.Notice(_("Select a tile and a train first"), severity="warning"))
             return
         self.post_message(self.Act(play))
 
@@ -252,7 +271,7 @@ class GameScreen(Screen):
     @work(thread=True, exclusive=True, group="hint")
     def _think(self, view: SeatView, names: tuple[str, ...]) -> None:
         """The coach may search for a second: never on the UI thread."""
-        limit = getattr(self.app, "hint_time", None)
+        limit = self.hint_time
         thinking = {} if limit is None else {"time_limit": limit}  # None: the coach's own time
         try:
             action, reason = _hint(view, names=names, **thinking)
@@ -266,7 +285,7 @@ class GameScreen(Screen):
         board = self.board
         if board is not None and board.view == view:
             self.board = replace(board, tip=None)
-        self.app.play_notice(_("No tip available this time"), title=_("Tip"), severity="warning")
+        self.post_message(self.Notice(_("No tip available this time"), title=_("Tip"), severity="warning"))
 
     def _show_hint(self, view: SeatView, action: Action, reason: str) -> None:
         board = self.board

@@ -14,7 +14,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ... import settings
 from ...i18n import N_, _, available_languages, language, ngettext, pgettext, set_language
 from ...players import LEVELS
 from ...rules import PRESETS, RuleSet, RuleSetError
@@ -120,6 +119,14 @@ class NewGameScreen(Screen):
     class Start(Message):
         def __init__(self, setup: GameSetup) -> None:
             self.setup = setup
+            super().__init__()
+
+    class LanguageChosen(Message):
+        """The player chose ``language`` (already in force): the app keeps it as the
+        preference and says its own keys in it."""
+
+        def __init__(self, language: str) -> None:
+            self.language = language
             super().__init__()
 
     def __init__(self, setup: GameSetup | None = None, seed: int | None = None, can_go_back: bool = False) -> None:
@@ -401,16 +408,12 @@ class NewGameScreen(Screen):
 
     @on(Select.Changed, "#language")
     async def language_chosen(self, event: Select.Changed) -> None:
-        """Another language: every word of the form at once, and saved as the preference."""
+        """Another language: every word of the form at once; the app saves it as the preference."""
         lang = str(event.value)
         if lang == language():
             return
         old_you = pgettext("player name", "You")
         set_language(lang)
-        try:
-            settings.save(getattr(self.app, "root", None), language=lang)
-        except (OSError, ValueError) as exc:
-            self.notify(error_text(exc), title=_("The language could not be saved"), severity="warning")
         # keep what was typed and chosen, then build the form again in the new words
         self._save_seats()
         n = int(self._value("players"))
@@ -430,9 +433,7 @@ class NewGameScreen(Screen):
         await self.recompose()
         self._sync_seats(n)
         translate_bindings(self)
-        relabel = getattr(self.app, "relabel", None)
-        if callable(relabel):
-            relabel()
+        self.post_message(self.LanguageChosen(lang))
         self.validate()
         self.query_one("#language", Select).focus()
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from textual import events
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from ..textual_compat import FooterKey
 
 
 class FittingFooter(Footer):

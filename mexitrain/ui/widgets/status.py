@@ -8,8 +8,9 @@ what is left (at least its first word: the counts show who, in reverse).
 
 While autosaves cannot be written (a read-only data folder, a full disk), the second line ends
 with "not saving: <reason>" in the warning colour (issue 21: the problem is notified once, and
-then said here on every move until a write works again). ``saving`` is that reason, set by the
-app from :class:`~mexitrain.ui.autosaver.Autosaver`.
+then said here on every move until a write works again). ``saving`` is that reason, given by
+the game screen when the game starts and set by the app from
+:class:`~mexitrain.ui.autosaver.Autosaver` when it changes.
 
 Names are text, never markup: they go in through ``$variables`` of ``Content.from_markup``.
 """
@@ -35,10 +36,12 @@ class StatusLine(BoardWidget):
     def render_key(self, board: Board) -> object:
         return (board.view, board.names, board.legal, self.size.width, self.saving)
 
+    def __init__(self, *args, saving: str | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._saving_at_start = saving
+
     def on_mount(self) -> None:
-        saver = getattr(self.app, "saver", None)
-        if saver is not None:  # a game started while saving already fails
-            self.saving = saver.failing_reason
+        self.saving = self._saving_at_start  # a game started while saving already fails
 
     def watch_saving(self) -> None:
         self.refresh()

@@ -1,0 +1,76 @@
+"""Every use of a Textual private, in one place.
+
+Textual is pinned exactly (``pyproject.toml``: 8.2.8). Each function here relies on a private
+name of that release, says which, and is held by a test (``tests/ui/test_textual_compat.py``
+and the tests named below), so that a Textual upgrade that moves it fails there, not on screen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import rich._wrap
+import textual._wrap
+from textual.app import App
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.notifications import Notification
+from textual.widgets._footer import FooterKey
+
+__all__ = [
+    "FooterKey",
+    "add_notice",
+    "class_bindings",
+    "notices",
+    "own_bindings",
+    "set_wrap_patterns",
+    "withdraw_notices",
+]
+
+
+def notices(app: App) -> list[Notification]:
+    """The notices on screen now (``App._notifications``; Textual has no public reader).
+    Tests read notices through this."""
+    return list(app._notifications)
+
+
+def add_notice(app: App, notice: Notification) -> None:
+    """Show ``notice`` at once, not through a posted message as ``App.notify`` does, so that a
+    withdrawal in the same turn of the event loop finds it (``App._notifications``,
+    ``App._refresh_notifications``)."""
+    app._notifications.add(notice)
+    app._refresh_notifications()
+
+
+def withdraw_notices(app: App, gone: Iterable[Notification], refresh: bool = True) -> None:
+    """Take ``gone`` off the screen (those still shown): Textual has no public call to withdraw
+    one notice (``App._unnotify``, ``App._notifications``, ``App._refresh_notifications``).
+    ``refresh`` False: the caller refreshes (it adds another notice at once)."""
+    gone = list(gone)
+    for notice in gone:
+        if notice in app._notifications:
+            app._unnotify(notice, refresh=False)
+    if refresh and gone:
+        app._refresh_notifications()
+
+
+def own_bindings(node: DOMNode) -> dict[str, list[Binding]]:
+    """``node``'s own key bindings by key, to change in place (``DOMNode._bindings``): the
+    footer shows them once ``node.refresh_bindings()`` is called."""
+    return node._bindings.key_to_bindings
+
+
+def class_bindings(node: DOMNode) -> dict[str, list[Binding]]:
+    """The bindings ``node``'s classes declare, as Textual merged them before any change to
+    :func:`own_bindings` (``DOMNode._merged_bindings``)."""
+    merged = node._merged_bindings
+    return {} if merged is None else merged.key_to_bindings
+
+
+def set_wrap_patterns(rich_word: re.Pattern[str], textual_chunk: re.Pattern[str]) -> None:
+    """Where lines may break: Rich's word pattern (``rich._wrap.re_word``, used by Textual's
+    ``Content``) and Textual's chunk pattern (``textual._wrap.re_chunk``).
+    ``tests/ui/test_typography.py`` holds both."""
+    rich._wrap.re_word = rich_word
+    textual._wrap.re_chunk = textual_chunk

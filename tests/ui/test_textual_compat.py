@@ -1,0 +1,47 @@
+"""The Textual privates mexitrain relies on (mexitrain.ui.textual_compat), held for the pinned release."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.app import App
+from textual.binding import Binding
+from textual.notifications import Notification
+
+from mexitrain.ui.textual_compat import (
+    add_notice,
+    class_bindings,
+    notices,
+    own_bindings,
+    withdraw_notices,
+)
+
+
+class _App(App[None]):
+    BINDINGS = [Binding("x", "bell", "Ring", tooltip="the bell")]
+
+
+async def test_a_notice_is_added_at_once_and_withdrawn_alone():
+    app = _App()
+    async with app.run_test() as pilot:
+        app.notify("kept")
+        await pilot.pause()
+        one, two = Notification("one", "", "information", 5), Notification("two", "", "warning", 5)
+        add_notice(app, one)
+        add_notice(app, two)
+        assert [n.message for n in notices(app)] == ["kept", "one", "two"]  # no pause needed
+        withdraw_notices(app, [one])
+        assert [n.message for n in notices(app)] == ["kept", "two"]
+        withdraw_notices(app, [one, two])  # one is gone already: no error
+        assert [n.message for n in notices(app)] == ["kept"]
+
+
+async def test_own_bindings_change_in_place_and_the_class_keeps_the_originals():
+    app = _App()
+    async with app.run_test() as pilot:
+        keys = own_bindings(app)
+        keys["x"] = [replace(b, tooltip="changed") for b in keys["x"]]
+        app.refresh_bindings()
+        await pilot.pause()
+        assert [b.tooltip for b in own_bindings(app)["x"]] == ["changed"]
+        assert [b.tooltip for b in class_bindings(app)["x"]] == ["the bell"]
