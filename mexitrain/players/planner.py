@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..i18n import N_, _, ngettext
-from ..rules import MEXICAN, Action, SeatView, view_legal_actions
+from ..rules import MEXICAN, Action, SeatView, cache, view_legal_actions
 from ..rules.tiles import placement_table
 from ..text.basics import seat_name
 from .knowledge import lacking_values
@@ -32,9 +32,8 @@ from .planning import plan_train
 
 Tile = tuple[int, int]
 
-# plan_train is a pure function: memoised on (sorted hand, open end, wild, budget).
-_PLAN_CACHE: dict[tuple, tuple[Tile, ...]] = {}
-_PLAN_CACHE_MAX = 200_000
+# plan_train is a pure function: memoised on (sorted hand, open end, wild, budget, exact).
+_PLAN_CACHE = cache.new("planner.plan", typed=True, limit=200_000)
 
 #: Search budget of plan_train inside the planner (a few ms at worst).
 PLAN_BUDGET = 120
@@ -73,10 +72,7 @@ def cached_plan(
     key = (tuple(sorted(hand)), end, wild, budget, exact)
     got = _PLAN_CACHE.get(key)
     if got is None:
-        if len(_PLAN_CACHE) >= _PLAN_CACHE_MAX:
-            _PLAN_CACHE.clear()
-        got = plan_train(key[0], end, wild, budget, exact)
-        _PLAN_CACHE[key] = got
+        got = _PLAN_CACHE.put(key, plan_train(key[0], end, wild, budget, exact))
     return got
 
 

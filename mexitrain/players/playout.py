@@ -25,7 +25,7 @@ changed, and the randomness is in the draw queues the caller passes.
 
 from __future__ import annotations
 
-from ..rules import GameState
+from ..rules import GameState, cache
 from ..rules.core import M_DRAW, M_PASS, M_SKIP, Core, from_state, legal, plays, step
 from ..rules.core.tables import (
     CHAIN,
@@ -44,8 +44,7 @@ from .planning import plan_train
 Tile = tuple[int, int]
 
 # plans of a hand (as a tile mask) from an end: (lay codes, tile id -> index, tiles' mask)
-_PLANS: dict[tuple, tuple[tuple[int, ...], dict[int, int], int]] = {}
-_PLANS_MAX = 200_000
+_PLANS = cache.new("playout.plans", typed=True, limit=200_000)
 
 
 def start(state: GameState) -> Core:
@@ -202,9 +201,7 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
         key = (tab.set, hand, ends[x], wild, budget)
         got = _PLANS.get(key)
         if got is None:
-            got = _PLANS[key] = _plan(c, hand, ends[x], wild, budget)
-            if len(_PLANS) >= _PLANS_MAX:
-                _PLANS.clear()
+            got = _PLANS.put(key, _plan(c, hand, ends[x], wild, budget))
         here = got[3]
         if here > best:
             plan, index, mask, best = got

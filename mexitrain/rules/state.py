@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from . import cache
 from .actions import MEXICAN, TrainRef
 from .ruleset import RuleSet
 from .tiles import Laid, Tile, is_double
@@ -27,7 +28,7 @@ _set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
 _set_extra = _SLOTS["__pydantic_extra__"].__set__
 _set_private = _SLOTS["__pydantic_private__"].__set__
 _new = object.__new__
-_FIELDS_SET: dict[type, set[str]] = {}  # shared, never mutated: the models are frozen
+_FIELDS_SET = cache.new("state.fields_set")  # each set shared, never mutated: the models are frozen
 
 
 def evolve(obj, update: dict):
@@ -50,7 +51,7 @@ def construct(cls, values: dict):
     _set_dict(new, values)
     fields_set = _FIELDS_SET.get(cls)
     if fields_set is None or len(fields_set) != len(values):
-        fields_set = _FIELDS_SET[cls] = set(values)
+        fields_set = _FIELDS_SET.put(cls, set(values))
     _set_fields_set(new, fields_set)
     _set_extra(new, None)
     _set_private(new, None)

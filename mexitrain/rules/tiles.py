@@ -10,6 +10,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from . import cache
+
 SET_SIZES = (6, 9, 12, 15, 18)
 
 
@@ -38,14 +40,14 @@ def tile(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-_FULL_SETS: dict[int, tuple[tuple[int, int], ...]] = {}
+_FULL_SETS = cache.new("tiles.full_set", typed=True)
 
 
 def full_set(n: int) -> tuple[tuple[int, int], ...]:
     """Every tile of a double-``n`` set, one per unordered pair (RULES.md §1)."""
     tiles = _FULL_SETS.get(n)
     if tiles is None:
-        tiles = _FULL_SETS[n] = tuple((a, b) for a in range(n + 1) for b in range(a, n + 1))
+        tiles = _FULL_SETS.put(n, tuple((a, b) for a in range(n + 1) for b in range(a, n + 1)))
     return tiles
 
 
@@ -82,7 +84,7 @@ def placements(t: tuple[int, int], end: int, wild: bool) -> tuple[tuple[int, int
     return tuple(out)
 
 
-_PLACEMENTS: dict[tuple[bool, int], dict[tuple[int, int], tuple[tuple[int, int], ...]]] = {}
+_PLACEMENTS = cache.new("tiles.placement_table", typed=True)
 
 
 def placement_table(end: int, wild: bool) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
@@ -95,5 +97,5 @@ def placement_table(end: int, wild: bool) -> dict[tuple[int, int], tuple[tuple[i
             p = placements(t, end, wild)
             if p:
                 table[t] = p
-        _PLACEMENTS[key] = table
+        _PLACEMENTS.put(key, table)
     return table

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from . import cache
 from .actions import DRAW, MARK, PASS, SKIP, Action, Play
 from .engine import apply, legal_actions, new_game
 from .errors import IllegalAction
@@ -58,25 +59,18 @@ def event_action(event: Event) -> Action:
     return _SIMPLE[event.type]
 
 
-# The start of the last round rebuilt, keyed by the identity of the finished rounds' tuple,
-# which every snapshot of a round shares (the cache holds it, so the identity stays valid).
-_ROUND_START: tuple[object, GameState | None] = (None, None)
+# The start of the last round rebuilt, keyed by what it is rebuilt from.
+_ROUND_START = cache.recent("undo.round_start", 1, typed=True)
 
 
 def round_start(state: GameState) -> GameState:
     """The snapshot at the start of ``state``'s current round (after the deal and anything
     the rules do without a choice), rebuilt by replaying the finished rounds."""
-    global _ROUND_START
     if not state.results:
         return new_game(state.rules, players=state.players, seed=state.seed)
-    key, cached = _ROUND_START
-    if (
-        key is state.results
-        and cached is not None
-        and cached.seed == state.seed
-        and cached.rules == state.rules
-        and cached.players == state.players
-    ):
+    key = (state.results, state.seed, state.rules, state.players)
+    cached = _ROUND_START.get(key)
+    if cached is not None:
         return cached
     start = new_game(state.rules, players=state.players, seed=state.seed)
     for result in state.results:
@@ -84,8 +78,7 @@ def round_start(state: GameState) -> GameState:
             start = apply(start, event_action(event))
     if start.results != state.results or start.round != state.round:
         raise _refuse("not_replayable", why="the finished rounds do not replay")
-    _ROUND_START = (state.results, start)
-    return start
+    return _ROUND_START.put(key, start)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import random
 
 from pydantic import BaseModel, ConfigDict
 
+from . import cache
 from .actions import Action
 from .ruleset import RuleSet
 from .state import Event, GameState, Phase, RoundResult, Train, construct, evolve
@@ -71,28 +72,28 @@ class SeatView(BaseModel):
 
     def unseen(self) -> tuple[Tile, ...]:
         """Tiles this seat cannot see: in hidden hands or the boneyard, in set order."""
-        off = _memo(_OFF_TRAINS, self.trains, lambda trains: _off_trains(trains, self))
-        if off[0] != (self.engine, self.rules.set):  # the same trains in another set-up
-            off = _off_trains(self.trains, self)
+        off = _OFF_TRAINS.memo(
+            (self.trains, self.engine, self.rules.set), lambda: _off_trains(self.trains, self)
+        )
         seen: set[Tile] = set()
         for h in self.hands:
             if h:
                 seen.update(h)
-        return tuple([t for t in off[1] if t not in seen])
+        return tuple([t for t in off if t not in seen])
 
 
-def _off_trains(trains: tuple[Train, ...], v: SeatView) -> tuple[tuple[int, int], tuple]:
-    """((engine, set), the tiles of the set neither on ``trains`` nor the engine)."""
+def _off_trains(trains: tuple[Train, ...], v: SeatView) -> tuple[Tile, ...]:
+    """The tiles of the set neither on ``trains`` nor the engine."""
     seen = {(v.engine, v.engine)}
     for train in trains:
         for line in train.lines:
             for a, b in line:
                 seen.add((a, b) if a <= b else (b, a))
-    return (v.engine, v.rules.set), tuple([t for t in full_set(v.rules.set) if t not in seen])
+    return tuple([t for t in full_set(v.rules.set) if t not in seen])
 
 
 # Another seat's draw as this seat sees it: one shared event per drawing seat.
-_HIDDEN_DRAWS: dict[int, Event] = {}
+_HIDDEN_DRAWS = cache.new("view.hidden_draw")
 
 
 def _seen_by(e: Event, seat: int) -> Event:
@@ -103,13 +104,13 @@ def _seen_by(e: Event, seat: int) -> Event:
 def _hidden_draw(e: Event) -> Event:
     hidden = _HIDDEN_DRAWS.get(e.seat)
     if hidden is None:
-        hidden = _HIDDEN_DRAWS[e.seat] = evolve(e, {"tile": None, "train": None, "branch": 0})
+        hidden = _HIDDEN_DRAWS.put(e.seat, evolve(e, {"tile": None, "train": None, "branch": 0}))
     return hidden
 
 
 # Per seat, the last events hidden and their hidden form: a round's events only grow, so
 # the next view of the same round hides only what is new.
-_LAST_HIDDEN: dict[int, tuple[tuple[Event, ...], tuple[Event, ...]]] = {}
+_LAST_HIDDEN = cache.new("view.last_hidden")
 
 
 def _hide(events: tuple[Event, ...], seat: int, open_hands: bool) -> tuple[Event, ...]:
@@ -123,27 +124,18 @@ def _hide(events: tuple[Event, ...], seat: int, open_hands: bool) -> tuple[Event
         hidden = hidden + tuple(
             [_seen_by(e, seat) for e in events[k:]]
         )
-    _LAST_HIDDEN[seat] = (events, hidden)
+    _LAST_HIDDEN.put(seat, (events, hidden))
     return hidden
 
 
 # Finished rounds are shared by every later snapshot, so their public and rebuilt forms are
-# memoised by identity (the entry keeps its key object alive, so an id is never reused).
-_MEMO_LIMIT = 4096
-_OFF_TRAINS: dict[int, tuple] = {}
-_PUBLIC: dict[int, tuple[RoundResult, PublicRound]] = {}
-_REBUILT: dict[int, tuple[PublicRound, RoundResult]] = {}
-
-
-def _memo(cache: dict, obj, make):
-    hit = cache.get(id(obj))
-    if hit is not None and hit[0] is obj:
-        return hit[1]
-    if len(cache) >= _MEMO_LIMIT:
-        cache.clear()
-    value = make(obj)
-    cache[id(obj)] = (obj, value)
-    return value
+# memoised, like the tiles off the trains: by value, compared with == (the snapshots of a
+# game share these parts, so == on them is mostly identity checks; hashing them is not).
+_OFF_TRAINS = cache.recent("view.off_trains", 8)
+_PUBLIC = cache.recent("view.public_round", 64)
+_REBUILT = cache.recent("view.rebuilt_round", 64)
+_PUBLIC_ROUNDS = cache.recent("view.public_rounds", 8)
+_REBUILT_ROUNDS = cache.recent("view.rebuilt_rounds", 8)
 
 
 def _make_public_round(r: RoundResult) -> PublicRound:
@@ -163,11 +155,7 @@ def _make_public_round(r: RoundResult) -> PublicRound:
 
 
 def _public_round(r: RoundResult) -> PublicRound:
-    return _memo(_PUBLIC, r, _make_public_round)
-
-
-_PUBLIC_ROUNDS: dict[int, tuple] = {}
-_REBUILT_ROUNDS: dict[int, tuple] = {}
+    return _PUBLIC.memo(r, lambda: _make_public_round(r))
 
 
 def _public_rounds(results: tuple[RoundResult, ...]) -> tuple[PublicRound, ...]:
@@ -186,11 +174,11 @@ def _make_hidden_result(p: PublicRound) -> RoundResult:
 
 def _hidden_result(p: PublicRound) -> RoundResult:
     """A finished round rebuilt from its public part (deal and events unknown)."""
-    return _memo(_REBUILT, p, _make_hidden_result)
+    return _REBUILT.memo(p, lambda: _make_hidden_result(p))
 
 
 # Per seat, the last finished round whose events were hidden, and their hidden form.
-_LAST_ROUND: dict[int, tuple[RoundResult, tuple[Event, ...]]] = {}
+_LAST_ROUND = cache.new("view.last_round")
 
 
 def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: bool) -> tuple[Event, ...]:
@@ -200,10 +188,10 @@ def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: 
     if open_hands:  # every drawn tile joined a hand everyone could see
         return last.events
     hit = _LAST_ROUND.get(seat)
-    if hit is not None and hit[0] is last:
+    if hit is not None and hit[0] == last:
         return hit[1]
     hidden = tuple([_seen_by(e, seat) for e in last.events])
-    _LAST_ROUND[seat] = (last, hidden)
+    _LAST_ROUND.put(seat, (last, hidden))
     return hidden
 
 
@@ -238,7 +226,7 @@ def view(state: GameState, seat: int) -> SeatView:
             failed=state.failed,
             idle_turns=state.idle_turns,
             events=_hide(state.events, seat, open_hands),
-            results=_memo(_PUBLIC_ROUNDS, state.results, _public_rounds),
+            results=_PUBLIC_ROUNDS.memo(state.results, lambda: _public_rounds(state.results)),
             winners=state.winners,
             last_round_events=_last_round_events(state.results, seat, open_hands),
         ),
@@ -299,7 +287,7 @@ def determinize(
             dealt_hands=tuple(full_hands),
             dealt_boneyard=tuple(pool),
             events=v.events,
-            results=_memo(_REBUILT_ROUNDS, v.results, _hidden_results),  # its round number
+            results=_REBUILT_ROUNDS.memo(v.results, lambda: _hidden_results(v.results)),  # its round number
             winners=v.winners,
         ),
     )
@@ -309,15 +297,8 @@ def view_legal_actions(v: SeatView) -> tuple[Action, ...]:
     """The legal actions of the seat to move, computed from a view alone."""
     from .engine import legal_actions
 
-    global _LAST_DETERMINIZED
-    last = _LAST_DETERMINIZED
-    if last[0] is v:
-        state = last[1]
-    else:
-        state = determinize(v)
-        _LAST_DETERMINIZED = (v, state)
-    return legal_actions(state)
+    return legal_actions(_DETERMINIZED.memo(v, lambda: determinize(v)))
 
 
 # The last view whose legal actions were asked for, and its (unshuffled) determinization.
-_LAST_DETERMINIZED: tuple[object, object] = (None, None)
+_DETERMINIZED = cache.recent("view.determinized", 1)

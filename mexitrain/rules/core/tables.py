@@ -11,6 +11,7 @@ by train, line and laid tile, the engine's order); the other actions are negativ
 
 from __future__ import annotations
 
+from .. import cache
 from ..actions import DRAW, MARK, MEXICAN, PASS, SKIP, Play
 from ..ruleset import RuleSet
 from ..state import construct
@@ -140,14 +141,13 @@ class Table:
         return action
 
 
-_TABLES: dict[tuple[RuleSet, int], Table] = {}
+_TABLES = cache.new("core.table", typed=True, limit=256)
 
 
 def table(rules: RuleSet, players: int) -> Table:
+    """The tables of a game of ``players`` under ``rules``, built once."""
     key = (rules, players)
     tab = _TABLES.get(key)
     if tab is None:
-        if len(_TABLES) > 256:
-            _TABLES.clear()
-        tab = _TABLES[key] = Table(rules, players)
+        tab = _TABLES.put(key, Table(rules, players))
     return tab
