@@ -89,3 +89,16 @@ def default_seats(players: int = 4, humans: int = 1, ai: tuple[str, ...] = (DEFA
 def random_seed() -> int:
     """A fresh seed for a new game (the only place the app uses system randomness)."""
     return random.SystemRandom().randrange(1, 1_000_000)
+
+
+#: A computer seat's own seed is ``game seed * stride + seat``. Each way of playing keeps its
+#: stride: another one would play other games for the same seed (simulate's output for a seed,
+#: the games a tournament results file holds, a saved game's computer moves).
+SIMULATE_STRIDE = 16
+TOURNAMENT_STRIDE = 97
+PLAY_STRIDE = 100
+
+
+def seat_seed(seed: int, seat: int, stride: int) -> int:
+    """The seed of the computer player in ``seat`` of the game dealt with ``seed``."""
+    return seed * stride + seat

@@ -1,4 +1,4 @@
-"""The command line: ``mexitrain [play]`` and ``mexitrain simulate`` (mexitrain/cli.py)."""
+"""The command line: ``mexitrain [play]`` and ``mexitrain simulate`` (mexitrain/cli.py, mexitrain/commands/)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from mexitrain import cli
-from mexitrain.cli import COMMANDS, Command, main, positive_int
-from mexitrain.records import read_record, replay
+from mexitrain.cli import COMMANDS, Command, main
+from mexitrain.commands.args import bad_values, positive_int
 from mexitrain.rules import make_rules
+from mexitrain.storage.records import read_record, replay
 from mexitrain.table import DEFAULT_AI, GameSetup
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -331,7 +332,7 @@ def test_a_registered_command_runs(monkeypatch, capsys, tmp_path: Path) -> None:
 
 def test_register_function_and_bad_values(monkeypatch, capsys) -> None:
     def run(args) -> int:
-        with cli.bad_values():
+        with bad_values():
             raise ValueError("no such\nthing")
 
     monkeypatch.setattr(cli, "COMMANDS", dict(COMMANDS))

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from mexitrain.cli import MAX_SEED, main
+from mexitrain.cli import main
+from mexitrain.commands.args import MAX_SEED
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,11 +13,12 @@ from pydantic import ValidationError
 
 from mexitrain.rules import RuleSet, new_game
 from mexitrain.storage.saves import load_game, save_game
-from mexitrain.storage.stats import PlayerStats, Stats, format_stats
+from mexitrain.storage.stats import PlayerStats, Stats
 from mexitrain.table import SeatConfig
 from mexitrain.text.basics import short_names
 from mexitrain.text.errors import error_text
 from mexitrain.text.names import cells, cut, fit, printable
+from mexitrain.text.stats import format_stats
 from tests.ui.helpers import table
 
 ESC_TITLE = "Bo\x1b]2;pwned\x07"

@@ -16,8 +16,9 @@ from pathlib import Path
 import polib
 import pytest
 
-from mexitrain import i18n, i18n_tools, settings
-from mexitrain.cli import main, translate_argparse
+from mexitrain import i18n, i18n_tools
+from mexitrain.cli import main
+from mexitrain.commands.args import translate_argparse
 from mexitrain.i18n import detect_language, set_language
 from mexitrain.rules import (
     DRAW,
@@ -37,6 +38,7 @@ from mexitrain.rules import (
     view,
 )
 from mexitrain.rules.errors import REASONS, WHY
+from mexitrain.storage import settings
 from mexitrain.text import basics, errors, events, files, refusals, status, validation
 from mexitrain.text import rules as rules_text
 

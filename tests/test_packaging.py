@@ -61,7 +61,7 @@ def test_source_tree_stylesheet_is_relative_symlink_to_top_level() -> None:
 
 
 def test_stylesheet_path_in_source_tree() -> None:
-    from mexitrain.resources import stylesheet_path
+    from mexitrain.ui.resources import stylesheet_path
 
     path = stylesheet_path()
     assert path.is_file()
@@ -110,7 +110,7 @@ def test_non_editable_wheel_ships_stylesheet(tmp_path: Path) -> None:
         # A regular file in the archive, not a stored symlink (S_IFLNK == 0o120000).
         assert (info.external_attr >> 16) & 0o170000 != 0o120000
         assert zf.read(info).decode("utf-8") == expected
-        assert "mexitrain/resources.py" in zf.namelist()
+        assert "mexitrain/ui/resources.py" in zf.namelist()
 
     # 2. Install it into a fresh venv and read the stylesheet from an unrelated cwd.
     venv = tmp_path / "venv"
@@ -134,7 +134,7 @@ def test_non_editable_wheel_ships_stylesheet(tmp_path: Path) -> None:
     workdir.mkdir()
     script = (
         "import mexitrain, sys\n"
-        "from mexitrain.resources import stylesheet_path\n"
+        "from mexitrain.ui.resources import stylesheet_path\n"
         "print(mexitrain.__file__, file=sys.stderr)\n"
         "print(stylesheet_path().read_text(), end='')\n"
     )

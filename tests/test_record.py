@@ -14,7 +14,6 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mexitrain.cli import main
-from mexitrain.records import read_record, write_record
 from mexitrain.rules import (
     PRESETS,
     GameState,
@@ -37,6 +36,7 @@ from mexitrain.rules.record import (
     replay,
     to_record,
 )
+from mexitrain.storage.records import read_record, write_record
 from mexitrain.table import SeatConfig
 from mexitrain.text.files import record_error_text
 
@@ -558,12 +558,12 @@ def test_record_files_are_written_atomically(tmp_path: Path, game) -> None:
 
 
 def test_failed_write_leaves_no_temporary_file(tmp_path: Path, game, monkeypatch) -> None:
-    import mexitrain.records as records
+    import mexitrain.storage.atomic as atomic
 
     def broken_replace(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(records.os, "replace", broken_replace)
+    monkeypatch.setattr(atomic.os, "replace", broken_replace)
     with pytest.raises(OSError):
         write_record(tmp_path / "x.json", game[1])
     assert list(tmp_path.iterdir()) == []

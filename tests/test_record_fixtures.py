@@ -76,7 +76,7 @@ def test_simulate_records_under_random_options_all_replay(tmp_path, capsys):
     import random
 
     from mexitrain.cli import main
-    from mexitrain.records import read_record
+    from mexitrain.storage.records import read_record
     from tests.rules.test_core_lockstep import random_table
 
     rng = random.Random(2112)

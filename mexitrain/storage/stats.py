@@ -23,10 +23,9 @@ from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from ..i18n import N_, _
 from ..rules import PRESETS, GameState, standings
 from ..table import GameSetup
-from ..text.basics import decimal, level_name
+from ..text.stats import CUSTOM, PEOPLE_ONLY
 from . import atomic
 from .paths import stats_db_path, stats_path
 from .safe import MAX_DATA, is_regular, open_regular, read_regular
@@ -36,10 +35,8 @@ FORMAT = "mexitrain-stats"
 VERSION = 1
 #: How many finished games are remembered so that none is counted twice.
 RECENT = 200
-#: The opponent "level" of a game with no computer player.
-PEOPLE_ONLY = "people"
-#: The preset of a rule set that matches none exactly.
-CUSTOM = "custom"
+# PEOPLE_ONLY (the opponent "level" of a game with no computer player) and CUSTOM (the preset
+# of a rule set that matches none exactly) come from mexitrain.text.stats, which words them
 
 
 class _Model(BaseModel):
@@ -451,76 +448,6 @@ def record_finished_game(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-# ---------------------------------------------------------------------------------------
-# Display
-# ---------------------------------------------------------------------------------------
-_HEAD = ("", N_("games"), N_("wins"), N_("win %"), N_("avg total"), N_("best"), N_("rounds out"))
-
-
-#: Each preset's row label (the preset names are identifiers, not words of every language).
-_PRESET_RULES = {
-    "standard": N_("standard rules"),
-    "fast": N_("fast rules"),
-    "common": N_("common rules"),
-    CUSTOM: N_("custom rules"),
-}
-
-
-def _preset_rules(preset: str) -> str:
-    if preset in _PRESET_RULES:
-        return _(_PRESET_RULES[preset])
-    return _("{preset} rules").format(preset=preset)
-
-
-def _row(label: str, t: Tally) -> tuple[str, ...]:
-    pct = f"{100 * t.wins / t.games:.0f}%" if t.games else "-"
-    avg = decimal(t.average) if t.average is not None else "-"
-    best = "-" if t.best_total is None else str(t.best_total)
-    out = _("{out} of {rounds}").format(out=t.rounds_out, rounds=t.rounds)
-    return (label, str(t.games), str(t.wins), pct, avg, best, out)
-
-
-def format_stats(stats: Stats) -> str:
-    """The statistics as a plain-text table, one block per person."""
-    from ..text.names import printable
-
-    if not stats.players:
-        return _("No finished games yet.")
-    blocks = []
-    for name in sorted(stats.players, key=lambda n: (n != "You", n.casefold())):
-        p = stats.players[name]
-        head = tuple(_(h) if h else h for h in _HEAD)
-        rows = [head, _row(_("all games"), p.overall)]
-        rows += [
-            _row(_("vs {level}").format(level=level_name(level)) if level != PEOPLE_ONLY else _("people only"), t)
-            for level, t in sorted(p.by_level.items())
-        ]
-        rows += [_row(_preset_rules(preset), t) for preset, t in sorted(p.by_preset.items())]
-        widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-        lines = [printable(name)]  # a name read from the file: control characters shown escaped
-        for r in rows:
-            cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True)]
-            lines.append("  " + "  ".join(cells).rstrip())
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
-
-
-def run_command(args: Any) -> int:
-    """``mexitrain stats [--data-dir DIR]``: print the statistics table."""
-    from ..cli import CommandError
-    from .paths import data_dir
-
-    root = data_dir(getattr(args, "data_dir", None))
-    try:
-        stats = load_stats(root)
-    except SaveError as exc:
-        from ..text.files import save_error_text  # in the player's language
-
-        raise CommandError(save_error_text(exc)) from None
-    print(format_stats(stats))
-    return 0
-
-
 __all__ = [
     "CUSTOM",
     "FORMAT",
@@ -531,9 +458,7 @@ __all__ = [
     "Tally",
     "VERSION",
     "add_game",
-    "format_stats",
     "load_stats",
     "preset_name",
     "record_finished_game",
-    "run_command",
 ]

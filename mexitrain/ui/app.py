@@ -22,9 +22,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from .. import settings
 from ..i18n import _
-from ..resources import stylesheet_path
 from ..rules import Action, GameState, legal_actions, view
 from ..session import Notice, Session, capitalised
 from ..storage import (
@@ -33,16 +31,19 @@ from ..storage import (
     data_dir,
     load_save,
     save_named,
+    settings,
 )
-from ..storage.stats import format_stats, load_stats
+from ..storage.stats import load_stats
 from ..table import GameSetup, random_seed
 from ..text.basics import quote
 from ..text.errors import error_text
+from ..text.stats import format_stats
 from . import typography
 from .autosaver import Autosaver
 from .cells import printable
 from .command_palette import Palette, ThemeProvider, key_label
 from .lang import translate_bindings
+from .resources import stylesheet_path
 from .resume import offer_resume
 from .screens import (
     GameOverScreen,
@@ -645,8 +646,8 @@ def run(
     """Play: ``setup`` None shows the new-game screen first (and offers an unfinished autosave);
     ``speed`` = seconds between computer moves; ``data_dir`` overrides the data directory;
     ``load`` starts a loaded game, ``replay`` opens one in the replay viewer. Returns the
-    exit status; a crash raises mexitrain.crash.AppCrashed (Textual's report kept for the log)."""
-    from ..crash import run_app
+    exit status; a crash raises mexitrain.ui.crash.AppCrashed (Textual's report kept for the log)."""
+    from .crash import run_app
 
     return run_app(MexitrainApp(setup, speed, data_dir=data_dir, load=load, replay=replay))
 

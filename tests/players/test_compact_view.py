@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from mexitrain.cli import main, play_core
+from mexitrain.cli import main
+from mexitrain.commands.simulate import play_core
 from mexitrain.players import LEVELS, make_player
 from mexitrain.players import tournament as tour
 from mexitrain.rules import RuleSet, SeatView, apply, new_game, view, view_legal_actions

@@ -155,7 +155,8 @@ def test_the_kept_games_are_still_the_games_the_players_play():
     The first game of each file, replayed for two rounds, must give the same scores."""
     from pathlib import Path
 
-    from mexitrain.players.tournament import ResultsFile, play_one
+    from mexitrain.commands.tournament import ResultsFile
+    from mexitrain.players.tournament import play_one
     from mexitrain.rules import make_rules
 
     folder = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
@@ -174,7 +175,7 @@ def test_a_long_tournament_says_how_far_it_has_got(tmp_path, capsys):
     the table on standard output is unchanged."""
     import io
 
-    from mexitrain.players.tournament import Progress, duration
+    from mexitrain.commands.tournament import Progress, duration
 
     assert main([*RESULTS_ARGS, "--results", str(tmp_path / "runs.jsonl")]) == 0
     out, err = capsys.readouterr()
@@ -351,7 +352,7 @@ def test_the_kept_results_are_the_full_games_of_the_readme_rows():
     at the default budget, in the README's range of deals, each rotation of a deal once."""
     from pathlib import Path
 
-    from mexitrain.players.tournament import ResultsFile, job_key
+    from mexitrain.commands.tournament import ResultsFile, job_key
     from mexitrain.rules import make_rules
 
     folder = Path(__file__).resolve().parents[2] / "benchmarks" / "results"

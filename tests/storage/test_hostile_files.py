@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from mexitrain import settings
 from mexitrain.storage import (
     SaveError,
     autosave,
@@ -26,6 +25,7 @@ from mexitrain.storage import (
     save_game,
     save_named,
     saves_dir,
+    settings,
     stats_db_path,
     stats_path,
 )

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from french_errors import in_french
 
-from mexitrain.records import write_record
 from mexitrain.rules.record import replay, to_record
 from mexitrain.storage import (
     SaveError,
@@ -29,6 +28,7 @@ from mexitrain.storage import (
     saves_dir,
 )
 from mexitrain.storage import saves as saves_mod
+from mexitrain.storage.records import write_record
 from mexitrain.text.files import save_error_text
 
 from .games import VARIANTS, finish, history, play, start, table

@@ -13,12 +13,12 @@ from mexitrain.storage import SaveError, stats_path
 from mexitrain.storage.stats import (
     Stats,
     Tally,
-    format_stats,
     load_stats,
     preset_name,
     record_finished_game,
 )
 from mexitrain.table import GameSetup, SeatConfig
+from mexitrain.text.stats import format_stats
 
 from .games import SHORT_RULES, finish, play, start, table
 

@@ -11,7 +11,7 @@ from textual.widgets import Select
 
 from mexitrain.i18n import language, set_language
 from mexitrain.rules import RuleSet
-from mexitrain import settings
+from mexitrain.storage import settings
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
@@ -303,7 +303,8 @@ async def test_french_screenshot_and_ctrl_c_notices():
 
 
 def test_statistics_table_in_french():
-    from mexitrain.storage.stats import PlayerStats, Stats, Tally, format_stats
+    from mexitrain.storage.stats import PlayerStats, Stats, Tally
+    from mexitrain.text.stats import format_stats
 
     set_language("fr")
     assert format_stats(Stats()) == "Aucune partie terminée pour le moment."

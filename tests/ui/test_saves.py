@@ -570,7 +570,7 @@ async def test_open_replay_picks_a_record_from_a_folder_tree(tmp_path: Path):
 # -- the theme, a preference ------------------------------------------------------------------
 async def test_the_theme_chosen_is_kept_for_the_next_game(tmp_path):
     """The palette's Theme command changes App.theme: it is saved, and the next start uses it."""
-    from mexitrain import settings
+    from mexitrain.storage import settings
 
     app = game_app(data_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -586,7 +586,7 @@ async def test_the_theme_chosen_is_kept_for_the_next_game(tmp_path):
 
 
 async def test_an_unknown_saved_theme_is_ignored_and_a_failed_save_is_said(tmp_path, monkeypatch):
-    from mexitrain import settings
+    from mexitrain.storage import settings
 
     settings.save(tmp_path, theme="no-such-theme")
     app = game_app(data_dir=tmp_path)

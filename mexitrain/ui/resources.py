@@ -12,6 +12,6 @@ def stylesheet_path() -> Path:
 
     In a source checkout this is ``mexitrain/screens.tcss`` (a relative symlink to
     the top-level ``screens.tcss``); in an installed wheel it is a regular file
-    that setuptools copied from it. Either way it is next to this module.
+    that setuptools copied from it. Either way it is in the package folder, above this module's.
     """
-    return Path(__file__).resolve().parent / STYLESHEET_NAME
+    return Path(__file__).resolve().parent.parent / STYLESHEET_NAME

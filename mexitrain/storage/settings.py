@@ -13,9 +13,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .storage import atomic
-from .storage.paths import data_dir, settings_path
-from .storage.safe import MAX_SETTINGS, read_regular
+from . import atomic
+from .paths import data_dir, settings_path
+from .safe import MAX_SETTINGS, read_regular
 
 #: The longest setting value kept (a language or theme name is a few letters).
 MAX_VALUE = 100
@@ -73,7 +73,7 @@ def choose_language(
 
     An unknown ``explicit`` language raises ``ValueError``; an unknown saved one is ignored.
     """
-    from .i18n import available_languages, detect_language
+    from ..i18n import available_languages, detect_language
 
     have = available_languages()
     if explicit is not None:

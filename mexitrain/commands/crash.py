@@ -7,15 +7,11 @@ one-line errors into exit status 1 and this line on standard error::
 
 The log (in the data folder, else the system's temporary folder) holds the version, the
 command, the Python traceback and, for a crash inside the game screens, Textual's own report
-with the local variables. Textual catches an exception raised inside the app, prints its
-report on the terminal and lets ``App.run()`` return normally, which made a crash exit with
-status 0: :func:`run_app` keeps that report for the log and raises the error again once the
-terminal is restored.
+with the local variables (:class:`~mexitrain.ui.crash.AppCrashed` carries it).
 """
 
 from __future__ import annotations
 
-import io
 import os
 import platform
 import sys
@@ -23,40 +19,13 @@ import tempfile
 import time
 import traceback
 from pathlib import Path
-from typing import Any
 
-
-class AppCrashed(Exception):
-    """The game screens stopped on an exception: ``error``, and Textual's report of it."""
-
-    def __init__(self, error: BaseException, details: str = "") -> None:
-        super().__init__(str(error))
-        self.error = error
-        self.details = details
-
-
-def run_app(app: Any) -> int:
-    """Run a Textual app; returns its exit status, or raises :class:`AppCrashed` when an
-    exception stopped it (Textual's report goes to the crash log, not to the terminal)."""
-    from rich.console import Console
-
-    report = io.StringIO()
-    # Textual prints the report of an unhandled exception on its error console after it
-    # has restored the terminal (textual 8: App._print_error_renderables)
-    app.error_console = Console(
-        file=report, width=120, color_system=None, force_terminal=False, markup=False, highlight=False
-    )
-    app.run()
-    error = getattr(app, "_exception", None)  # textual 8 keeps the first unhandled exception
-    if error is not None:
-        raise AppCrashed(error, report.getvalue())
-    code = app.return_code
-    return 0 if code is None else int(code)
+from ..ui.crash import AppCrashed
 
 
 def describe(exc: BaseException) -> str:
     """The error in a few words: "ValueError: bad thing" (first line, at most 120 characters)."""
-    from .text.names import printable
+    from ..text.names import printable
 
     error = exc.error if isinstance(exc, AppCrashed) else exc
     text = str(error).strip().splitlines()
@@ -67,7 +36,7 @@ def describe(exc: BaseException) -> str:
 
 def report_text(exc: BaseException, argv: list[str] | None = None) -> str:
     """What a crash log holds."""
-    from . import __version__
+    from .. import __version__
 
     error = exc.error if isinstance(exc, AppCrashed) else exc
     lines = [
@@ -101,4 +70,4 @@ def write_crash_log(exc: BaseException, folder: Path | None, argv: list[str] | N
     return None
 
 
-__all__ = ["AppCrashed", "describe", "report_text", "run_app", "write_crash_log"]
+__all__ = ["describe", "report_text", "write_crash_log"]

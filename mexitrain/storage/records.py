@@ -7,10 +7,9 @@ only adds files. See ``docs/record-format.md``.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
-from .rules.record import (
+from ..rules.record import (
     FORMAT,
     VERSION,
     RecordError,
@@ -20,28 +19,15 @@ from .rules.record import (
     replay,
     to_record,
 )
-from .storage.safe import MAX_DATA, read_regular
+from .atomic import write_text
+from .safe import MAX_DATA, read_regular
 
 
 def write_record(path: str | os.PathLike[str], record: dict) -> Path:
-    """Write ``record`` to ``path`` atomically: a temporary file in the same folder, then a
-    rename, so a reader never sees half a record. Returns the path written."""
-    path = Path(path)
-    text = dump_record(record)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
+    """Write ``record`` to ``path`` atomically and durably (:func:`~mexitrain.storage.atomic.write_text`:
+    a temporary file in the same folder, then a rename and the folder's ``fsync``), so a reader
+    never sees half a record. Returns the path written."""
+    return write_text(path, dump_record(record))
 
 
 def read_record(path: str | os.PathLike[str]) -> dict:
