@@ -2,5 +2,6 @@
 
 Layout: ``board.py`` is plain Python (what the screen shows; its words come from :mod:`mexitrain.text`),
 ``widgets/`` render a :class:`~mexitrain.ui.board.Board` and post intents, ``screens/`` hold
-the widgets and key bindings, and ``app.py`` owns the game snapshot and the computer turns.
+the widgets and key bindings and post messages, and ``app.py`` runs the game session
+(:mod:`mexitrain.session`) with Textual: screens, workers, notices and the computer turns.
 """

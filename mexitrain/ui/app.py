@@ -1,8 +1,14 @@
-"""The Textual app: it owns the game snapshot, applies moves and runs the computer players.
+"""The Textual app: screens, workers, notices and keys around one game session.
 
-Snapshots down, intents up: the app holds ``snapshot`` (the full :class:`GameState`) and hands
-the game screen only ``view(state, seat)`` for the seat being shown; screens post intents
-(:class:`GameScreen.Act`) and the app applies them with the pure reducer.
+The game itself (snapshot, seats, turn order, hand-off, knock, forced moves, undo) is
+:class:`mexitrain.session.Session`, plain Python; the app asks it what to do and does it with
+Textual. Snapshots down, intents up: the app's ``snapshot`` is the session's, and the game
+screen gets only ``view(state, seat)`` for the seat being shown; screens post messages
+(:class:`GameScreen.Act`, :class:`GameScreen.Notice`, :class:`NewGameScreen.LanguageChosen`…)
+and never call the app. Computer players choose in a worker thread.
+
+Over 500 lines: every screen's message handler and every app-wide command (save, load, replay,
+statistics, theme, Textual's own texts) meets here, as Textual wants them on the App class.
 """
 
 from __future__ import annotations
