@@ -106,7 +106,8 @@ class Session:
     def start(self, setup: GameSetup, state: GameState | None = None) -> tuple[GameState, list[str]]:
         """Seat ``setup``'s table: the first snapshot (``state``, or round 1 freshly dealt) and
         one warning per computer player whose level is not available (it plays another).
-        The snapshot is not taken yet: hand it to :meth:`moved` once it is shown."""
+        The snapshot is not taken yet: hand it to :meth:`moved` once it is shown (the last
+        game's snapshot is forgotten: a table of another size follows it, even in round 1)."""
         self.setup = setup
         self.names = tuple(s.name for s in setup.seats)
         self.kinds = tuple(s.kind for s in setup.seats)
@@ -135,11 +136,11 @@ class Session:
         return first, warnings
 
     # -- the snapshot moves on ----------------------------------------------------------------------
-    def moved(self, old: GameState | None, new: GameState) -> Moved:
-        """Take ``new`` (after ``old``): the seat to show, the hand-off and results due; what
-        to withdraw (the last person's private notices end with their turn) and the knock
-        notices (a seat down to one tile) to show."""
-        self.state = new
+    def moved(self, new: GameState) -> Moved:
+        """Take ``new`` (after the snapshot taken last, none after :meth:`start`): the seat to
+        show, the hand-off and results due; what to withdraw (the last person's private notices
+        end with their turn) and the knock notices (a seat down to one tile) to show."""
+        old, self.state = self.state, new
         withdrawn: list[object] = []
         self._undo = None
         if old is None or new.round != old.round or len(new.results) != len(old.results):

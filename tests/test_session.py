@@ -27,7 +27,7 @@ def knock_position(turn: int = 0):
 
 
 def started(session: Session, state):
-    session.moved(None, state)
+    session.moved(state)
     return state
 
 
@@ -74,14 +74,14 @@ def test_the_person_on_screen_is_told_privately_a_computer_publicly():
     s.start(setup("human", "random"))
     before = started(s, knock_position(0))
     after = apply(before, legal_actions(before)[0])
-    moved = s.moved(before, after)
+    moved = s.moved(after)
     assert moved.notices == [Notice("Knock! You have one tile left", "Knock", "warning", 4, seat=0)]
 
     s = Session()
     s.start(setup("human", "random"))
     before = started(s, knock_position(1))
     after = apply(before, legal_actions(before)[0])
-    (notice,) = s.moved(before, after).notices
+    (notice,) = s.moved(after).notices
     assert notice.text == "Knock! Bo has one tile left" and notice.seat is None
 
 
@@ -94,7 +94,7 @@ def test_two_people_get_a_hand_off_and_private_notices_end_with_the_turn():
     assert s.next_step() is None  # once; now the person's own move
     s.note_private("n1", "ann's notice", 0)
     after = apply(state, legal_actions(state)[0])  # Ann plays: Bo's turn
-    moved = s.moved(state, after)
+    moved = s.moved(after)
     assert s.shown_seat == 1 and moved.withdrawn == ["ann's notice"]
     assert s.next_step() == Step("handoff", 1, text="Round 1 of 1")
 
@@ -145,7 +145,7 @@ def test_undo_is_cached_per_snapshot_and_takes_back_the_last_decision():
     ok, why = s.undo_state()
     assert not ok and s.undo_known == (ok, why)
     after = apply(state, legal_actions(state)[0])
-    s.moved(state, after)
+    s.moved(after)
     assert s.undo_known is None  # a new snapshot: asked again
     ok, _why = s.undo_state()
     assert ok
@@ -170,8 +170,19 @@ def test_the_results_are_due_once_a_round_ends():
     state = position(SIX, hands=[[(6, 3)], [(2, 2), (4, 4)]], boneyard=[(5, 5)], engine=6)
     started(s, state)
     after = apply(state, legal_actions(state)[0])
-    s.moved(state, after)
+    s.moved(after)
     assert s.next_step() == Step("round_over")
     assert after.over and s.next_step() == Step("game_over")
     assert s.next_step() is None
     assert s.you() == 0
+
+
+def test_a_table_of_another_size_can_follow_a_game_in_its_first_round():
+    # a new game started from the form during round 1 of a two-player game: the knock check
+    # compared the two games' hand sizes seat by seat and failed (zip of 2 and 3 seats)
+    s = Session()
+    two, _warnings = s.start(setup("human", "random"))
+    s.moved(two)
+    three, _warnings = s.start(setup("human", "random", "random"))
+    assert three.round == two.round == 1
+    assert s.moved(three).notices == [] and s.state is three

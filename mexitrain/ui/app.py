@@ -286,7 +286,7 @@ class MexitrainApp(App[None]):
         setup = self.session.setup
         if setup is not None and new is not old:
             self.saver.submit(new, setup, self.speed)
-        moved = self.session.moved(old, new)
+        moved = self.session.moved(new)
         withdraw_notices(self, moved.withdrawn)  # the last person's notices end with their turn
         for notice in moved.notices:
             self.show_notice(notice)
