@@ -84,8 +84,8 @@ def opponent_evidence(found, particles: int, eps: float, seed: int) -> dict[str,
     from mexitrain.players.knowledge import Sampler, _played_after, lacking_values
     from mexitrain.players.planner import planner_decide
     from mexitrain.rules import legal_actions, view
+    from mexitrain.rules.actions import event_action
     from mexitrain.rules.state import evolve
-    from mexitrain.rules.undo import event_action
 
     sums = dict.fromkeys(("overlap", "overlap weighted", "brier", "brier weighted", "ess"), 0.0)
     pip_cases = 0

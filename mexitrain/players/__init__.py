@@ -1,7 +1,7 @@
 """Computer players: each gets a seat's view (never the full state) and returns an action.
 
 Levels, weakest first: ``random``, ``greedy`` (most pips), ``planner`` (plans its own train,
-RULES.md §9) and ``expert`` (determinized Monte Carlo with the planner as rollout policy).
+docs/rules.md §9) and ``expert`` (determinized Monte Carlo with the planner as rollout policy).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Level 2, greedy: the legal tile with the most pips (RULES.md §1 pips)."""
+"""Level 2, greedy: the legal tile with the most pips (docs/rules.md §1 pips)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
     the hand fit the end of the seat's own train (its private end: the opponents rarely
     change it, unlike the Mexican Train's), then to the play after which most tiles left fit
     any end the seat may play on, then to a play off an opponent's marked train (its end is
-    one its owner could not match when marking it, RULES.md §9: leave it there), then to the
+    one its owner could not match when marking it, docs/rules.md §9: leave it there), then to the
     first in the engine's stable order. With no play: the forced draw, marker or pass."""
     best = None
     best_key = None

@@ -1,4 +1,4 @@
-"""Level 3, the planner: plans its own train and follows RULES.md §9.
+"""Level 3, the planner: plans its own train and follows docs/rules.md §9.
 
 The policy is a pure function of what a seat may know (its hand, the trains, hand sizes,
 the public events): :func:`planner_action` takes a :class:`SeatView` *or* a full
@@ -43,9 +43,8 @@ REPLAN_BUDGET = 40
 
 class Weights(NamedTuple):
     """The scores of :func:`score_plays` that are weights rather than rules: the planner level
-    plays the defaults, and so does the expert: with :data:`TUNED_WEIGHTS` at tables of three
-    or more it won no more against three planners (30.5 % of 2000 one-round games against
-    31.4 % on the same deals, README "Tuned weights"), so they stay a tool to try again."""
+    plays the defaults, and so does the expert (with :data:`TUNED_WEIGHTS` it won no more
+    against planners: README "Tuned weights")."""
 
     #: per pip of the tile played, as a rule; and when an opponent is down to one or two tiles
     pips: float = 0.3
@@ -60,9 +59,8 @@ DEFAULT_WEIGHTS = Weights()
 #: Found by self-play with ``benchmarks/tune_weights.py search`` (4 players, one-round
 #: double-12 games, the planner's rollout policy in one seat against the defaults in the
 #: others): sheds on public trains count for more, and when an opponent is near out a tile's
-#: pips for less. Played by the planner level against planners on deals the search never saw
-#: (``check``, through the reducer), it wins 27.4 % at 4 players (fair share 25 %), 34.8 %
-#: at 3, 18.1 % at 6, and 50.4 % at 2 (no gain).
+#: pips for less. How they fare against the defaults is measured by ``benchmarks/tune_weights.py
+#: check`` (README "Tuned weights").
 TUNED_WEIGHTS = Weights(pips=0.3, pips_danger=1.0, shed=32, shed_last=22)
 
 
@@ -392,7 +390,7 @@ def _forced_reason(a) -> str:
 
 
 class PlannerPlayer:
-    """Level 3: plans its own train and sheds the rest on public trains (RULES.md §9)."""
+    """Level 3: plans its own train and sheds the rest on public trains (docs/rules.md §9)."""
 
     name = "planner"
 

@@ -1,4 +1,4 @@
-"""Planning a personal train (RULES.md §9: "plan your own train first").
+"""Planning a personal train (docs/rules.md §9: "plan your own train first").
 
 ``plan_train`` finds the longest chain of tiles (then the heaviest, by pips) that can be laid
 from an open end through a hand. The exact longest trail is NP-hard in general, so the search
@@ -6,7 +6,7 @@ is a depth-first branch-and-bound with a node budget: it is exact for ordinary h
 returns the best chain found when the budget runs out. It is deterministic: the same hand,
 end and budget always give the same chain, whatever order the hand is given in.
 
-``arrange_hand`` sorts a hand for the hand tray as seed 000 describes: the planned train in
+``arrange_hand`` sorts a hand for the hand tray as the French leaflet describes: the planned train in
 the order it will be laid, then the extras.
 """
 

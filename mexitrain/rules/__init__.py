@@ -1,4 +1,4 @@
-"""The rules of Mexican Train (RULES.md) as a pure reducer over immutable snapshots.
+"""The rules of Mexican Train (docs/rules.md) as a pure reducer over immutable snapshots.
 
 >>> from mexitrain.rules import new_game, legal_actions, apply, RuleSet
 >>> state = new_game(RuleSet(), players=4, seed=7)

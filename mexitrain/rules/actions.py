@@ -1,12 +1,15 @@
-"""Actions: what a seat can do, as a pydantic discriminated union (RULES.md §5, §6, §8)."""
+"""Actions: what a seat can do, as a pydantic discriminated union (docs/rules.md §5, §6, §8)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .tiles import Laid
+
+if TYPE_CHECKING:
+    from .state import Event
 
 MEXICAN = "mexican"
 #: A train is named by its owner's seat (0-based) or ``"mexican"``.
@@ -57,3 +60,13 @@ DRAW = Draw()
 MARK = Mark()
 PASS = Pass()
 SKIP = Skip()
+
+#: The action of each event type that carries no tile (an event's type names its action).
+SIMPLE_ACTIONS: dict[str, Draw | Mark | Pass | Skip] = {"draw": DRAW, "mark": MARK, "pass": PASS, "skip": SKIP}
+
+
+def event_action(event: Event) -> Action:
+    """The action that produced ``event``."""
+    if event.type == "play":
+        return Play(tile=event.tile, train=event.train, branch=event.branch)
+    return SIMPLE_ACTIONS[event.type]

@@ -1,4 +1,4 @@
-"""The public reducer: ``new_game``, ``legal_actions`` and ``apply`` (RULES.md §2-§8).
+"""The public reducer: ``new_game``, ``legal_actions`` and ``apply`` (docs/rules.md §2-§8).
 
 A thin layer over the compact core (:mod:`mexitrain.rules.core`), where the rules live once:
 dealing, legal moves, refusals, the step, round end and scoring. Each snapshot the reducer

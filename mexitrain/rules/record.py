@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .actions import MEXICAN, Action, Draw, Mark, Pass, Play, Skip
+from .actions import MEXICAN, SIMPLE_ACTIONS, Action, Play
 from .engine import apply, new_game
 from .errors import IllegalAction
 from .ruleset import RuleSet, RuleSetError, _error_data
@@ -49,7 +49,6 @@ _EVENT_KEYS = {
     "skip": (("seat", "type"), ()),
 }
 _ENDS = ("domino", "stuck", "blocked")
-_ACTIONS: dict[str, Action] = {"draw": Draw(), "mark": Mark(), "pass": Pass(), "skip": Skip()}
 
 
 class RecordError(ValueError):
@@ -325,11 +324,9 @@ def _check_event(e: Any, where: _Where, players: int, top: int) -> Action:
     _want_int(e["seat"], where / "seat", 0, players - 1)
     if kind == "draw":
         _want_tile(e["tile"], where / "tile", top)
-    if kind in _ACTIONS:
-        return _ACTIONS[kind]
+    if kind in SIMPLE_ACTIONS:
+        return SIMPLE_ACTIONS[kind]
     tile = _want_tile(e["tile"], where / "tile", top)
-    if kind == "draw":
-        return _ACTIONS["draw"]
     train = e["train"]
     if train != MEXICAN:
         if not _is_int(train):

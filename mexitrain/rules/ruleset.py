@@ -1,4 +1,4 @@
-"""The rule set: every option of RULES.md §8, the hand-size table of §2 and the presets."""
+"""The rule set: every option of docs/rules.md §8, the hand-size table of §2 and the presets."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class RuleSetError(ValueError):
         self.values = values
 
 
-#: RULES.md §2: (largest player count of the row, tiles each), by (set, table).
+#: docs/rules.md §2: (largest player count of the row, tiles each), by (set, table).
 HAND_TABLES: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {
     (12, "standard"): ((4, 15), (6, 12), (8, 10), (10, 8)),
     (9, "standard"): ((4, 10), (6, 9), (7, 7), (8, 6)),
@@ -36,7 +36,7 @@ HAND_TABLES: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {
 
 
 class RuleSet(BaseModel):
-    """Every rule option of RULES.md. The defaults are the Standard preset (the French leaflet's rules).
+    """Every rule option of docs/rules.md. The defaults are the Standard preset (the French leaflet's rules).
     What each option does, for players, is said in :mod:`mexitrain.text.rules` (``option_help``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -88,7 +88,7 @@ class RuleSet(BaseModel):
         return HAND_TABLES[(self.set, self.hand_table)][-1][0]
 
     def tiles_each(self, players: int) -> int:
-        """Tiles dealt to each of ``players`` (RULES.md §2); refuses impossible tables."""
+        """Tiles dealt to each of ``players`` (docs/rules.md §2); refuses impossible tables."""
         self.check_players(players)
         return self._table_size(players) if self.hand_size is None else self.hand_size
 

@@ -1,4 +1,4 @@
-"""Scores, totals, standings and tie-breaks (RULES.md §7; teams §8)."""
+"""Scores, totals, standings and tie-breaks (docs/rules.md §7; teams §8)."""
 
 from __future__ import annotations
 

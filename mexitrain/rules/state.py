@@ -84,10 +84,6 @@ class Train(_Frozen):
     marker: bool = False
 
     @property
-    def is_mexican(self) -> bool:
-        return self.owner is None
-
-    @property
     def ref(self) -> TrainRef:
         return MEXICAN if self.owner is None else self.owner
 
@@ -146,8 +142,8 @@ class RoundResult(_Frozen):
 class GameState(_Frozen):
     """Everything about a game at one moment. Only ``apply`` makes the next one.
 
-    A snapshot built by the reducer privately keeps the compact core it was built from
-    (issue 22), in a slot that is not a field: equality, hashing, dumps, copies, pickles
+    A snapshot built by the reducer privately keeps the compact core it was built from,
+    in a slot that is not a field: equality, hashing, dumps, copies, pickles
     and ``model_copy`` never see it, and a copy starts without one (the reducer reads its
     core back from the fields then; see :func:`attached_core`).
     """

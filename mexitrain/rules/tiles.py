@@ -1,4 +1,4 @@
-"""Tiles (RULES.md §1): a tile is a plain ``(low, high)`` tuple of ints.
+"""Tiles (docs/rules.md §1): a tile is a plain ``(low, high)`` tuple of ints.
 
 Tiles are hashable, immutable and cheap, so the snapshots can hold thousands of them.
 A tile *laid on a train* is written ``(half against the open end, new open end)``.
@@ -11,8 +11,6 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from . import cache
-
-SET_SIZES = (6, 9, 12, 15, 18)
 
 
 def _check_tile(value: tuple[int, int]) -> tuple[int, int]:
@@ -44,7 +42,7 @@ _FULL_SETS = cache.new("tiles.full_set", typed=True)
 
 
 def full_set(n: int) -> tuple[tuple[int, int], ...]:
-    """Every tile of a double-``n`` set, one per unordered pair (RULES.md §1)."""
+    """Every tile of a double-``n`` set, one per unordered pair (docs/rules.md §1)."""
     tiles = _FULL_SETS.get(n)
     if tiles is None:
         tiles = _FULL_SETS.put(n, tuple((a, b) for a in range(n + 1) for b in range(a, n + 1)))
@@ -52,7 +50,7 @@ def full_set(n: int) -> tuple[tuple[int, int], ...]:
 
 
 def pips(t: tuple[int, int]) -> int:
-    """A tile's worth: the sum of its halves (RULES.md §1: 5-7 = 12)."""
+    """A tile's worth: the sum of its halves (docs/rules.md §1: 5-7 = 12)."""
     return t[0] + t[1]
 
 
@@ -66,7 +64,7 @@ def fmt(t: tuple[int, int]) -> str:
 
 
 def placements(t: tuple[int, int], end: int, wild: bool) -> tuple[tuple[int, int], ...]:
-    """Every way tile ``t`` can be laid on an open end ``end`` (RULES.md §4, §8 blanks_wild).
+    """Every way tile ``t`` can be laid on an open end ``end`` (docs/rules.md §4, §8 blanks_wild).
 
     Each result is ``(half against the end, new open end)``.
     """

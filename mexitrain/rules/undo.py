@@ -24,7 +24,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from . import cache
-from .actions import DRAW, MARK, PASS, SKIP, Action, Play
+from .actions import event_action
 from .engine import apply, legal_actions, new_game
 from .errors import IllegalAction
 from .state import Event, GameState
@@ -47,16 +47,6 @@ class UndoRefused(Exception):
 
 def _refuse(code: str, **values: object) -> UndoRefused:
     return UndoRefused(code, **values)
-
-
-_SIMPLE: dict[str, Action] = {"draw": DRAW, "mark": MARK, "pass": PASS, "skip": SKIP}
-
-
-def event_action(event: Event) -> Action:
-    """The action that produced ``event``."""
-    if event.type == "play":
-        return Play(tile=event.tile, train=event.train, branch=event.branch)
-    return _SIMPLE[event.type]
 
 
 # The start of the last round rebuilt, keyed by what it is rebuilt from.
@@ -137,4 +127,4 @@ def undo(state: GameState, seat: int, humans: Collection[int] = ()) -> GameState
     return undo_plan(state, seat, humans).before
 
 
-__all__ = ["UNDO_CODES", "UndoPlan", "UndoRefused", "event_action", "round_start", "undo", "undo_plan"]
+__all__ = ["UNDO_CODES", "UndoPlan", "UndoRefused", "round_start", "undo", "undo_plan"]

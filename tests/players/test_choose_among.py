@@ -1,4 +1,4 @@
-"""The narrowest fast path (issue 22): a level that needs nothing but the legal moves.
+"""The narrowest fast path: a level that needs nothing but the legal moves.
 
 The random level has ``choose_among(moves) -> move``: ``simulate`` and ``tournament`` hand it
 the seat's legal moves (``legal(core)``, ints in ``legal_actions``'s order) and nothing else,
@@ -45,7 +45,7 @@ def test_choice_of_keeps_a_subclass_own_choice():
 
 
 def test_random_level_chooses_among_legal_moves_as_from_the_compact_view():
-    # §1-§8: every option of RULES.md, 2 to 8 players; a twin of each seat with the same
+    # §1-§8: every option of docs/rules.md, 2 to 8 players; a twin of each seat with the same
     # seed chooses from the compact view, and the game goes on with the fast path's move
     rng = random.Random(4242)
     decisions = 0

@@ -1,4 +1,4 @@
-"""The expert's search: points before the last round, the game's win in it (RULES.md §7), and
+"""The expert's search: points before the last round, the game's win in it (docs/rules.md §7), and
 more rollouts for a contested decision."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""plan_train / arrange_hand: the longest, then heaviest, chain through a hand (RULES.md §9)."""
+"""plan_train / arrange_hand: the longest, then heaviest, chain through a hand (docs/rules.md §9)."""
 
 from __future__ import annotations
 

@@ -77,14 +77,14 @@ def random_states(count: int, seed: int, forced: dict | None = None):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_playout_plays_the_reducers_round(seed: int) -> None:
-    """RULES.md §4-§8: same outcome, same number of actions, state by state."""
+    """docs/rules.md §4-§8: same outcome, same number of actions, state by state."""
     _compare(seed, 120)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3, 23))
 def test_playout_plays_the_reducers_round_heavy(seed: int) -> None:
-    """RULES.md §4-§8, the large sample (MEXITRAIN_HEAVY=1)."""
+    """docs/rules.md §4-§8, the large sample (MEXITRAIN_HEAVY=1)."""
     _compare(seed, 300)
 
 
@@ -94,7 +94,7 @@ WEIGHTS = (DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights(pips=1.5, pips_danger=0.1, sh
 
 
 def test_a_drive_blocked_by_a_double_left_by_a_chain_opening() -> None:
-    """RULES.md §6 + §8 swan_drive: the drive stops at a train an open double blocks, in the
+    """docs/rules.md §6 + §8 swan_drive: the drive stops at a train an open double blocks, in the
     core rollout as in the reducer (the Mexican Train's 5-5, left open by a chain opening)."""
     from mexitrain.rules import MEXICAN
     from tests.positions import position
@@ -110,7 +110,7 @@ def test_a_drive_blocked_by_a_double_left_by_a_chain_opening() -> None:
 
 
 def test_playout_with_swan_drives_after_chain_openings() -> None:
-    """RULES.md §6 + §8: chain openings can leave several doubles open during swan drives."""
+    """docs/rules.md §6 + §8: chain openings can leave several doubles open during swan drives."""
     forced = {"swan_drive": ["1"], "opening": ["first_turn_chain", "delayed_first_turn", "simultaneous"]}
     _compare(41, 60, forced, checks=False)
 
@@ -134,7 +134,7 @@ def _compare(seed: int, count: int, forced: dict | None = None, checks: bool = T
 
 
 def test_openings_under_way_on_the_core() -> None:
-    """RULES.md §8 openings: rollouts from a chain right unused or a simultaneous opening under
+    """docs/rules.md §8 openings: rollouts from a chain right unused or a simultaneous opening under
     way (which the old list playout left to the reducer) choose as the planner does there:
     the chain-start bonus, the pass of a drawn tile by choice (delayed_first_turn)."""
     for opening in ("first_turn_chain", "delayed_first_turn", "simultaneous"):
@@ -150,7 +150,7 @@ def test_openings_under_way_on_the_core() -> None:
 
 
 def test_playout_leaves_the_state_alone_and_ends_the_round() -> None:
-    """A rollout only reads the snapshot; the round ends by RULES.md §7 (a domino scores 0)."""
+    """A rollout only reads the snapshot; the round ends by docs/rules.md §7 (a domino scores 0)."""
     state = _one_round(new_game(RuleSet(), 2, 8))
     before = state.model_dump()
     rng = random.Random(4)
@@ -161,7 +161,7 @@ def test_playout_leaves_the_state_alone_and_ends_the_round() -> None:
 
 
 def test_a_drawn_tile_kept_by_choice_on_the_core() -> None:
-    """RULES.md §8 delayed_first_turn: the drawn 12-0 could start the seat's own train, but its
+    """docs/rules.md §8 delayed_first_turn: the drawn 12-0 could start the seat's own train, but its
     planned chain 12-1 ... 6-7 starts elsewhere: the planner passes by choice, and so does the
     rollout policy on the core (then the whole rollout agrees, action for action)."""
     from mexitrain.players.planner import PlanBook, planner_decide

@@ -1,5 +1,5 @@
-"""The expert's rollouts on the core follow the reducer at the rules' edges fixed for issue 21
-(RULES.md §8, §10)."""
+"""The expert's rollouts on the core follow the reducer at the rules' edges
+(docs/rules.md §8, §10: openings that end the round, chains with branching doubles, both_stuck)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from mexitrain.rules import RuleSet
 
 
 def test_both_stuck_failed_follow_up_passes_in_the_playout_too() -> None:
-    """RULES.md §8 both_stuck, §10: under double_follow_up=any a failed follow-up passes with
+    """docs/rules.md §8 both_stuck, §10: under double_follow_up=any a failed follow-up passes with
     no marker even when the partner failed, in the core rollout as in the reducer (seat 3's 9-6
     fits only seat 0's train, which stays private)."""
     rules = RuleSet(teams=True, team_marker="both_stuck", rounds=1)

@@ -1,1 +1,1 @@
-"""Tests of the rules engine against RULES.md, one file per section."""
+"""Tests of the rules engine against docs/rules.md, one file per section."""

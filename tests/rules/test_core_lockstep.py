@@ -1,10 +1,10 @@
-"""The compact core (mexitrain/rules/core) and the public reducer are one rule book (issue 22).
+"""The compact core (mexitrain/rules/core) and the public reducer are one rule book.
 
 The reducer (``apply``, ``legal_actions``, ``new_game``) now runs on the core, so this is no
 longer a comparison of two implementations: the proof that the rules did not change is the
 record fixtures written by the old reducer (tests/test_record_fixtures.py: same final
 snapshots, same bytes) and the § tests. What is checked here is that the public API stays
-the core's game over random games under random rule sets (every option of RULES.md §8,
+the core's game over random games under random rule sets (every option of docs/rules.md §8,
 every set of §1, 2 to 13 players), after EVERY action:
 
 - the reducer's snapshots, built incrementally from the core each snapshot keeps, equal a
@@ -268,7 +268,7 @@ def test_lockstep_heavy():  # §1-§8, thousands of games
         lockstep(rules, players, rng.randrange(10**6), rng, illegal=2, roundtrip_every=5)
 
 
-# -- the snapshot and the core it keeps (issue 22) --------------------------------------------
+# -- the snapshot and the core it keeps --------------------------------------------------------
 def _played(rules: RuleSet, players: int, seed: int, actions: int) -> GameState:
     state = new_game(rules, players=players, seed=seed)
     rng = random.Random(seed)

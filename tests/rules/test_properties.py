@@ -1,4 +1,4 @@
-"""Property tests: random legal games under random rule sets obey RULES.md throughout.
+"""Property tests: random legal games under random rule sets obey docs/rules.md throughout.
 
 The sample size comes from the hypothesis profile (tests/conftest.py): small by default,
 large with MEXITRAIN_HEAVY=1.
@@ -136,7 +136,7 @@ def _final_position(state: GameState, action) -> GameState:
 
 
 def _check_round_end(before: GameState, action, after: GameState) -> None:
-    """The RoundResult agrees with the position the round ended in (RULES.md §6, §7)."""
+    """The RoundResult agrees with the position the round ended in (docs/rules.md §6, §7)."""
     rules, n = before.rules, before.players
     r = after.results[len(before.results)]
     final = _final_position(before, action)
@@ -185,13 +185,13 @@ def _check_round_end(before: GameState, action, after: GameState) -> None:
 
 
 def _lays(t: tuple[int, int], end: int, wild: bool) -> set[tuple[int, int]]:
-    """RULES.md §4, §8 blanks_wild, written afresh: every way to lay ``t`` on ``end``."""
+    """docs/rules.md §4, §8 blanks_wild, written afresh: every way to lay ``t`` on ``end``."""
     a, b = t
     return {(x, y) for x, y in ((a, b), (b, a)) if x == end or (wild and (x == 0 or end == 0))}
 
 
 def _oracle_plays(state: GameState) -> set[tuple] | None:
-    """The legal plays by RULES.md §4-§6 (None where a variant phase rules instead)."""
+    """The legal plays by docs/rules.md §4-§6 (None where a variant phase rules instead)."""
     rules, seat, n, phase = state.rules, state.turn, state.players, state.phase
     if phase not in ("turn", "drawn", "follow_up", "follow_up_drawn") or state.swan_pos is not None:
         return None
@@ -233,7 +233,7 @@ def _oracle_plays(state: GameState) -> set[tuple] | None:
 
 
 def _check_legal_actions(state: GameState, legal) -> None:
-    """Legal actions agree with RULES.md: forced play, the right targets, no draw beside a play."""
+    """Legal actions agree with docs/rules.md: forced play, the right targets, no draw beside a play."""
     kinds = {a.type for a in legal}
     got = {(a.tile, a.train, a.branch) for a in legal if a.type == "play"}
     if "play" in kinds:
@@ -334,7 +334,7 @@ def _play_game(rules: RuleSet, players: int, seed: int, choice_seed: int) -> Gam
 
 @given(tables(max_players=6), st.integers(0, 2**32), st.integers(0, 2**32))
 def test_random_games_obey_the_rules(table, seed: int, choice_seed: int) -> None:
-    """RULES.md §2-§8: random legal games under random options never fail, conserve tiles,
+    """docs/rules.md §2-§8: random legal games under random options never fail, conserve tiles,
     log every action, and end and score every round as §7 says."""
     rules, players = table
     _play_game(rules, players, seed, choice_seed)
@@ -343,7 +343,7 @@ def test_random_games_obey_the_rules(table, seed: int, choice_seed: int) -> None
 @pytest.mark.slow
 @given(tables(), st.integers(0, 2**32), st.integers(0, 2**32))
 def test_random_games_obey_the_rules_large_tables(table, seed: int, choice_seed: int) -> None:
-    """RULES.md §2-§8: the same, up to 13 players (heavy runs only)."""
+    """docs/rules.md §2-§8: the same, up to 13 players (heavy runs only)."""
     rules, players = table
     _play_game(rules, players, seed, choice_seed)
 
@@ -352,7 +352,7 @@ def test_random_games_obey_the_rules_large_tables(table, seed: int, choice_seed:
        st.sampled_from(["descending", "highest_double"]), st.booleans())
 def test_impossible_tables_are_refused(n: int, players: int, each: int, engine: str,
                                        teams: bool) -> None:
-    """RULES.md §2: a table is dealt when it can be, else refused with RuleSetError, never a crash."""
+    """docs/rules.md §2: a table is dealt when it can be, else refused with RuleSetError, never a crash."""
     rules = RuleSet(set=n, hand_size=each, engine=engine, teams=teams)
     available = len(full_set(n)) - (engine == "descending")
     possible = (2 <= players <= rules.max_players and players * each <= available

@@ -1,4 +1,4 @@
-"""RULES.md §1: equipment (sets, pips, the station, markers)."""
+"""docs/rules.md §1: equipment (sets, pips, the station, markers)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from mexitrain.rules.tiles import placements
 
 @pytest.mark.parametrize(("n", "count"), [(6, 28), (9, 55), (12, 91), (15, 136), (18, 190)])
 def test_set_sizes(n: int, count: int) -> None:
-    """RULES.md §1: a double-N set holds one tile per unordered pair: 28/55/91/136/190."""
+    """docs/rules.md §1: a double-N set holds one tile per unordered pair: 28/55/91/136/190."""
     tiles = full_set(n)
     assert len(tiles) == count
     assert len(set(tiles)) == count
@@ -22,27 +22,27 @@ def test_set_sizes(n: int, count: int) -> None:
 
 @pytest.mark.parametrize("n", [6, 9, 12, 15, 18])
 def test_each_value_on_n_plus_one_tiles(n: int) -> None:
-    """RULES.md §1: each value appears on N+1 tiles (13 on double-12)."""
+    """docs/rules.md §1: each value appears on N+1 tiles (13 on double-12)."""
     for v in range(n + 1):
         assert sum(1 for t in full_set(n) if v in t) == n + 1
 
 
 def test_pips() -> None:
-    """RULES.md §1: a tile is worth a + b (5-7 = 12, 9-9 = 18)."""
+    """docs/rules.md §1: a tile is worth a + b (5-7 = 12, 9-9 = 18)."""
     assert pips((5, 7)) == 12
     assert pips((9, 9)) == 18
     assert pips((0, 0)) == 0
 
 
 def test_tile_helpers() -> None:
-    """RULES.md §1: tiles are unordered pairs, written low-high."""
+    """docs/rules.md §1: tiles are unordered pairs, written low-high."""
     assert tile(7, 3) == (3, 7) == tile(3, 7)
     assert fmt((7, 3)) == "7-3"
     assert is_double((4, 4)) and not is_double((4, 5))
 
 
 def test_a_snapshot_refuses_a_hand_tile_written_high_half_first() -> None:
-    """RULES.md §1: tiles are unordered pairs, stored low-high; a 6-0 in a hand would be a
+    """docs/rules.md §1: tiles are unordered pairs, stored low-high; a 6-0 in a hand would be a
     tile the legal moves never see, so the snapshot refuses it (a laid 6-0 is fine: the
     half against the open end comes first)."""
     from pydantic import ValidationError
@@ -59,7 +59,7 @@ def test_a_snapshot_refuses_a_hand_tile_written_high_half_first() -> None:
 
 
 def test_fitting_lays_the_matching_half_against_the_end() -> None:
-    """RULES.md §4: a tile fits when one half equals the open end; the other half is the new end."""
+    """docs/rules.md §4: a tile fits when one half equals the open end; the other half is the new end."""
     assert placements((3, 7), 7, wild=False) == ((7, 3),)
     assert placements((3, 7), 3, wild=False) == ((3, 7),)
     assert placements((3, 7), 5, wild=False) == ()
@@ -68,7 +68,7 @@ def test_fitting_lays_the_matching_half_against_the_end() -> None:
 
 @pytest.mark.parametrize("n", [6, 9, 12, 15, 18])
 def test_station_every_train_starts_from_the_engine(n: int) -> None:
-    """RULES.md §1: the engine sits in the station; every train starts from it."""
+    """docs/rules.md §1: the engine sits in the station; every train starts from it."""
     state = new_game(RuleSet(set=n), players=2, seed=3)
     assert state.engine == n
     assert len(state.trains) == 3  # two personal trains and the Mexican Train
@@ -81,7 +81,7 @@ def test_station_every_train_starts_from_the_engine(n: int) -> None:
 
 
 def test_markers_make_a_train_public() -> None:
-    """RULES.md §1, §4: a train with its owner's marker is public; the Mexican Train always is."""
+    """docs/rules.md §1, §4: a train with its owner's marker is public; the Mexican Train always is."""
     state = position(RuleSet(), hands=[[(1, 2)], [(3, 4)], [(5, 6)]], markers={1})
     assert [t.public for t in state.trains] == [False, True, False, True]
     assert [t.marker for t in state.trains] == [False, True, False, False]

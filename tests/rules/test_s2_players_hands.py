@@ -1,4 +1,4 @@
-"""RULES.md §2: players and hands (the hand-size table, the override, impossible tables)."""
+"""docs/rules.md §2: players and hands (the hand-size table, the override, impossible tables)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from mexitrain.rules import RuleSet, RuleSetError, full_set, make_rules, new_game
 
-# RULES.md §2, written out row by row: (set, table) -> {players: tiles each}.
+# docs/rules.md §2, written out row by row: (set, table) -> {players: tiles each}.
 EXPECTED = {
     (12, "standard"): {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10, 9: 8, 10: 8},
     (9, "standard"): {2: 10, 3: 10, 4: 10, 5: 9, 6: 9, 7: 7, 8: 6},
@@ -23,7 +23,7 @@ CASES = [(n, table, p, each) for (n, table), row in EXPECTED.items() for p, each
 
 @pytest.mark.parametrize(("n", "table", "players", "each"), CASES)
 def test_hand_size_table(n: int, table: str, players: int, each: int) -> None:
-    """RULES.md §2: tiles each, for every set and player count; the engine is removed first."""
+    """docs/rules.md §2: tiles each, for every set and player count; the engine is removed first."""
     rules = RuleSet(set=n, hand_table=table)
     assert rules.tiles_each(players) == each
     state = new_game(rules, players=players, seed=11)
@@ -37,53 +37,53 @@ def test_hand_size_table(n: int, table: str, players: int, each: int) -> None:
      (15, "standard", 13), (18, "standard", 14)],
 )
 def test_too_many_players_refused(n: int, table: str, too_many: int) -> None:
-    """RULES.md §2: a table the set cannot seat is refused with a clear message."""
+    """docs/rules.md §2: a table the set cannot seat is refused with a clear message."""
     rules = RuleSet(set=n, hand_table=table)
     with pytest.raises(RuleSetError, match=rf"double-{n} set takes at most {too_many - 1} players, not {too_many}"):
         new_game(rules, players=too_many, seed=0)
 
 
 def test_one_player_refused() -> None:
-    """RULES.md §2: the table starts at 2 players."""
+    """docs/rules.md §2: the table starts at 2 players."""
     with pytest.raises(RuleSetError, match="at least 2 players"):
         new_game(RuleSet(), players=1, seed=0)
 
 
 def test_fast_table_is_for_double_nine_only() -> None:
-    """RULES.md §2: the fast hand-size table belongs to the double-9 preset."""
+    """docs/rules.md §2: the fast hand-size table belongs to the double-9 preset."""
     with pytest.raises(ValidationError, match="double-9 set only"):
         RuleSet(set=12, hand_table="fast")
 
 
 def test_hand_size_override() -> None:
-    """RULES.md §2: a hand-size override exists and is dealt."""
+    """docs/rules.md §2: a hand-size override exists and is dealt."""
     state = new_game(RuleSet(hand_size=4), players=3, seed=5)
     assert state.hand_sizes == (4, 4, 4)
     assert len(state.boneyard) == 90 - 12
 
 
 def test_impossible_override_refused_with_clear_message() -> None:
-    """RULES.md §2: a deal asking more tiles than the set holds is refused, never a crash."""
+    """docs/rules.md §2: a deal asking more tiles than the set holds is refused, never a crash."""
     with pytest.raises(RuleSetError) as err:
         new_game(RuleSet(set=6, hand_size=14), players=2, seed=0)
     assert str(err.value) == "2 hands of 14 tiles need 28 tiles, but the double-6 set has only 27 to deal"
 
 
 def test_override_exactly_the_set_is_dealt() -> None:
-    """RULES.md §2: the largest possible override deals every tile but the engine."""
+    """docs/rules.md §2: the largest possible override deals every tile but the engine."""
     state = new_game(RuleSet(set=6, hand_size=9), players=3, seed=0)
     assert state.hand_sizes == (9, 9, 9) and state.boneyard == ()
 
 
 def test_highest_double_deals_the_whole_set() -> None:
-    """RULES.md §2, §3: with engine=highest_double nothing is removed before the deal."""
+    """docs/rules.md §2, §3: with engine=highest_double nothing is removed before the deal."""
     RuleSet(set=6, hand_size=14, engine="highest_double").check_players(2)
     with pytest.raises(RuleSetError, match="need 30 tiles"):
         RuleSet(set=6, hand_size=15, engine="highest_double").check_players(2)
 
 
 def test_impossible_tables_through_make_rules() -> None:
-    """RULES.md §2: bad options from the command line are refused with a one-line message."""
+    """docs/rules.md §2: bad options from the command line are refused with a one-line message."""
     with pytest.raises(RuleSetError, match="hand_size"):
         make_rules("standard", {"hand_size": "0"})
     with pytest.raises(RuleSetError, match="unknown option"):

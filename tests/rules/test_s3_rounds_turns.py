@@ -1,4 +1,4 @@
-"""RULES.md §3: rounds and turn order."""
+"""docs/rules.md §3: rounds and turn order."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from mexitrain.rules import Play, RuleSet, deal, full_set, new_game
 
 
 def test_n_plus_one_rounds_with_descending_engines() -> None:
-    """RULES.md §3: a double-N game has N+1 rounds with engines N, N-1, ..., 0."""
+    """docs/rules.md §3: a double-N game has N+1 rounds with engines N, N-1, ..., 0."""
     final = play_out(new_game(RuleSet(set=6), players=3, seed=4), random.Random(1))
     assert [r.engine for r in final.results] == [6, 5, 4, 3, 2, 1, 0]
     assert [r.number for r in final.results] == [1, 2, 3, 4, 5, 6, 7]
@@ -19,7 +19,7 @@ def test_n_plus_one_rounds_with_descending_engines() -> None:
 
 
 def test_first_player_moves_one_seat_clockwise_each_round() -> None:
-    """RULES.md §3: each later round the first player moves one seat clockwise."""
+    """docs/rules.md §3: each later round the first player moves one seat clockwise."""
     final = play_out(new_game(RuleSet(set=6), players=3, seed=9), random.Random(2))
     start = final.results[0].first_seat
     assert [r.first_seat for r in final.results] == [(start + k) % 3 for k in range(7)]
@@ -28,20 +28,20 @@ def test_first_player_moves_one_seat_clockwise_each_round() -> None:
 
 
 def test_shorter_game() -> None:
-    """RULES.md §3: fewer rounds is an option; the engines still descend from N."""
+    """docs/rules.md §3: fewer rounds is an option; the engines still descend from N."""
     final = play_out(new_game(RuleSet(rounds=2), players=2, seed=1), random.Random(3))
     assert [r.engine for r in final.results] == [12, 11]
     assert final.over and len(final.results) == 2
 
 
 def test_more_rounds_than_engines_refused() -> None:
-    """RULES.md §3: with descending engines a double-N game has at most N+1 rounds."""
+    """docs/rules.md §3: with descending engines a double-N game has at most N+1 rounds."""
     with pytest.raises(ValueError, match="at most 7 rounds, not 8"):
         RuleSet(set=6, rounds=8)
 
 
 def test_domino_deals_the_next_round() -> None:
-    """RULES.md §3: after round 1 (engine 12) comes round 2 with engine 11, dealt afresh."""
+    """docs/rules.md §3: after round 1 (engine 12) comes round 2 with engine 11, dealt afresh."""
     rules = RuleSet()
     s = position(rules, hands=[[(12, 4)], [(1, 2)], [(3, 5)]], turn=0)
     after = run(s, Play(tile=(12, 4), train=0))
@@ -53,7 +53,7 @@ def test_domino_deals_the_next_round() -> None:
 
 
 def test_play_passes_clockwise() -> None:
-    """RULES.md §3: play passes clockwise, seat i to i+1, and from the last seat to seat 0."""
+    """docs/rules.md §3: play passes clockwise, seat i to i+1, and from the last seat to seat 0."""
     s = position(RuleSet(), hands=[[(12, 1), (2, 3)], [(12, 4), (5, 6)], [(12, 7), (8, 9)]], turn=1)
     s = run(s, Play(tile=(12, 4), train=1))
     assert s.turn == 2
@@ -62,7 +62,7 @@ def test_play_passes_clockwise() -> None:
 
 
 def test_seeded_deal_is_repeatable_in_every_round() -> None:
-    """RULES.md §3: the deal comes from the seed: same seed, same hands and boneyard each round."""
+    """docs/rules.md §3: the deal comes from the seed: same seed, same hands and boneyard each round."""
     rules = RuleSet()
     for number in (1, 2, 7, 13):
         assert deal(rules, 4, 42, number) == deal(rules, 4, 42, number)
@@ -74,7 +74,7 @@ def test_seeded_deal_is_repeatable_in_every_round() -> None:
 
 
 def test_different_seeds_and_rounds_deal_differently() -> None:
-    """RULES.md §3: different seeds deal differently; so do the rounds of one game."""
+    """docs/rules.md §3: different seeds deal differently; so do the rounds of one game."""
     rules = RuleSet()
     assert deal(rules, 4, 1, 1)[1] != deal(rules, 4, 2, 1)[1]
     assert deal(rules, 4, 1, 1)[2] != deal(rules, 4, 2, 1)[2]
@@ -82,7 +82,7 @@ def test_different_seeds_and_rounds_deal_differently() -> None:
 
 
 def test_recorded_deals_match_the_seed() -> None:
-    """RULES.md §3: each finished round records the deal its seed gives."""
+    """docs/rules.md §3: each finished round records the deal its seed gives."""
     rules = RuleSet(set=6)
     final = play_out(new_game(rules, players=2, seed=77), random.Random(5))
     for r in final.results:

@@ -1,4 +1,4 @@
-"""RULES.md §4: personal trains, the Mexican Train, markers, what fits."""
+"""docs/rules.md §4: personal trains, the Mexican Train, markers, what fits."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ RULES = RuleSet()
 
 
 def test_private_train_only_owner() -> None:
-    """RULES.md §4: only its owner may play on a private personal train."""
+    """docs/rules.md §4: only its owner may play on a private personal train."""
     s = position(RULES, hands=[[(5, 9)], [(5, 1)]], trains={0: [(12, 5)], 1: [(12, 2), (2, 5)]},
                  turn=1)
     assert plays(s) == {((5, 1), 1)}
@@ -24,7 +24,7 @@ def test_private_train_only_owner() -> None:
 
 
 def test_others_may_not_start_a_private_train() -> None:
-    """RULES.md §4: an unstarted personal train is private too."""
+    """docs/rules.md §4: an unstarted personal train is private too."""
     s = position(RULES, hands=[[(12, 9)], [(12, 1)]], trains={1: [(12, 3)]}, turn=1,
                  boneyard=[(2, 2)])
     assert ((12, 1), 0) not in plays(s)
@@ -32,7 +32,7 @@ def test_others_may_not_start_a_private_train() -> None:
 
 
 def test_mexican_train_anyone_may_start_and_extend() -> None:
-    """RULES.md §4: the Mexican Train is public from the start; anyone starts and extends it."""
+    """docs/rules.md §4: the Mexican Train is public from the start; anyone starts and extends it."""
     s = position(RULES, hands=[[(12, 3), (4, 8)], [(3, 4), (6, 6)]], trains={1: [(12, 9)]})
     assert ((12, 3), MEXICAN) in plays(s)
     s = run(s, Play(tile=(12, 3), train=MEXICAN))
@@ -43,7 +43,7 @@ def test_mexican_train_anyone_may_start_and_extend() -> None:
 
 
 def test_marked_train_is_public_to_everyone() -> None:
-    """RULES.md §4: a train with its owner's marker is public: every player may play on it."""
+    """docs/rules.md §4: a train with its owner's marker is public: every player may play on it."""
     s = position(RULES, hands=[[(5, 9)], [(5, 1), (2, 8)], [(5, 3), (7, 7)]],
                  trains={0: [(12, 5)], 1: [(12, 9)], 2: [(12, 10)]}, markers={0}, turn=1,
                  boneyard=[(0, 0)])
@@ -54,7 +54,7 @@ def test_marked_train_is_public_to_everyone() -> None:
 
 
 def test_owner_removes_marker_only_by_playing_on_own_train() -> None:
-    """RULES.md §4: the owner removes the marker only by playing on that train (seed 000)."""
+    """docs/rules.md §4: the owner removes the marker only by playing on that train (the French leaflet)."""
     s = position(RULES, hands=[[(5, 9), (3, 1), (9, 4)], [(7, 8), (0, 2)]],
                  trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, markers={0}, boneyard=[(6, 6), (4, 4)])
     # playing on the Mexican Train keeps the marker
@@ -68,7 +68,7 @@ def test_owner_removes_marker_only_by_playing_on_own_train() -> None:
 
 
 def test_unstarted_train_can_carry_a_marker_and_others_start_it() -> None:
-    """RULES.md §4: a not-yet-started train can carry a marker; then others may start it."""
+    """docs/rules.md §4: a not-yet-started train can carry a marker; then others may start it."""
     s = position(RULES, hands=[[(1, 2)], [(12, 4), (3, 3)]], markers={0}, turn=1,
                  trains={1: [(12, 6)], MEXICAN: [(12, 7)]}, boneyard=[(0, 0)])
     assert plays(s) == {((12, 4), 0)}
@@ -77,7 +77,7 @@ def test_unstarted_train_can_carry_a_marker_and_others_start_it() -> None:
 
 
 def test_fit_and_new_end() -> None:
-    """RULES.md §4: the matching half goes against the end; the other half is the new end."""
+    """docs/rules.md §4: the matching half goes against the end; the other half is the new end."""
     s = position(RULES, hands=[[(7, 12), (1, 2)], [(3, 4)]], boneyard=[(5, 5)])
     assert plays(s) == {((12, 7), 0), ((12, 7), MEXICAN)}
     s = run(s, Play(tile=(12, 7), train=0))
@@ -85,7 +85,7 @@ def test_fit_and_new_end() -> None:
 
 
 def test_wrong_half_refused() -> None:
-    """RULES.md §4: a tile is laid with its matching half against the open end."""
+    """docs/rules.md §4: a tile is laid with its matching half against the open end."""
     s = position(RULES, hands=[[(7, 12), (1, 2)], [(3, 4)]])
     with pytest.raises(IllegalAction) as err:
         apply(s, Play(tile=(7, 12), train=0))
@@ -94,7 +94,7 @@ def test_wrong_half_refused() -> None:
 
 
 def test_does_not_fit_message() -> None:
-    """RULES.md §4: a tile that fits no end of the train is refused, naming the open end."""
+    """docs/rules.md §4: a tile that fits no end of the train is refused, naming the open end."""
     s = position(RULES, hands=[[(3, 7), (1, 2)], [(9, 9)]], trains={MEXICAN: [(12, 5)]})
     with pytest.raises(IllegalAction) as err:
         apply(s, Play(tile=(7, 3), train=MEXICAN))

@@ -1,4 +1,4 @@
-"""RULES.md §5: a turn (forced play, draw-then-play, draw-then-mark, one tile a turn)."""
+"""docs/rules.md §5: a turn (forced play, draw-then-play, draw-then-mark, one tile a turn)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ RULES = RuleSet()
 
 
 def test_forced_play_no_voluntary_draw_or_pass() -> None:
-    """RULES.md §5.1: holding a tile that fits, you must play: no voluntary draw or pass."""
+    """docs/rules.md §5.1: holding a tile that fits, you must play: no voluntary draw or pass."""
     s = position(RULES, hands=[[(12, 3), (4, 5)], [(1, 1)]], boneyard=[(2, 2)])
     assert kinds(s) == {"play"}
     for action, code in ((Draw(), "must_play"), (Mark(), "must_play"), (Pass(), "cannot_pass_now")):
@@ -39,7 +39,7 @@ def test_forced_play_no_voluntary_draw_or_pass() -> None:
 
 
 def test_may_play_on_mexican_or_marked_even_if_own_is_possible() -> None:
-    """RULES.md §5.1: own train, the Mexican Train or any marked train, whether or not own fits."""
+    """docs/rules.md §5.1: own train, the Mexican Train or any marked train, whether or not own fits."""
     s = position(RULES, hands=[[(5, 1), (3, 8), (9, 2)], [(4, 4)], [(0, 0)]],
                  trains={0: [(12, 5)], 1: [(12, 9)], MEXICAN: [(12, 3)]}, markers={1},
                  boneyard=[(6, 6)])
@@ -47,7 +47,7 @@ def test_may_play_on_mexican_or_marked_even_if_own_is_possible() -> None:
 
 
 def test_no_play_only_draw() -> None:
-    """RULES.md §5.2: with nothing to play, the only action is to draw one tile."""
+    """docs/rules.md §5.2: with nothing to play, the only action is to draw one tile."""
     s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(6, 7), (12, 0)])
     assert kinds(s) == {"draw"}
     for action in (Mark(), Pass()):
@@ -57,7 +57,7 @@ def test_no_play_only_draw() -> None:
 
 
 def test_draw_then_play_the_drawn_tile() -> None:
-    """RULES.md §5.2: the drawn tile is the boneyard's top; if it fits, it must be played."""
+    """docs/rules.md §5.2: the drawn tile is the boneyard's top; if it fits, it must be played."""
     s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(0, 12), (6, 7)])
     s = run(s, Draw())
     assert s.phase == "drawn" and s.drawn == (0, 12)
@@ -76,7 +76,7 @@ def test_draw_then_play_the_drawn_tile() -> None:
 
 
 def test_after_drawing_only_the_drawn_tile_may_be_played() -> None:
-    """RULES.md §5.2: after a draw only the drawn tile may be played."""
+    """docs/rules.md §5.2: after a draw only the drawn tile may be played."""
     s = position(RULES, hands=[[(1, 2), (3, 3)], [(3, 4)]], boneyard=[(2, 12), (6, 7)],
                  trains={MEXICAN: [(12, 11)]})
     s = run(s, Draw())
@@ -89,7 +89,7 @@ def test_after_drawing_only_the_drawn_tile_may_be_played() -> None:
 
 
 def test_draw_then_mark() -> None:
-    """RULES.md §5.2: a drawn tile that does not fit: the marker goes on your own train."""
+    """docs/rules.md §5.2: a drawn tile that does not fit: the marker goes on your own train."""
     s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(6, 7), (5, 5)],
                  trains={0: [(12, 9)]})
     s = run(s, Draw())
@@ -108,14 +108,14 @@ def test_draw_then_mark() -> None:
 
 
 def test_draw_then_mark_on_an_unstarted_train() -> None:
-    """RULES.md §4, §5.2: the marker can go on a train not yet started."""
+    """docs/rules.md §4, §5.2: the marker can go on a train not yet started."""
     s = position(RULES, hands=[[(1, 2)], [(3, 4)]], boneyard=[(6, 7), (5, 5)])
     s = run(s, Draw(), Mark())
     assert s.trains[0].marker and not s.trains[0].started
 
 
 def test_one_tile_per_turn() -> None:
-    """RULES.md §5.3: one tile per turn (a non-double ends the turn)."""
+    """docs/rules.md §5.3: one tile per turn (a non-double ends the turn)."""
     s = position(RULES, hands=[[(12, 3), (3, 4)], [(1, 1)]], boneyard=[(2, 2)])
     s = run(s, Play(tile=(12, 3), train=0))
     assert s.turn == 1 and s.phase == "turn"
@@ -125,7 +125,7 @@ def test_one_tile_per_turn() -> None:
 
 
 def test_illegal_action_leaves_the_snapshot_unchanged() -> None:
-    """RULES.md §5: an illegal action is refused and the old snapshot is unchanged."""
+    """docs/rules.md §5: an illegal action is refused and the old snapshot is unchanged."""
     s = position(RULES, hands=[[(12, 3), (4, 5)], [(1, 1)]], boneyard=[(2, 2)],
                  trains={1: [(12, 4)]})
     copy = s.model_copy(deep=True)
@@ -138,7 +138,7 @@ def test_illegal_action_leaves_the_snapshot_unchanged() -> None:
 
 
 def test_illegal_action_messages() -> None:
-    """RULES.md §4-§5: each refusal says why, in English."""
+    """docs/rules.md §4-§5: each refusal says why, in English."""
     s = position(RULES, hands=[[(12, 3), (4, 5)], [(1, 1)]], boneyard=[(2, 2)],
                  trains={1: [(12, 4)]})
     cases = {
@@ -160,7 +160,7 @@ def test_illegal_action_messages() -> None:
 
 
 def test_game_over_refuses_everything() -> None:
-    """RULES.md §7: once the game is over, nothing more can be done."""
+    """docs/rules.md §7: once the game is over, nothing more can be done."""
     s = position(RuleSet(rounds=1), hands=[[(12, 3)], [(1, 1)]], boneyard=[(2, 2)])
     s = run(s, Play(tile=(12, 3), train=0))
     assert s.over and legal_actions(s) == ()
@@ -185,10 +185,10 @@ def _first_choice_game(odd: bool) -> tuple[GameState, int]:
 
 
 def test_a_train_named_true_does_not_corrupt_records() -> None:
-    """RULES.md §4, §5: a play names its train by seat. An action naming train ``True`` equals
+    """docs/rules.md §4, §5: a play names its train by seat. An action naming train ``True`` equals
     seat 1 and is played there, but the engine lays and records its own values: that game's
-    record and a later game's in the same process say ``"train": 1`` and replay (issue 21: a
-    cache keyed by value alone gave the later game's events ``"train": true``)."""
+    record and a later game's in the same process say ``"train": 1`` and replay (a cache
+    keyed by value without the key's types would give the later game's events ``"train": true``)."""
     odd, sent = _first_choice_game(odd=True)
     plain, _ = _first_choice_game(odd=False)
     assert sent > 0 and odd.results == plain.results

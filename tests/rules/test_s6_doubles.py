@@ -1,4 +1,4 @@
-"""RULES.md §6: doubles (the non-double follow-up, open doubles, the last-tile double)."""
+"""docs/rules.md §6: doubles (the non-double follow-up, open doubles, the last-tile double)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ RULES = RuleSet()
 
 
 def test_after_a_double_play_again_a_non_double_anywhere() -> None:
-    """RULES.md §6: after a double, play again a non-double, on the double or any other train."""
+    """docs/rules.md §6: after a double, play again a non-double, on the double or any other train."""
     s = position(RULES, hands=[[(5, 5), (5, 1), (3, 9), (3, 3), (8, 2)], [(0, 0)]],
                  trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(6, 6)])
     s = run(s, Play(tile=(5, 5), train=0))
@@ -27,7 +27,7 @@ def test_after_a_double_play_again_a_non_double_anywhere() -> None:
 
 
 def test_a_fitting_double_is_no_follow_up_so_draw() -> None:
-    """RULES.md §6: a double that fits does not count as a playable follow-up: draw."""
+    """docs/rules.md §6: a double that fits does not count as a playable follow-up: draw."""
     s = position(RULES, hands=[[(5, 5), (3, 3), (7, 8)], [(0, 1)]],
                  trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(5, 4), (6, 6)])
     s = run(s, Play(tile=(5, 5), train=0))
@@ -40,7 +40,7 @@ def test_a_fitting_double_is_no_follow_up_so_draw() -> None:
 
 
 def test_drawn_double_after_a_double_marks_own_train() -> None:
-    """RULES.md §6: if the tile drawn for the follow-up is a double, place your marker."""
+    """docs/rules.md §6: if the tile drawn for the follow-up is a double, place your marker."""
     s = position(RULES, hands=[[(5, 5), (7, 8)], [(0, 1)]],
                  trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(3, 3), (6, 6)])
     s = run(s, Play(tile=(5, 5), train=0), Draw())
@@ -51,7 +51,7 @@ def test_drawn_double_after_a_double_marks_own_train() -> None:
 
 
 def test_failed_follow_up_marks_own_train_wherever_the_double_is() -> None:
-    """RULES.md §6: a failed follow-up marks the player's own train, even for a double elsewhere."""
+    """docs/rules.md §6: a failed follow-up marks the player's own train, even for a double elsewhere."""
     s = position(RULES, hands=[[(3, 3), (7, 8)], [(0, 1)]],
                  trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(9, 10), (6, 6)])
     s = run(s, Play(tile=(3, 3), train=MEXICAN), Draw(), Mark())
@@ -59,7 +59,7 @@ def test_failed_follow_up_marks_own_train_wherever_the_double_is() -> None:
 
 
 def test_open_double_blocks_every_other_train() -> None:
-    """RULES.md §6: a double left open blocks every other train; the next must satisfy it."""
+    """docs/rules.md §6: a double left open blocks every other train; the next must satisfy it."""
     s = position(RULES,
                  hands=[[(5, 5), (7, 8)], [(5, 2), (9, 1), (12, 4)], [(0, 1)]],
                  trains={0: [(12, 5)], 1: [(12, 9)], MEXICAN: [(12, 3)]},
@@ -77,7 +77,7 @@ def test_open_double_blocks_every_other_train() -> None:
 
 
 def test_open_double_on_a_private_train_may_be_satisfied_by_anyone() -> None:
-    """RULES.md §4, §6: every player may and must satisfy an open double, whatever train it is on."""
+    """docs/rules.md §4, §6: every player may and must satisfy an open double, whatever train it is on."""
     s = position(RULES, hands=[[(1, 2)], [(5, 2), (9, 1)]],
                  trains={0: [(12, 5), (5, 5)]}, turn=1, boneyard=[(6, 6)])
     assert not s.trains[0].public
@@ -85,7 +85,7 @@ def test_open_double_on_a_private_train_may_be_satisfied_by_anyone() -> None:
 
 
 def test_blocked_player_draws_and_plays_drawn_only_on_the_double() -> None:
-    """RULES.md §6: a blocked player who cannot satisfy draws; the drawn tile must satisfy."""
+    """docs/rules.md §6: a blocked player who cannot satisfy draws; the drawn tile must satisfy."""
     s = position(RULES, hands=[[(1, 2)], [(9, 1), (12, 4)]],
                  trains={0: [(12, 5), (5, 5)], 1: [(12, 9)]}, turn=1,
                  boneyard=[(9, 4), (5, 6), (7, 7)])
@@ -100,7 +100,7 @@ def test_blocked_player_draws_and_plays_drawn_only_on_the_double() -> None:
 
 
 def test_player_who_left_double_open_is_blocked_too() -> None:
-    """RULES.md §6: the open double blocks, back round to the player who laid it."""
+    """docs/rules.md §6: the open double blocks, back round to the player who laid it."""
     s = position(RULES, hands=[[(5, 5), (3, 8), (5, 4)], [(0, 1)]],
                  trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(10, 10), (11, 11)])
     s = run(s, Play(tile=(5, 5), train=0), Play(tile=(3, 8), train=MEXICAN))
@@ -116,7 +116,7 @@ FIVES_LINE = [(12, 0), (0, 5), (5, 1), (1, 2), (2, 5), (5, 3), (3, 4), (4, 5), (
 
 
 def test_unsatisfiable_double_stops_blocking() -> None:
-    """RULES.md §6: if no tile left in any hand or the boneyard can satisfy it, it stops blocking."""
+    """docs/rules.md §6: if no tile left in any hand or the boneyard can satisfy it, it stops blocking."""
     s = position(RULES, hands=[[(9, 10), (1, 1)], [(12, 1), (2, 2)]],
                  trains={MEXICAN: FIVES_LINE, 0: [(12, 5), (5, 5)]}, turn=1,
                  boneyard=[(11, 11), (0, 0)])
@@ -128,7 +128,7 @@ def test_unsatisfiable_double_stops_blocking() -> None:
 
 
 def test_satisfiable_double_still_blocks() -> None:
-    """RULES.md §6: while one tile (even in the boneyard) could satisfy it, the double blocks."""
+    """docs/rules.md §6: while one tile (even in the boneyard) could satisfy it, the double blocks."""
     line = FIVES_LINE[:-1]
     s = position(RULES, hands=[[(9, 12), (1, 1)], [(12, 1), (2, 2)]],
                  trains={MEXICAN: line, 0: [(12, 5), (5, 5)]}, turn=1,
@@ -137,7 +137,7 @@ def test_satisfiable_double_still_blocks() -> None:
 
 
 def test_double_as_last_tile_ends_the_round() -> None:
-    """RULES.md §6, §7: a double that is a player's last tile ends the round at once."""
+    """docs/rules.md §6, §7: a double that is a player's last tile ends the round at once."""
     s = position(RuleSet(rounds=1), hands=[[(5, 5)], [(3, 4), (9, 1)]],
                  trains={0: [(12, 5)]}, boneyard=[(6, 6)])
     s = run(s, Play(tile=(5, 5), train=0))
@@ -149,5 +149,5 @@ def test_double_as_last_tile_ends_the_round() -> None:
 
 
 def test_rest_helper_sanity() -> None:
-    """RULES.md §1: the test helper's complement of a set (used to fill boneyards)."""
+    """docs/rules.md §1: the test helper's complement of a set (used to fill boneyards)."""
     assert len(rest(6, [(0, 0)], [(6, 6), (1, 2)])) == 25

@@ -1,4 +1,4 @@
-"""RULES.md §8: options and variants, one test class per option."""
+"""docs/rules.md §8: options and variants, one test class per option."""
 
 from __future__ import annotations
 
@@ -29,25 +29,25 @@ from mexitrain.rules import (
 
 
 class TestTeams:
-    """RULES.md §8 teams: partners opposite share trains and scores."""
+    """docs/rules.md §8 teams: partners opposite share trains and scores."""
 
     RULES = RuleSet(teams=True)
 
     def test_partners_sit_opposite(self) -> None:
-        """RULES.md §8 teams: seat i partners seat i + n/2."""
+        """docs/rules.md §8 teams: seat i partners seat i + n/2."""
         for n in (4, 6, 8):
             s = new_game(self.RULES, players=n, seed=1)
             assert [s.partner(i) for i in range(n)] == [(i + n // 2) % n for i in range(n)]
             assert s.team_of(1) == (1, 1 + n // 2)
 
     def test_teams_need_four_six_or_eight(self) -> None:
-        """RULES.md §8 teams: 4, 6 or 8 players in pairs."""
+        """docs/rules.md §8 teams: 4, 6 or 8 players in pairs."""
         for n in (2, 3, 5, 7):
             with pytest.raises(RuleSetError, match=f"teams need 4, 6 or 8 players, not {n}"):
                 new_game(self.RULES, players=n, seed=0)
 
     def test_either_partner_plays_on_either_train(self) -> None:
-        """RULES.md §8 teams: the two partners' trains count as one: each may play on either."""
+        """docs/rules.md §8 teams: the two partners' trains count as one: each may play on either."""
         s = position(self.RULES, hands=[[(4, 1), (9, 10)], [(4, 2), (9, 3)], [(8, 8)], [(7, 7)]],
                      trains={0: [(12, 9)], 2: [(12, 4)], 1: [(12, 6)], 3: [(12, 11)]},
                      boneyard=[(5, 5)])
@@ -57,7 +57,7 @@ class TestTeams:
         assert kinds(s) == {"draw"}
 
     def test_team_score_zero_when_either_partner_goes_out(self) -> None:
-        """RULES.md §8 teams: team score = both hands, 0 for the team when either partner is out."""
+        """docs/rules.md §8 teams: team score = both hands, 0 for the team when either partner is out."""
         s = position(RuleSet(teams=True, rounds=1),
                      hands=[[(12, 1)], [(4, 2), (9, 3)], [(8, 8)], [(7, 7)]], boneyard=[(5, 5)])
         s = run(s, Play(tile=(12, 1), train=0))
@@ -66,7 +66,7 @@ class TestTeams:
         assert s.winners == (0, 2)
 
     def test_together_markers(self) -> None:
-        """RULES.md §8 team_marker=together: both trains go public, and private, together."""
+        """docs/rules.md §8 team_marker=together: both trains go public, and private, together."""
         s = position(self.RULES, hands=[[(1, 2)], [(4, 2), (9, 3)], [(9, 8), (0, 0)], [(7, 7)]],
                      trains={0: [(12, 9)], 2: [(12, 4)], 1: [(12, 6)], 3: [(12, 11)]},
                      boneyard=[(5, 5), (6, 6)])
@@ -79,7 +79,7 @@ class TestTeams:
         assert not s.trains[0].marker and not s.trains[2].marker
 
     def test_both_stuck_markers(self) -> None:
-        """RULES.md §8 team_marker=both_stuck: public only when both partners failed to play."""
+        """docs/rules.md §8 team_marker=both_stuck: public only when both partners failed to play."""
         rules = RuleSet(teams=True, team_marker="both_stuck")
         s = position(rules, hands=[[(1, 2), (3, 3)], [(2, 10), (9, 3)], [(1, 8), (0, 0)], [(7, 7)]],
                      trains={0: [(12, 9)], 2: [(12, 4)], 1: [(12, 6)], 3: [(12, 11)]},
@@ -97,7 +97,7 @@ class TestTeams:
         assert [t.marker for t in s.trains] == [True, False, True, False, False]
 
     def test_both_stuck_partner_played(self) -> None:
-        """RULES.md §8 both_stuck: a partner who played on their latest turn keeps the trains private."""
+        """docs/rules.md §8 both_stuck: a partner who played on their latest turn keeps the trains private."""
         rules = RuleSet(teams=True, team_marker="both_stuck")
         for partner_failed, expected in ((False, {"pass"}), (True, {"mark"})):
             s = position(rules, hands=[[(1, 2)], [(2, 10)], [(1, 8), (0, 0)], [(7, 7)]],
@@ -108,7 +108,7 @@ class TestTeams:
             assert kinds(s) == expected
 
     def test_both_stuck_drawn_tile_that_fits_must_be_played(self) -> None:
-        """RULES.md §5.2 under §8 both_stuck: a drawn tile that fits must be played. The pass
+        """docs/rules.md §5.2 under §8 both_stuck: a drawn tile that fits must be played. The pass
         that keeps the trains private is for a drawn tile that does not fit."""
         rules = RuleSet(teams=True, team_marker="both_stuck")
         s = position(rules, hands=[[(1, 2)], [(2, 10)], [(1, 8), (0, 0)], [(7, 7)]],
@@ -120,10 +120,10 @@ class TestTeams:
             apply(s, Pass())
 
 
-    """RULES.md §8 open_hands: every hand is visible; only the boneyard is hidden."""
+    """docs/rules.md §8 open_hands: every hand is visible; only the boneyard is hidden."""
 
     def test_every_hand_visible(self) -> None:
-        """RULES.md §8 open_hands: each seat's view holds every hand."""
+        """docs/rules.md §8 open_hands: each seat's view holds every hand."""
         s = new_game(RuleSet(open_hands=True), players=3, seed=2)
         for seat in range(3):
             v = view(s, seat)
@@ -131,19 +131,19 @@ class TestTeams:
             assert not hasattr(v, "boneyard") and v.boneyard_size == len(s.boneyard)
 
     def test_draws_visible(self) -> None:
-        """RULES.md §8 open_hands: a drawn tile joins a hand everyone sees."""
+        """docs/rules.md §8 open_hands: a drawn tile joins a hand everyone sees."""
         s = position(RuleSet(open_hands=True), hands=[[(1, 2)], [(3, 4)]], boneyard=[(5, 6), (7, 7)])
         s = run(s, Draw())
         assert view(s, 1).events[-1].tile == (5, 6)
 
 
 class TestBlanksWild:
-    """RULES.md §8 blanks_wild: a blank matches anything; the player chooses the half."""
+    """docs/rules.md §8 blanks_wild: a blank matches anything; the player chooses the half."""
 
     RULES = RuleSet(blanks_wild=True)
 
     def test_blank_half_matches_any_end(self) -> None:
-        """RULES.md §8 blanks_wild: a blank half matches any value; the other half is the new end."""
+        """docs/rules.md §8 blanks_wild: a blank half matches any value; the other half is the new end."""
         s = position(self.RULES, hands=[[(0, 7), (3, 4)], [(9, 9)]], trains={0: [(12, 5)]},
                      boneyard=[(8, 8)])
         # the blank goes against 5 (own train) or 12 (the Mexican Train); 7 becomes the end
@@ -152,7 +152,7 @@ class TestBlanksWild:
         assert s.trains[0].end() == 7
 
     def test_player_chooses_the_half(self) -> None:
-        """RULES.md §8 blanks_wild: the player says which half goes against the end."""
+        """docs/rules.md §8 blanks_wild: the player says which half goes against the end."""
         s = position(self.RULES, hands=[[(0, 5), (3, 4)], [(9, 9)]], trains={0: [(12, 5)],
                      MEXICAN: [(12, 11)]}, boneyard=[(8, 8)])
         assert plays(s) == {((0, 5), 0), ((5, 0), 0), ((0, 5), MEXICAN)}
@@ -162,31 +162,31 @@ class TestBlanksWild:
         assert s3.trains[0].end() == 5
 
     def test_blank_end_accepts_any_tile_either_way(self) -> None:
-        """RULES.md §8 blanks_wild: a blank open end accepts any tile, either half against it."""
+        """docs/rules.md §8 blanks_wild: a blank open end accepts any tile, either half against it."""
         s = position(self.RULES, hands=[[(3, 8), (4, 9)], [(9, 9)]],
                      trains={0: [(12, 0)], MEXICAN: [(12, 11)]}, boneyard=[(8, 8)])
         assert plays(s) == {((3, 8), 0), ((8, 3), 0), ((4, 9), 0), ((9, 4), 0)}
 
     def test_without_the_option_blanks_are_plain(self) -> None:
-        """RULES.md §4: without blanks_wild, 0 is an ordinary value."""
+        """docs/rules.md §4: without blanks_wild, 0 is an ordinary value."""
         s = position(RuleSet(), hands=[[(0, 7), (3, 4)], [(9, 9)]],
                      trains={0: [(12, 0)], MEXICAN: [(12, 11)]}, boneyard=[(8, 8)])
         assert plays(s) == {((0, 7), 0)}
 
     def test_blank_satisfies_any_double(self) -> None:
-        """RULES.md §8 blanks_wild: a blank satisfies any double."""
+        """docs/rules.md §8 blanks_wild: a blank satisfies any double."""
         s = position(self.RULES, hands=[[(1, 2)], [(0, 6), (9, 10)]],
                      trains={0: [(12, 5), (5, 5)], 1: [(12, 9)]}, turn=1, boneyard=[(8, 8)])
         assert plays(s) == {((0, 6), 0)}
 
     def test_double_blank_is_a_wild_double(self) -> None:
-        """RULES.md §8 blanks_wild: the double-blank is a wild double that any tile satisfies."""
+        """docs/rules.md §8 blanks_wild: the double-blank is a wild double that any tile satisfies."""
         s = position(self.RULES, hands=[[(1, 2)], [(3, 6), (9, 10)]],
                      trains={0: [(12, 5), (5, 0), (0, 0)], 1: [(12, 9)]}, turn=1, boneyard=[(8, 8)])
         assert plays(s) == {((3, 6), 0), ((6, 3), 0), ((9, 10), 0), ((10, 9), 0)}
 
     def test_blanks_count_when_a_double_can_still_be_satisfied(self) -> None:
-        """RULES.md §8 blanks_wild: a blank left anywhere keeps an open double blocking."""
+        """docs/rules.md §8 blanks_wild: a blank left anywhere keeps an open double blocking."""
         fives = [(12, 1), (1, 5), (5, 2), (2, 3), (3, 5), (5, 4), (4, 6), (6, 5), (5, 7), (7, 8),
                  (8, 5), (5, 9), (9, 10), (10, 5), (5, 11), (11, 1)]
         hands = [[(1, 1), (2, 2)], [(12, 3), (9, 9)]]
@@ -198,7 +198,7 @@ class TestBlanksWild:
         assert kinds(wild) == {"draw"}  # the blank 0-4 in the boneyard could satisfy 5-5
 
     def test_blanks_score_zero(self) -> None:
-        """RULES.md §8 blanks_wild: blanks score 0."""
+        """docs/rules.md §8 blanks_wild: blanks score 0."""
         s = position(RuleSet(blanks_wild=True, rounds=1), hands=[[(12, 3)], [(0, 0), (0, 4)]],
                      boneyard=[(8, 8)])
         s = run(s, Play(tile=(12, 3), train=0))
@@ -206,12 +206,12 @@ class TestBlanksWild:
 
 
 class TestOpeningSimultaneous:
-    """RULES.md §8 opening=simultaneous: every player first lays one chain on their own train."""
+    """docs/rules.md §8 opening=simultaneous: every player first lays one chain on their own train."""
 
     RULES = RuleSet(opening="simultaneous")
 
     def test_new_round_starts_with_maximal_chains(self) -> None:
-        """RULES.md §8 simultaneous: each lays all it can, one chain, before normal turns."""
+        """docs/rules.md §8 simultaneous: each lays all it can, one chain, before normal turns."""
         for seed in range(6):
             s = new_game(self.RULES, players=4, seed=seed)
             seen_chain = False
@@ -230,7 +230,7 @@ class TestOpeningSimultaneous:
             assert not s.mexican.started
 
     def test_route_is_chosen_but_no_stopping(self) -> None:
-        """RULES.md §8 simultaneous: the route is the player's, but they may not stop while a tile fits."""
+        """docs/rules.md §8 simultaneous: the route is the player's, but they may not stop while a tile fits."""
         s = position(self.RULES, phase="chain", turn=0, opening_queue=(1,),
                      hands=[[(12, 3), (3, 5), (3, 9), (1, 1)], [(12, 4), (4, 4), (4, 6), (8, 8)]],
                      boneyard=[(2, 2)])
@@ -249,7 +249,7 @@ class TestOpeningSimultaneous:
         assert s.trains[0].tiles == ((12, 3), (3, 9)) and s.trains[1].end() == 6
 
     def test_chains_ending_on_doubles_all_block(self) -> None:
-        """RULES.md §6, §8: chains ending on doubles leave them open; all block, any first."""
+        """docs/rules.md §6, §8: chains ending on doubles leave them open; all block, any first."""
         s = position(self.RULES, phase="chain", turn=1, opening_queue=(2, 0), first_seat=0,
                      hands=[[(3, 1), (4, 2), (9, 10)], [(12, 3), (3, 3), (5, 6)],
                             [(12, 4), (4, 4), (7, 8)]],
@@ -263,12 +263,12 @@ class TestOpeningSimultaneous:
 
 
 class TestOpeningFirstTurnChain:
-    """RULES.md §8 opening=first_turn_chain: a chain on each player's first turn."""
+    """docs/rules.md §8 opening=first_turn_chain: a chain on each player's first turn."""
 
     RULES = RuleSet(opening="first_turn_chain")
 
     def test_first_turn_lays_a_chain_on_own_train(self) -> None:
-        """RULES.md §8 first_turn_chain: on the first turn, lay all you can on your own train."""
+        """docs/rules.md §8 first_turn_chain: on the first turn, lay all you can on your own train."""
         s = position(self.RULES, hands=[[(12, 3), (3, 5), (12, 9), (1, 1)], [(4, 4), (8, 9)]],
                      boneyard=[(2, 2), (7, 7)])
         assert s.chain_right == (True, True)
@@ -281,7 +281,7 @@ class TestOpeningFirstTurnChain:
         assert s.turn == 1 and s.chain_right == (False, True)
 
     def test_later_turns_are_normal(self) -> None:
-        """RULES.md §8 first_turn_chain: after the first turn, one tile a turn."""
+        """docs/rules.md §8 first_turn_chain: after the first turn, one tile a turn."""
         s = position(self.RULES, hands=[[(12, 3), (3, 5), (12, 9), (1, 1)], [(4, 4), (8, 9)]],
                      trains={0: [(12, 10)]}, chain_right=[False, True], boneyard=[(2, 2)])
         assert plays(s) == {((12, 3), MEXICAN), ((12, 9), MEXICAN)}
@@ -289,7 +289,7 @@ class TestOpeningFirstTurnChain:
         assert s.turn == 1
 
     def test_cannot_start_draws_and_plays_without_chain(self) -> None:
-        """RULES.md §8 first_turn_chain: who cannot start draws one tile and plays it, no chain."""
+        """docs/rules.md §8 first_turn_chain: who cannot start draws one tile and plays it, no chain."""
         s = position(self.RULES, hands=[[(1, 2), (5, 6)], [(4, 4), (8, 9)]],
                      boneyard=[(12, 5), (7, 7)])
         s = run(s, Draw())
@@ -298,7 +298,7 @@ class TestOpeningFirstTurnChain:
         assert s.turn == 1 and s.hands[0] == ((1, 2), (5, 6)) and not s.chain_right[0]
 
     def test_first_turn_spent_by_drawing(self) -> None:
-        """RULES.md §8 first_turn_chain: the chain belongs to the first turn only."""
+        """docs/rules.md §8 first_turn_chain: the chain belongs to the first turn only."""
         s = position(self.RULES, hands=[[(1, 2), (5, 6)], [(4, 4), (8, 9)]],
                      boneyard=[(10, 11), (7, 7), (12, 1)])
         s = run(s, Draw(), Mark(), Draw(), Mark())
@@ -306,12 +306,12 @@ class TestOpeningFirstTurnChain:
 
 
 class TestOpeningDelayedFirstTurn:
-    """RULES.md §8 opening=delayed_first_turn: one chain kept until the train is started."""
+    """docs/rules.md §8 opening=delayed_first_turn: one chain kept until the train is started."""
 
     RULES = RuleSet(opening="delayed_first_turn")
 
     def test_chain_when_starting_own_train(self) -> None:
-        """RULES.md §8 delayed: the turn a player starts their train, they lay a chain."""
+        """docs/rules.md §8 delayed: the turn a player starts their train, they lay a chain."""
         s = position(self.RULES, hands=[[(12, 3), (3, 5), (5, 9), (1, 1)], [(4, 4), (8, 9)]],
                      boneyard=[(2, 2)])
         assert plays(s) == {((12, 3), 0), ((12, 3), MEXICAN)}
@@ -319,7 +319,7 @@ class TestOpeningDelayedFirstTurn:
         assert s.turn == 1 and s.chain_right == (False, True)
 
     def test_plays_elsewhere_keep_the_chain(self) -> None:
-        """RULES.md §8 delayed: plays on other trains before starting do not use up the chain."""
+        """docs/rules.md §8 delayed: plays on other trains before starting do not use up the chain."""
         s = position(self.RULES, hands=[[(12, 3), (3, 5), (5, 9), (12, 1)], [(4, 4), (8, 9)]],
                      boneyard=[(2, 2), (6, 6)])
         s = run(s, Play(tile=(12, 1), train=MEXICAN), Draw(), Mark())
@@ -328,14 +328,14 @@ class TestOpeningDelayedFirstTurn:
         assert s.phase == "chain" and plays(s) == {((3, 5), 0)}
 
     def test_one_tile_a_turn_after_the_start(self) -> None:
-        """RULES.md §8 delayed: after the train is started, one tile a turn."""
+        """docs/rules.md §8 delayed: after the train is started, one tile a turn."""
         s = position(self.RULES, hands=[[(3, 5), (5, 9), (1, 1)], [(4, 4), (8, 9)]],
                      trains={0: [(12, 3)]}, chain_right=[False, True], boneyard=[(2, 2)])
         s = run(s, Play(tile=(3, 5), train=0))
         assert s.turn == 1
 
     def test_drawn_tile_that_can_start_may_be_kept(self) -> None:
-        """RULES.md §8 delayed: a drawn tile that can start the train: start, or pass without marker."""
+        """docs/rules.md §8 delayed: a drawn tile that can start the train: start, or pass without marker."""
         s = position(self.RULES, hands=[[(1, 2), (5, 6)], [(4, 4), (8, 9)]],
                      boneyard=[(12, 5), (7, 7)])
         s = run(s, Draw())
@@ -346,7 +346,7 @@ class TestOpeningDelayedFirstTurn:
         assert started.phase == "chain" and plays(started) == {((5, 6), 0)}
 
     def test_drawn_tile_that_cannot_start_marks(self) -> None:
-        """RULES.md §8 delayed: passing after a drawn tile that cannot start the train marks."""
+        """docs/rules.md §8 delayed: passing after a drawn tile that cannot start the train marks."""
         s = position(self.RULES, hands=[[(1, 2), (5, 6)], [(4, 4), (8, 9)]],
                      boneyard=[(10, 5), (7, 7)])
         s = run(s, Draw())
@@ -357,7 +357,7 @@ class TestOpeningDelayedFirstTurn:
         assert s.trains[0].marker
 
     def test_blocked_player_cannot_pass_without_marker(self) -> None:
-        """RULES.md §6, §8 delayed: blocked by an open double, a drawn starter cannot start: marker."""
+        """docs/rules.md §6, §8 delayed: blocked by an open double, a drawn starter cannot start: marker."""
         s = position(self.RULES, hands=[[(1, 2), (5, 6)], [(4, 3), (8, 9)]],
                      trains={1: [(12, 4), (4, 4)]}, chain_right=[True, False],
                      boneyard=[(12, 5), (7, 7)])
@@ -368,12 +368,12 @@ class TestOpeningDelayedFirstTurn:
 
 
 class TestBranchingDoubles:
-    """RULES.md §8 branching_doubles: a satisfied double grows two more branches."""
+    """docs/rules.md §8 branching_doubles: a satisfied double grows two more branches."""
 
     RULES = RuleSet(branching_doubles=True)
 
     def test_satisfied_double_offers_three_ends(self) -> None:
-        """RULES.md §8 branching: once satisfied, a double offers three ends on the same train."""
+        """docs/rules.md §8 branching: once satisfied, a double offers three ends on the same train."""
         s = position(self.RULES, hands=[[(5, 1), (5, 2), (5, 3), (9, 9)], [(4, 4), (8, 9)]],
                      trains={0: [(12, 5), (5, 5)]}, turn=1,
                      boneyard=[(10, 10), (11, 11), (0, 0)])
@@ -389,7 +389,7 @@ class TestBranchingDoubles:
         assert s.trains[0].lines[2] == ((5, 2),)
 
     def test_branches_share_the_marker(self) -> None:
-        """RULES.md §8 branching: the branches belong to the same train: same owner, same marker."""
+        """docs/rules.md §8 branching: the branches belong to the same train: same owner, same marker."""
         lines = [[(12, 5), (5, 5), (5, 1)], (5, []), (5, [])]
         hands = [[(9, 9)], [(5, 2), (1, 3), (8, 9)]]
         private = position(self.RULES, hands=hands, trains={0: lines}, turn=1, boneyard=[(10, 10)])
@@ -399,14 +399,14 @@ class TestBranchingDoubles:
         assert branch_plays(marked) == {((5, 2), 0, 1), ((5, 2), 0, 2), ((1, 3), 0, 0)}
 
     def test_open_double_on_a_branch_blocks(self) -> None:
-        """RULES.md §6, §8 branching: a double open on a branch blocks like any other."""
+        """docs/rules.md §6, §8 branching: a double open on a branch blocks like any other."""
         lines = [[(12, 5), (5, 5), (5, 1)], (5, [(5, 6), (6, 6)]), (5, [])]
         s = position(self.RULES, hands=[[(9, 9)], [(6, 2), (5, 3), (12, 8)]], trains={0: lines},
                      turn=1, boneyard=[(10, 10)])
         assert branch_plays(s) == {((6, 2), 0, 1)}
 
     def test_no_branch_without_the_option(self) -> None:
-        """RULES.md §6: without branching_doubles a satisfied double is just part of the line."""
+        """docs/rules.md §6: without branching_doubles a satisfied double is just part of the line."""
         s = position(RuleSet(), hands=[[(5, 1), (5, 2), (9, 9)], [(4, 4)]],
                      trains={0: [(12, 5), (5, 5)]}, boneyard=[(10, 10), (0, 0)])
         s = run(s, Play(tile=(5, 1), train=0))
@@ -416,7 +416,7 @@ class TestBranchingDoubles:
 
 
 class TestSwanDrive:
-    """RULES.md §8 swan_drive: after your own train, one tile on each following public train."""
+    """docs/rules.md §8 swan_drive: after your own train, one tile on each following public train."""
 
     RULES = RuleSet(swan_drive=True)
     TRAINS = {0: [(12, 1)], 1: [(12, 2)], 2: [(12, 3)], 3: [(12, 4)], MEXICAN: [(12, 5)]}
@@ -427,7 +427,7 @@ class TestSwanDrive:
                         mexican_starter=mexican_starter, boneyard=[(0, 0), (6, 6)])
 
     def test_swan_goes_round_public_trains_in_order(self) -> None:
-        """RULES.md §8 swan_drive: own train, then seat 2 (marked), the Mexican (after its starter, seat 3), seat 4."""
+        """docs/rules.md §8 swan_drive: own train, then seat 2 (marked), the Mexican (after its starter, seat 3), seat 4."""
         s = self._state([(1, 7), (2, 8), (5, 0), (4, 6), (3, 3)])
         s = run(s, Play(tile=(1, 7), train=0))
         assert s.phase == "swan" and s.turn == 0
@@ -443,25 +443,25 @@ class TestSwanDrive:
         assert s.turn == 1 and s.phase == "turn"  # back at its own train: the drive ends
 
     def test_swan_is_optional(self) -> None:
-        """RULES.md §8 swan_drive: going on is optional."""
+        """docs/rules.md §8 swan_drive: going on is optional."""
         s = self._state([(1, 7), (2, 8), (5, 0)])
         s = run(s, Play(tile=(1, 7), train=0), Pass())
         assert s.turn == 1 and s.hands[0] == ((2, 8), (0, 5))
 
     def test_stops_at_first_train_it_cannot_play_on(self) -> None:
-        """RULES.md §8 swan_drive: the drive stops at the first public train it cannot play on."""
+        """docs/rules.md §8 swan_drive: the drive stops at the first public train it cannot play on."""
         s = self._state([(1, 7), (5, 0), (4, 6)])
         s = run(s, Play(tile=(1, 7), train=0))
         assert s.turn == 1  # nothing fits seat 2's train: the turn is over
 
     def test_mexican_skipped_when_nothing_fits(self) -> None:
-        """RULES.md §8 swan_drive: only the Mexican Train may be skipped."""
+        """docs/rules.md §8 swan_drive: only the Mexican Train may be skipped."""
         s = self._state([(1, 7), (2, 8), (4, 6), (9, 10)])
         s = run(s, Play(tile=(1, 7), train=0), Play(tile=(2, 8), train=1))
         assert plays(s) == {((4, 6), 3)}
 
     def test_double_on_the_way_must_be_finished(self) -> None:
-        """RULES.md §8 swan_drive: a double played on the way must be finished before moving on."""
+        """docs/rules.md §8 swan_drive: a double played on the way must be finished before moving on."""
         s = self._state([(1, 7), (2, 2), (2, 6), (5, 8), (3, 4)])
         s = run(s, Play(tile=(1, 7), train=0), Play(tile=(2, 2), train=1))
         assert s.phase == "follow_up" and plays(s) == {((2, 6), 1)}
@@ -471,7 +471,7 @@ class TestSwanDrive:
         assert s.phase == "swan" and plays(s) == {((5, 8), MEXICAN)}
 
     def test_an_open_double_left_by_a_chain_opening_blocks_the_drive(self) -> None:
-        """RULES.md §6 + §8 swan_drive: open doubles block every other train, during a drive too.
+        """docs/rules.md §6 + §8 swan_drive: open doubles block every other train, during a drive too.
 
         Chain openings can leave several doubles open (§6): satisfying the one on your own train
         starts a drive, but while the Mexican Train's 5-5 stays open the drive may not go on to
@@ -493,13 +493,13 @@ class TestSwanDrive:
         assert s.phase == "swan" and plays(s) == {((5, 9), MEXICAN)}
 
     def test_no_swan_without_playing_on_own_train(self) -> None:
-        """RULES.md §8 swan_drive: only a play on your own train starts a drive."""
+        """docs/rules.md §8 swan_drive: only a play on your own train starts a drive."""
         s = self._state([(5, 0), (2, 8), (4, 6)])
         s = run(s, Play(tile=(5, 0), train=MEXICAN))
         assert s.turn == 1
 
     def test_mexican_sits_after_its_starter(self) -> None:
-        """RULES.md §8 swan_drive: the Mexican Train follows the seat of the player who started it."""
+        """docs/rules.md §8 swan_drive: the Mexican Train follows the seat of the player who started it."""
         from mexitrain.rules import swan_order
 
         s = self._state([(1, 7)], mexican_starter=0)
@@ -509,7 +509,7 @@ class TestSwanDrive:
         assert swan_order(s, 1) == [2, 3, 0]
 
     def test_without_the_option_one_tile(self) -> None:
-        """RULES.md §5.3: without swan_drive, one tile a turn."""
+        """docs/rules.md §5.3: without swan_drive, one tile a turn."""
         s = position(RuleSet(), hands=[[(1, 7), (2, 8)], [(9, 9)], [(10, 10)], [(11, 11)]],
                      trains=self.TRAINS, markers={1, 3}, boneyard=[(0, 0)])
         s = run(s, Play(tile=(1, 7), train=0))
@@ -517,27 +517,27 @@ class TestSwanDrive:
 
 
 class TestFirstPlayer:
-    """RULES.md §3, §8 first_player: random, chosen or heaviest; then clockwise."""
+    """docs/rules.md §3, §8 first_player: random, chosen or heaviest; then clockwise."""
 
     def test_random_comes_from_the_seed(self) -> None:
-        """RULES.md §3: round 1's first player is drawn at random from the seed."""
+        """docs/rules.md §3: round 1's first player is drawn at random from the seed."""
         firsts = [new_game(RuleSet(), players=4, seed=seed).first_seat for seed in range(40)]
         assert firsts == [new_game(RuleSet(), players=4, seed=seed).first_seat for seed in range(40)]
         assert set(firsts) == {0, 1, 2, 3}
 
     def test_chosen_seat(self) -> None:
-        """RULES.md §3: the first player may be chosen in the setup."""
+        """docs/rules.md §3: the first player may be chosen in the setup."""
         for seat in range(3):
             s = new_game(RuleSet(first_player="chosen", first_seat=seat), players=3, seed=8)
             assert s.first_seat == s.turn == seat
 
     def test_chosen_from_the_command_line_counts_from_one(self) -> None:
-        """RULES.md §8 first_player: first_seat=2 on the command line is the second seat."""
+        """docs/rules.md §8 first_player: first_seat=2 on the command line is the second seat."""
         rules = make_rules("standard", {"first_seat": "2"})
         assert rules.first_player == "chosen" and rules.first_seat == 1
 
     def test_heaviest_tile(self) -> None:
-        """RULES.md §3: the holder of the heaviest tile starts (11-12 = 23 on double-12)."""
+        """docs/rules.md §3: the holder of the heaviest tile starts (11-12 = 23 on double-12)."""
         rules = RuleSet(first_player="heaviest")
         checked = 0
         for seed in range(20):
@@ -549,7 +549,7 @@ class TestFirstPlayer:
         assert checked >= 5
 
     def test_heaviest_prefers_the_double_on_equal_pips(self) -> None:
-        """RULES.md §3 heaviest: on equal pips the double is heavier (11-11 before 10-12)."""
+        """docs/rules.md §3 heaviest: on equal pips the double is heavier (11-11 before 10-12)."""
         rules = RuleSet(first_player="heaviest", set=12)
         for seed in range(200):
             _, hands, _ = deal(rules, 2, seed, 1)
@@ -562,12 +562,12 @@ class TestFirstPlayer:
 
 
 class TestHighestDouble:
-    """RULES.md §3 engine=highest_double (seed 003)."""
+    """docs/rules.md §3 engine=highest_double (the French how-to)."""
 
     RULES = RuleSet(engine="highest_double")
 
     def test_highest_double_held_is_the_engine(self) -> None:
-        """RULES.md §3: the engine is the highest double held; its holder sets it, the next seat plays."""
+        """docs/rules.md §3: the engine is the highest double held; its holder sets it, the next seat plays."""
         for seed in range(10):
             _, hands, boneyard = deal(self.RULES, 4, seed, 1)
             doubles = [(t[0], i) for i, h in enumerate(hands) for t in h if t[0] == t[1]]
@@ -582,13 +582,13 @@ class TestHighestDouble:
             assert all(t.end() == value for t in s.trains)
 
     def test_one_round_by_default(self) -> None:
-        """RULES.md §3: seed 003 describes one round, so this option defaults to one."""
+        """docs/rules.md §3: the French how-to describes one round, so this option defaults to one."""
         assert self.RULES.round_count == 1
         final = play_out(new_game(RuleSet(engine="highest_double", set=6), 2, 4), random.Random(0))
         assert len(final.results) == 1
 
     def test_more_rounds_are_dealt_afresh(self) -> None:
-        """RULES.md §3: with more rounds each is dealt afresh and may reuse an engine."""
+        """docs/rules.md §3: with more rounds each is dealt afresh and may reuse an engine."""
         rules = RuleSet(engine="highest_double", set=6, rounds=10)
         final = play_out(new_game(rules, 2, 4), random.Random(0))
         assert len(final.results) == 10
@@ -599,7 +599,7 @@ class TestHighestDouble:
         assert len({r.engine for r in final.results}) < 10  # some engine came back
 
     def test_nobody_holds_a_double_draw_until_one_appears(self) -> None:
-        """RULES.md §3 (house default): if nobody holds a double, seats draw in turn until one does."""
+        """docs/rules.md §3 (house default): if nobody holds a double, seats draw in turn until one does."""
         rules = RuleSet(engine="highest_double", set=6, hand_size=2, first_player="chosen",
                         first_seat=1)
         found = 0
@@ -621,12 +621,12 @@ class TestHighestDouble:
 
 
 class TestTrainsStartPublic:
-    """RULES.md §4 trains_start_public (seed 002)."""
+    """docs/rules.md §4 trains_start_public (the encyclopedia article)."""
 
     RULES = RuleSet(trains_start_public=True)
 
     def test_public_until_owner_first_plays(self) -> None:
-        """RULES.md §4: every personal train is public until its owner first plays on it."""
+        """docs/rules.md §4: every personal train is public until its owner first plays on it."""
         s = new_game(self.RULES, players=3, seed=1)
         assert all(t.public for t in s.trains)
         s = position(self.RULES, hands=[[(12, 4), (4, 5)], [(12, 7), (7, 8), (4, 9)], [(1, 1)]],
@@ -641,12 +641,12 @@ class TestTrainsStartPublic:
 
 
 class TestMustSatisfy:
-    """RULES.md §6 double_follow_up=must_satisfy (seeds 002, 003)."""
+    """docs/rules.md §6 double_follow_up=must_satisfy (the encyclopedia article, the French how-to)."""
 
     RULES = RuleSet(double_follow_up="must_satisfy")
 
     def test_follow_up_goes_on_the_double(self) -> None:
-        """RULES.md §6 must_satisfy: the follow-up tile must go on the double itself."""
+        """docs/rules.md §6 must_satisfy: the follow-up tile must go on the double itself."""
         s = position(self.RULES, hands=[[(5, 5), (5, 1), (3, 9), (7, 8)], [(0, 0)]],
                      trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(6, 6)])
         s = run(s, Play(tile=(5, 5), train=0))
@@ -656,7 +656,7 @@ class TestMustSatisfy:
         assert str(err.value) == "your double 5-5 on seat 1's train must be satisfied first (§6, must_satisfy)"
 
     def test_unsatisfied_own_double_marks_own_train(self) -> None:
-        """RULES.md §6 must_satisfy: the train the double is on becomes public: here, your own."""
+        """docs/rules.md §6 must_satisfy: the train the double is on becomes public: here, your own."""
         s = position(self.RULES, hands=[[(5, 5), (3, 9), (7, 8)], [(0, 0)]],
                      trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(6, 3), (1, 1)])
         s = run(s, Play(tile=(5, 5), train=0), Draw())
@@ -665,7 +665,7 @@ class TestMustSatisfy:
         assert s.trains[0].marker
 
     def test_double_on_mexican_marks_nothing(self) -> None:
-        """RULES.md §6 must_satisfy: a double on the Mexican Train marks nothing."""
+        """docs/rules.md §6 must_satisfy: a double on the Mexican Train marks nothing."""
         s = position(self.RULES, hands=[[(3, 3), (9, 10), (7, 8)], [(0, 0)]],
                      trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(6, 1), (1, 1)])
         s = run(s, Play(tile=(3, 3), train=MEXICAN), Draw())
@@ -675,14 +675,14 @@ class TestMustSatisfy:
         assert kinds(s) == {"draw"}  # the open double blocks seat 2
 
     def test_double_on_a_public_train_marks_nothing(self) -> None:
-        """RULES.md §6 must_satisfy: a double on an already public train marks nothing."""
+        """docs/rules.md §6 must_satisfy: a double on an already public train marks nothing."""
         s = position(self.RULES, hands=[[(5, 5), (9, 10), (7, 8)], [(0, 0)], [(0, 1)]],
                      trains={1: [(12, 5)]}, markers={1}, boneyard=[(6, 1), (1, 1)])
         s = run(s, Play(tile=(5, 5), train=1), Draw(), Pass())
         assert [t.marker for t in s.trains] == [False, True, False, False]
 
     def test_default_rule_marks_own_train_for_a_double_on_mexican(self) -> None:
-        """RULES.md §6 default: a failed follow-up marks your own train, wherever the double is."""
+        """docs/rules.md §6 default: a failed follow-up marks your own train, wherever the double is."""
         s = position(RuleSet(), hands=[[(3, 3), (9, 10), (7, 8)], [(0, 0)]],
                      trains={0: [(12, 5)], MEXICAN: [(12, 3)]}, boneyard=[(6, 1), (1, 1)])
         s = run(s, Play(tile=(3, 3), train=MEXICAN), Draw())
@@ -690,10 +690,10 @@ class TestMustSatisfy:
 
 
 class TestPresets:
-    """RULES.md §8 presets: Standard, Fast double-9 and Common, exactly as written."""
+    """docs/rules.md §8 presets: Standard, Fast double-9 and Common, exactly as written."""
 
     def test_standard_is_seed_000(self) -> None:
-        """RULES.md §8: Standard = seed 000's defaults on double-12."""
+        """docs/rules.md §8: Standard = the French leaflet's defaults on double-12."""
         std = PRESETS["standard"]
         assert std == RuleSet() and std.changed() == {}
         assert (std.set, std.round_count, std.engine, std.first_player) == (12, 13, "descending", "random")
@@ -702,7 +702,7 @@ class TestPresets:
                     or std.branching_doubles or std.swan_drive)
 
     def test_fast_double_nine(self) -> None:
-        """RULES.md §8: Fast double-9: 2-4 players, 15/13/10 tiles, engines 9 down to 0."""
+        """docs/rules.md §8: Fast double-9: 2-4 players, 15/13/10 tiles, engines 9 down to 0."""
         fast = PRESETS["fast"]
         assert fast.changed() == {"set": 9, "hand_table": "fast"}
         assert [fast.tiles_each(n) for n in (2, 3, 4)] == [15, 13, 10]
@@ -714,7 +714,7 @@ class TestPresets:
         assert [r.engine for r in final.results] == list(range(9, -1, -1))
 
     def test_common(self) -> None:
-        """RULES.md §8: Common = seed 002's rules plus round_end = until_blocked."""
+        """docs/rules.md §8: Common = the encyclopedia article's rules plus round_end = until_blocked."""
         common = PRESETS["common"]
         assert common.changed() == {
             "trains_start_public": True,
@@ -725,14 +725,14 @@ class TestPresets:
         assert common.set == 12
 
     def test_options_over_a_preset(self) -> None:
-        """RULES.md §8: every option is selectable over a preset."""
+        """docs/rules.md §8: every option is selectable over a preset."""
         rules = make_rules("common", {"swan-drive": "on", "set": "9", "rounds": "3"})
         assert rules.swan_drive and rules.set == 9 and rules.round_count == 3
         assert rules.blanks_wild
         assert pips((4, 5)) == 9
 
     def test_any_other_refusal_of_an_option_is_a_rule_set_error(self) -> None:
-        """RULES.md §8: a refusal pydantic has no code for still becomes one clear line."""
+        """docs/rules.md §8: a refusal pydantic has no code for still becomes one clear line."""
         from mexitrain.rules.ruleset import RuleSetError, _error_data
         from mexitrain.text.validation import ruleset_error_text
 
@@ -743,10 +743,10 @@ class TestPresets:
 
 
 class TestCombinations:
-    """RULES.md §6-§8: options that meet."""
+    """docs/rules.md §6-§8: options that meet."""
 
     def test_must_satisfy_double_on_partners_train_marks_the_team(self) -> None:
-        """RULES.md §6 must_satisfy + §8 teams: a failed double on the partner's train makes both public."""
+        """docs/rules.md §6 must_satisfy + §8 teams: a failed double on the partner's train makes both public."""
         rules = RuleSet(teams=True, double_follow_up="must_satisfy")
         s = position(rules, hands=[[(4, 4), (9, 10), (1, 2)], [(6, 6)], [(3, 3)], [(7, 7)]],
                      trains={2: [(12, 4)]}, boneyard=[(8, 11), (0, 0)])
@@ -756,7 +756,7 @@ class TestCombinations:
         assert [t.marker for t in s.trains] == [True, False, True, False, False]
 
     def test_swan_after_satisfying_own_double(self) -> None:
-        """RULES.md §8 swan_drive + §6: a double on your own train, satisfied there, then the drive."""
+        """docs/rules.md §8 swan_drive + §6: a double on your own train, satisfied there, then the drive."""
         rules = RuleSet(swan_drive=True, double_follow_up="must_satisfy")
         s = position(rules, hands=[[(1, 1), (1, 7), (2, 8), (9, 10)], [(9, 9)], [(10, 10)]],
                      trains={0: [(12, 1)], 1: [(12, 2)]}, markers={1}, boneyard=[(0, 0)])
@@ -766,7 +766,7 @@ class TestCombinations:
         assert s.phase == "swan" and plays(s) == {((2, 8), 1)}
 
     def test_first_turn_chain_blocked_by_an_open_double(self) -> None:
-        """RULES.md §6 + §8 first_turn_chain: an open double left by a chain must be satisfied first."""
+        """docs/rules.md §6 + §8 first_turn_chain: an open double left by a chain must be satisfied first."""
         rules = RuleSet(opening="first_turn_chain")
         s = position(rules, hands=[[(9, 9), (1, 2)], [(12, 3), (5, 6), (3, 11)]],
                      trains={0: [(12, 5), (5, 5)]}, chain_right=[False, True], turn=1,
@@ -776,7 +776,7 @@ class TestCombinations:
         assert s.chain_right == (False, False)
 
     def test_until_blocked_with_an_open_double(self) -> None:
-        """RULES.md §6 + §7 until_blocked: a blocked player with nothing to draw marks and passes."""
+        """docs/rules.md §6 + §7 until_blocked: a blocked player with nothing to draw marks and passes."""
         rules = RuleSet(round_end="until_blocked", rounds=1)
         s = position(rules, hands=[[(5, 8), (1, 2)], [(3, 4), (12, 6)]],
                      trains={0: [(12, 5), (5, 5)]}, turn=1)
@@ -788,7 +788,7 @@ class TestCombinations:
         assert plays(s) == {((12, 6), 1), ((12, 6), MEXICAN)} and s.idle_turns == 0
 
     def test_blanks_wild_follow_up_with_a_blank_on_must_satisfy(self) -> None:
-        """RULES.md §8 blanks_wild + must_satisfy: a blank satisfies the player's own double."""
+        """docs/rules.md §8 blanks_wild + must_satisfy: a blank satisfies the player's own double."""
         rules = RuleSet(blanks_wild=True, double_follow_up="must_satisfy")
         s = position(rules, hands=[[(5, 5), (0, 9), (3, 4)], [(6, 6)]], trains={0: [(12, 5)]},
                      boneyard=[(1, 1)])
@@ -796,7 +796,7 @@ class TestCombinations:
         assert plays(s) == {((0, 9), 0)}
 
     def test_branching_after_a_satisfied_open_double(self) -> None:
-        """RULES.md §8 branching + §6: whoever satisfies an open double grows the branches."""
+        """docs/rules.md §8 branching + §6: whoever satisfies an open double grows the branches."""
         rules = RuleSet(branching_doubles=True)
         s = position(rules, hands=[[(3, 7), (1, 2)], [(5, 3), (5, 9)]],
                      trains={0: [(12, 5), (5, 5)]}, turn=1, boneyard=[(0, 0), (11, 11)])
@@ -808,12 +808,12 @@ class TestCombinations:
 
 
 class TestOpeningsAtTheEdges:
-    """RULES.md §8 openings: every seat lays its chain; a chain follows one line (issue 21)."""
+    """docs/rules.md §8 openings: every seat lays its chain; a chain follows one line."""
 
     RULES = RuleSet(opening="simultaneous")
 
     def test_going_out_in_the_opening_lets_the_later_seats_lay(self) -> None:
-        """RULES.md §8 simultaneous: every seat lays its chain before the round can end."""
+        """docs/rules.md §8 simultaneous: every seat lays its chain before the round can end."""
         s = position(self.RULES, phase="chain", turn=0, opening_queue=(1, 2),
                      hands=[[(12, 3), (3, 5)], [(12, 4), (4, 6), (9, 9)], [(12, 7), (1, 2)]],
                      boneyard=[(2, 2)])
@@ -827,7 +827,7 @@ class TestOpeningsAtTheEdges:
         assert r.leftovers == ((), ((9, 9),), ((1, 2),))
 
     def test_several_seats_out_in_the_opening_all_score_zero(self) -> None:
-        """RULES.md §8 simultaneous: each seat with no tile left scores 0; the record names the
+        """docs/rules.md §8 simultaneous: each seat with no tile left scores 0; the record names the
         first of them in the opening order (house, §8)."""
         s = position(self.RULES, phase="chain", turn=1, first_seat=1, opening_queue=(2, 0),
                      hands=[[(12, 3)], [(12, 4), (9, 9)], [(12, 7), (7, 1)]],
@@ -840,7 +840,7 @@ class TestOpeningsAtTheEdges:
         assert (r.end, r.out_seat, r.scores) == ("domino", 2, (0, 18, 0))
 
     def test_a_team_is_out_when_either_partner_is_out_in_the_opening(self) -> None:
-        """RULES.md §8 simultaneous + teams: a partner out in the opening gives the team 0."""
+        """docs/rules.md §8 simultaneous + teams: a partner out in the opening gives the team 0."""
         rules = RuleSet(opening="simultaneous", teams=True)
         s = position(rules, phase="chain", turn=0, opening_queue=(1, 2, 3),
                      hands=[[(12, 3)], [(12, 4), (9, 9)], [(1, 2)], [(5, 6)]],
@@ -850,7 +850,7 @@ class TestOpeningsAtTheEdges:
         assert (r.end, r.out_seat, r.scores) == ("domino", 0, (0, 18, 0, 11))
 
     def test_random_openings_never_end_before_every_chain(self) -> None:
-        """RULES.md §8 simultaneous: in random double-6 3-player rounds, a round that ends in
+        """docs/rules.md §8 simultaneous: in random double-6 3-player rounds, a round that ends in
         the opening ends with every seat's chain laid (no tile of a seat fits its train)."""
         rules = RuleSet(opening="simultaneous", set=6, rounds=1)
         ended_early = 0
@@ -869,7 +869,7 @@ class TestOpeningsAtTheEdges:
         assert ended_early > 0
 
     def test_a_chain_follows_one_line_with_branching_doubles(self) -> None:
-        """RULES.md §8 simultaneous + branching_doubles: the chain follows one line from the
+        """docs/rules.md §8 simultaneous + branching_doubles: the chain follows one line from the
         engine; the branches of a double it satisfies wait for normal turns."""
         rules = RuleSet(opening="simultaneous", branching_doubles=True)
         s = position(rules, phase="chain", turn=0, opening_queue=(1,),
@@ -886,7 +886,7 @@ class TestOpeningsAtTheEdges:
         assert branch_plays(s) == {((3, 7), 0, 1), ((3, 9), 0, 1), ((3, 7), 0, 2), ((3, 9), 0, 2)}
 
     def test_a_first_turn_chain_follows_one_line_with_branching_doubles(self) -> None:
-        """RULES.md §8 first_turn_chain + branching_doubles: the chain follows one line too."""
+        """docs/rules.md §8 first_turn_chain + branching_doubles: the chain follows one line too."""
         rules = RuleSet(opening="first_turn_chain", branching_doubles=True)
         s = position(rules, turn=0, hands=[[(12, 3), (3, 3), (3, 5), (3, 7)], [(12, 4), (1, 2)]],
                      boneyard=[(2, 2)])
@@ -896,17 +896,17 @@ class TestOpeningsAtTheEdges:
 
 
 class TestChoicesWhereTheSourcesAreSilent:
-    """RULES.md §10 (house readings), as docs/rules.md describes them: what the engine does."""
+    """docs/rules.md §10 (house readings), as docs/rules.md describes them: what the engine does."""
 
     def test_heaviest_tile_tie_a_double_wins(self) -> None:
-        """RULES.md §3 first_player=heaviest, §10: on equal pips a double wins (5-5 over 4-6)."""
+        """docs/rules.md §3 first_player=heaviest, §10: on equal pips a double wins (5-5 over 4-6)."""
         rules = RuleSet(set=6, first_player="heaviest")
         _, hands, boneyard = deal(rules, 2, 6, 1)
         assert (5, 6) in boneyard and (5, 5) in hands[0] and (4, 6) in hands[1]
         assert new_game(rules, players=2, seed=6).first_seat == 0
 
     def test_a_double_on_an_open_wild_double_blank(self) -> None:
-        """RULES.md §8 blanks_wild, §10: a double may be laid on an open 0-0; it satisfies the
+        """docs/rules.md §8 blanks_wild, §10: a double may be laid on an open 0-0; it satisfies the
         0-0 and opens a new double, which its player must follow (§6)."""
         rules = RuleSet(blanks_wild=True)
         s = position(rules, hands=[[(5, 5), (5, 6), (7, 8)], [(1, 1), (4, 9)]],
@@ -923,9 +923,9 @@ class TestChoicesWhereTheSourcesAreSilent:
 
     @pytest.mark.parametrize("partner_failed", [False, True])
     def test_both_stuck_failed_follow_up_under_any(self, partner_failed: bool) -> None:
-        """RULES.md §8 both_stuck, §10: under double_follow_up=any, a turn that laid a double
+        """docs/rules.md §8 both_stuck, §10: under double_follow_up=any, a turn that laid a double
         and failed its follow-up is a turn with a play: it passes, no marker, even when the
-        partner failed (it marked both trains before issue 21)."""
+        partner failed."""
         rules = RuleSet(teams=True, team_marker="both_stuck")
         s = position(rules, hands=[[(5, 5), (1, 2)], [(3, 4)], [(7, 8)], [(9, 10)]],
                      trains={0: [(12, 5)]}, boneyard=[(1, 1), (11, 11)],
@@ -937,7 +937,7 @@ class TestChoicesWhereTheSourcesAreSilent:
         assert s.failed == (False, False, partner_failed, False)
 
     def test_both_stuck_failed_follow_up_under_must_satisfy(self) -> None:
-        """RULES.md §6 must_satisfy, §8 both_stuck, §10: a failed follow-up marks the train the
+        """docs/rules.md §6 must_satisfy, §8 both_stuck, §10: a failed follow-up marks the train the
         double is on (with its partner's: the two count as one), whatever the partner did;
         a double on a public train marks nothing."""
         rules = RuleSet(teams=True, team_marker="both_stuck", double_follow_up="must_satisfy")
@@ -953,7 +953,7 @@ class TestChoicesWhereTheSourcesAreSilent:
         assert not any(t.marker for t in s.trains)
 
     def test_first_turn_chain_when_only_another_train_can_be_played(self) -> None:
-        """RULES.md §5, §8 first_turn_chain, §10: a player who cannot start their own train
+        """docs/rules.md §5, §8 first_turn_chain, §10: a player who cannot start their own train
         must play elsewhere if a tile fits (no draw); the chain right is then used up."""
         rules = RuleSet(opening="first_turn_chain")
         s = position(rules, hands=[[(5, 6), (3, 7)], [(1, 1), (4, 9)]],
@@ -968,7 +968,7 @@ class TestChoicesWhereTheSourcesAreSilent:
 
     @pytest.mark.parametrize("team_marker", ["together", "both_stuck"])
     def test_swan_drive_with_teams_skips_the_partner(self, team_marker: str) -> None:
-        """RULES.md §8 swan_drive + teams, §10: the partner's train is not a stop of the drive
+        """docs/rules.md §8 swan_drive + teams, §10: the partner's train is not a stop of the drive
         (a play on one's own train makes both partners' trains private)."""
         rules = RuleSet(teams=True, swan_drive=True, team_marker=team_marker)
         s = position(rules, hands=[[(5, 6), (7, 8), (9, 10), (3, 4)], [(1, 1)], [(2, 2)], [(0, 0)]],
@@ -980,7 +980,7 @@ class TestChoicesWhereTheSourcesAreSilent:
         assert plays(s) == {((3, 4), 3)}  # 9-10 would fit the partner's train: not a stop
 
     def test_swan_drive_and_an_unstarted_mexican_train(self) -> None:
-        """RULES.md §8 swan_drive, §10: the Mexican Train joins the order once started, just
+        """docs/rules.md §8 swan_drive, §10: the Mexican Train joins the order once started, just
         after its starter's seat; unstarted, it is no stop (the drive cannot start it)."""
         rules = RuleSet(swan_drive=True)
         s = position(rules, hands=[[(5, 6), (12, 8), (3, 4)], [(1, 1)], [(2, 2)]],

@@ -1,4 +1,4 @@
-"""RULES.md §5.4, §8 open_hands: what one seat may know (hidden information)."""
+"""docs/rules.md §5.4, §8 open_hands: what one seat may know (hidden information)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _midgame(rules: RuleSet, players: int, seed: int, steps: int) -> list:
 
 
 def test_own_hand_and_sizes_only() -> None:
-    """RULES.md §8: without open_hands a seat sees its own hand, and only the sizes of the others."""
+    """docs/rules.md §8: without open_hands a seat sees its own hand, and only the sizes of the others."""
     s = new_game(RuleSet(), players=4, seed=3)
     for seat in range(4):
         v = view(s, seat)
@@ -48,7 +48,7 @@ def test_own_hand_and_sizes_only() -> None:
 
 
 def test_no_boneyard_nor_deal_in_the_view() -> None:
-    """RULES.md §8: the boneyard (and its order) is hidden from everyone."""
+    """docs/rules.md §8: the boneyard (and its order) is hidden from everyone."""
     fields = set(SeatView.model_fields)
     assert not {"boneyard", "dealt_hands", "dealt_boneyard", "seed"} & fields
     s = new_game(RuleSet(open_hands=True), players=2, seed=1)
@@ -57,7 +57,7 @@ def test_no_boneyard_nor_deal_in_the_view() -> None:
 
 
 def test_unseen_is_hidden_hands_plus_boneyard() -> None:
-    """RULES.md §8: the tiles a seat cannot see are exactly the other hands and the boneyard."""
+    """docs/rules.md §8: the tiles a seat cannot see are exactly the other hands and the boneyard."""
     for s in _midgame(RuleSet(), 3, 5, 60)[::7]:
         if s.over:
             continue
@@ -67,7 +67,7 @@ def test_unseen_is_hidden_hands_plus_boneyard() -> None:
 
 
 def test_others_draws_hidden_own_draws_shown() -> None:
-    """RULES.md §8: a tile another seat drew stays hidden; your own draws you see."""
+    """docs/rules.md §8: a tile another seat drew stays hidden; your own draws you see."""
     s = position(RuleSet(), hands=[[(1, 2)], [(3, 4)], [(5, 6)]], boneyard=[(7, 8), (9, 10), (0, 0)])
     s = run(s, Draw())
     assert view(s, 0).drawn == (7, 8) and view(s, 1).drawn is None
@@ -79,7 +79,7 @@ def test_others_draws_hidden_own_draws_shown() -> None:
 
 
 def test_history_of_finished_rounds_hides_the_deal() -> None:
-    """RULES.md §7, §8: finished rounds show their scores and leftovers, never the deal or draws."""
+    """docs/rules.md §7, §8: finished rounds show their scores and leftovers, never the deal or draws."""
     states = _midgame(RuleSet(set=6, rounds=2), 2, 11, 2000)
     s = next(x for x in states if x.results)
     r = s.results[0]
@@ -91,7 +91,7 @@ def test_history_of_finished_rounds_hides_the_deal() -> None:
 
 
 def test_open_hands_shows_everything_but_the_boneyard() -> None:
-    """RULES.md §8 open_hands: every hand visible to every player; only the boneyard is hidden."""
+    """docs/rules.md §8 open_hands: every hand visible to every player; only the boneyard is hidden."""
     for s in _midgame(RuleSet(open_hands=True), 3, 2, 40)[::5]:
         for seat in range(3):
             v = view(s, seat)
@@ -101,14 +101,14 @@ def test_open_hands_shows_everything_but_the_boneyard() -> None:
 
 
 def test_knock_visible_to_all() -> None:
-    """RULES.md §5.4: when a player is down to one tile, every player can see it."""
+    """docs/rules.md §5.4: when a player is down to one tile, every player can see it."""
     s = position(RuleSet(), hands=[[(12, 3), (4, 5)], [(1, 1), (2, 2)]], boneyard=[(6, 6)])
     s = run(s, Play(tile=(12, 3), train=0))
     assert all(view(s, seat).hand_sizes[0] == 1 for seat in range(2))
 
 
 def test_determinize_is_consistent_with_the_view() -> None:
-    """RULES.md §8: a determinized snapshot agrees with everything the seat can see."""
+    """docs/rules.md §8: a determinized snapshot agrees with everything the seat can see."""
     rules = RuleSet()
     for s in _midgame(rules, 4, 7, 120)[::9]:
         if s.over:
@@ -134,7 +134,7 @@ def test_determinize_is_consistent_with_the_view() -> None:
 
 
 def test_determinize_with_given_hands() -> None:
-    """RULES.md §8: a search player may fix some hidden hands; the rest are dealt from the unseen."""
+    """docs/rules.md §8: a search player may fix some hidden hands; the rest are dealt from the unseen."""
     s = new_game(RuleSet(), players=3, seed=4)
     v = view(s, 0)
     d = determinize(v, random.Random(1), hands={1: s.hands[1]})
@@ -143,7 +143,7 @@ def test_determinize_with_given_hands() -> None:
 
 
 def test_determinized_last_round_ends_the_game() -> None:
-    """RULES.md §3, §7: a determinized snapshot of the last round still knows it is the last."""
+    """docs/rules.md §3, §7: a determinized snapshot of the last round still knows it is the last."""
     rules = RuleSet(set=6, rounds=2)
     rng = random.Random(1)
     s = new_game(rules, players=2, seed=3)
@@ -157,7 +157,7 @@ def test_determinized_last_round_ends_the_game() -> None:
 
 
 def test_determinized_final_engine_zero_round_does_not_crash() -> None:
-    """RULES.md §3: after the double-0 round there is no other; a determinized copy agrees."""
+    """docs/rules.md §3: after the double-0 round there is no other; a determinized copy agrees."""
     rng = random.Random(2)
     s = new_game(RuleSet(set=6), players=2, seed=5)
     while s.round < 7:
@@ -177,7 +177,7 @@ def _fresh_hidden_events(s, seat: int) -> tuple:
 
 
 def test_views_of_interleaved_games_never_mix_their_histories() -> None:
-    """RULES.md §8: each view hides exactly its own game's draws, however views of other games
+    """docs/rules.md §8: each view hides exactly its own game's draws, however views of other games
     (the UI's game, a hint's search, a tournament) are interleaved with it; the memos that make
     views cheap must never carry one game's events or tiles into another's."""
     a = _midgame(RuleSet(), 4, 21, 120)

@@ -1,4 +1,4 @@
-"""The compact rules core (issue 22): the rules of RULES.md, once, on a small mutable state.
+"""The compact rules core: the rules of docs/rules.md, once, on a small mutable state.
 
 Pure like the rest of ``mexitrain.rules``: no UI, no I/O, no clocks, no global randomness.
 A :class:`Core` is changed in place by :func:`step` (copy it with ``Core.copy`` to keep a

@@ -1,4 +1,4 @@
-"""What may be played (RULES.md §4-§6, §8): the legal moves of the seat to move, in exactly
+"""What may be played (docs/rules.md §4-§6, §8): the legal moves of the seat to move, in exactly
 the reducer's order (plays by train, line and laid tile, then the other actions)."""
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ def end_without_play(c: Core) -> int:
         c.phase == FOLLOW_UP or c.phase == FOLLOW_UP_DRAWN or not c.failed[tab.partner[c.turn]]
     ):
         # §8 both_stuck: public only when both partners failed; a turn that laid a double
-        # and failed its follow-up is a turn with a play (RULES.md §10)
+        # and failed its follow-up is a turn with a play (docs/rules.md §10)
         return M_PASS
     return M_MARK
 

@@ -1,4 +1,4 @@
-"""Why an action is refused (RULES.md §4-§8): the same IllegalAction, code and values, as
+"""Why an action is refused (docs/rules.md §4-§8): the same IllegalAction, code and values, as
 the reducer raises; and the checked way from an Action object to a legal move."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""End of a round and scoring (RULES.md §7; teams §8): the round's result, the next round
+"""End of a round and scoring (docs/rules.md §7; teams §8): the round's result, the next round
 or the end of the game and its winners."""
 
 from __future__ import annotations

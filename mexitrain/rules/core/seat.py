@@ -11,7 +11,7 @@ removed.
 
 Its legal moves come from the core's own move generator (``moves.legal``), run on the view
 itself: it carries the Core's field names for everything the generator reads, and legality
-depends on nothing else than public facts and the seat's own hand (RULES.md §4-§8), so
+depends on nothing else than public facts and the seat's own hand (docs/rules.md §4-§8), so
 there is one rule book and no full state is rebuilt. tests/players/test_compact_view.py
 plays thousands of decisions in lockstep with ``view_legal_actions``.
 

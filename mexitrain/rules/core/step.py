@@ -1,4 +1,4 @@
-"""One step of the game, in place (RULES.md §5-§8): a move, then what the rules force
+"""One step of the game, in place (docs/rules.md §5-§8): a move, then what the rules force
 without a choice (chain ends, swan ends, stuck rounds), as the reducer does it."""
 
 from __future__ import annotations

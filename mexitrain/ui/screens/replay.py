@@ -15,9 +15,9 @@ from textual.widgets import Static
 
 from ...i18n import _
 from ...rules import GameState, IllegalAction, apply, new_game, view
+from ...rules.actions import event_action
 from ...rules.state import Event
 from ...rules.tiles import fmt
-from ...rules.undo import event_action
 from ...storage import SavedGame
 from ...text.basics import is_you_name, seat_label
 from ..board import Board, build
