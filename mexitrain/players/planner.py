@@ -28,7 +28,7 @@ from ..rules import MEXICAN, Action, SeatView, cache, view_legal_actions
 from ..rules.tiles import placement_table
 from ..text.basics import seat_name
 from .knowledge import lacking_values
-from .planning import plan_train
+from .plans import plan_train
 
 Tile = tuple[int, int]
 

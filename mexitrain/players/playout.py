@@ -39,7 +39,7 @@ from ..rules.core.tables import (
     TURN,
 )
 from .planner import DEFAULT_WEIGHTS, Weights
-from .planning import plan_train
+from .plans import plan_train
 
 Tile = tuple[int, int]
 

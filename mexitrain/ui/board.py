@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..players.planning import arrange_hand
+from ..players.plans import arrange_hand
 from ..rules import MEXICAN, Action, Play, SeatView, Tile, view_legal_actions
 from ..text.events import VIEW_SEAT
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from mexitrain.players.planning import arrange_hand, plan_train
+from mexitrain.players.plans import arrange_hand, plan_train
 from mexitrain.rules.tiles import full_set, placements
 
 
