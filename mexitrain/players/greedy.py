@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..rules import MEXICAN, Action, SeatView, view_legal_actions
-from ..rules.tiles import placement_table
+from ..rules.tiles import placement_table, tile
 
 
 def greedy_action(legal, view: SeatView | None = None) -> Action:
@@ -33,7 +33,7 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
         x, y = a.tile
         key: tuple = (x + y, x == y)
         if ends:
-            t = (x, y) if x <= y else (y, x)
+            t = tile(x, y)
             ti = view.players if a.train == MEXICAN else a.train
             unmark = ti == view.seat and view.trains[ti].marker
             after = dict(ends)

@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 
 from ..rules import MEXICAN, GameState, SeatView, determinize
-from ..rules.tiles import placement_table
+from ..rules.tiles import placement_table, tile
 
 Tile = tuple[int, int]
 
@@ -120,7 +120,7 @@ def _played_after(v: SeatView) -> dict[int, list[tuple[int, Tile]]]:
     for k, e in enumerate(v.events):
         if e.type == "play":
             a, b = e.tile
-            out.setdefault(e.seat, []).append((k, (a, b) if a <= b else (b, a)))
+            out.setdefault(e.seat, []).append((k, tile(a, b)))
     return out
 
 

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from ..i18n import N_, _, ngettext
 from ..rules import MEXICAN, Action, SeatView, cache, view_legal_actions
-from ..rules.tiles import placement_table
+from ..rules.tiles import placement_table, tile
 from ..text.basics import seat_name
 from .knowledge import lacking_values
 from .plans import plan_train
@@ -72,10 +72,6 @@ def cached_plan(
     if got is None:
         got = _PLAN_CACHE.put(key, plan_train(key[0], end, wild, budget, exact))
     return got
-
-
-def _canon(t: Tile) -> Tile:
-    return t if t[0] <= t[1] else (t[1], t[0])
 
 
 def _hand_of(s, seat: int) -> tuple[Tile, ...]:
@@ -130,7 +126,7 @@ class PlanBook:
                     self.entries[seat] = (line, len(laid), plan, len(hand), index)
                     return plan, line, index
         plan, line = best_own_plan(s, seat, hand, self.wild, self.budget, self.exact)
-        index = {_canon(t): i for i, t in enumerate(plan)}
+        index = {tile(*t): i for i, t in enumerate(plan)}
         self.entries[seat] = (line, len(own.lines[line]), plan, len(hand), index)
         return plan, line, index
 
@@ -167,7 +163,7 @@ class Context:
         self.team = (seat,) if partner is None else (seat, partner)
         if book is None:
             self.plan, self.plan_line = best_own_plan(s, seat, hand, self.wild, budget)
-            self.plan_index = {_canon(t): i for i, t in enumerate(self.plan)}
+            self.plan_index = {tile(*t): i for i, t in enumerate(self.plan)}
         else:
             self.plan, self.plan_line, self.plan_index = book.get(s, seat, hand)
         sizes = s.hand_sizes
@@ -217,7 +213,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
     for a in plays:
         lay = a.tile
         x, y = lay
-        t = lay if x <= y else (y, x)
+        t = tile(x, y)
         p = x + y
         ti = n if a.train == MEXICAN else a.train
         li = a.branch

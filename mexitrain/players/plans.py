@@ -14,17 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..rules.tiles import placement_table
+from ..rules.tiles import placement_table, tile
 
 Tile = tuple[int, int]
 Laid = tuple[int, int]
 
 #: Default node budget of the search: a few milliseconds for a 20-tile hand.
 DEFAULT_BUDGET = 200
-
-
-def _canon(t: Tile) -> Tile:
-    return (t[0], t[1]) if t[0] <= t[1] else (t[1], t[0])
 
 
 def plan_train(
@@ -50,7 +46,7 @@ def plan_train(
     blanks, a branch-and-bound search runs, stopping early when it reaches the bound.
     ``exact=False`` skips the graph step (cheaper, for rollouts: the search alone).
     """
-    tiles = sorted({_canon(t) for t in hand}, key=lambda t: (-(t[0] + t[1]), t))
+    tiles = sorted({tile(*t) for t in hand}, key=lambda t: (-(t[0] + t[1]), t))
     if not tiles:
         return ()
     start_path: tuple[Laid, ...] = ()
@@ -350,8 +346,8 @@ def arrange_hand(
     tiles, canonical ``(low, high)``, heaviest first (ties: higher tile first) — the order
     in which the planner would rather get rid of them.
     """
-    hand_t = [_canon(t) for t in hand]
+    hand_t = [tile(*t) for t in hand]
     chain = plan_train(hand_t, open_end, wild, budget)
-    in_chain = {_canon(t) for t in chain}
+    in_chain = {tile(*t) for t in chain}
     extras = sorted((t for t in hand_t if t not in in_chain), key=lambda t: (-(t[0] + t[1]), -t[1], -t[0]))
     return chain, tuple(extras)

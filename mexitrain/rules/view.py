@@ -15,7 +15,7 @@ from . import cache
 from .actions import Action
 from .ruleset import RuleSet
 from .state import Event, GameState, Phase, RoundResult, Train, construct, evolve
-from .tiles import Tile, full_set
+from .tiles import Tile, full_set, tile
 
 
 class PublicRound(BaseModel):
@@ -88,7 +88,7 @@ def _off_trains(trains: tuple[Train, ...], v: SeatView) -> tuple[Tile, ...]:
     for train in trains:
         for line in train.lines:
             for a, b in line:
-                seen.add((a, b) if a <= b else (b, a))
+                seen.add(tile(a, b))
     return tuple([t for t in full_set(v.rules.set) if t not in seen])
 
 

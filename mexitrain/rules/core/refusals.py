@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..actions import MEXICAN
 from ..errors import IllegalAction
-from ..tiles import placements
+from ..tiles import placements, tile
 from .compact import Core
 from .moves import default_lines, legal, plays, swan_next, targets
 from .tables import (
@@ -74,7 +74,7 @@ def _diagnose_play(c: Core, action) -> IllegalAction:
     tab = c.tab
     seat, phase = c.turn, c.phase
     a, b = action.tile
-    t = (a, b) if a <= b else (b, a)
+    t = tile(a, b)
     if (phase == DRAWN or phase == FOLLOW_UP_DRAWN) and t != tab.tiles[c.drawn]:
         return IllegalAction("must_play_drawn", drawn=tab.tiles[c.drawn])
     tid = tab.id_of.get(t)
