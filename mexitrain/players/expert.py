@@ -92,14 +92,9 @@ def default_rollouts(players: int) -> int:
 
 
 def _sides(state, seat: int) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-    n = state.players
-    if state.rules.teams:
-        mine = tuple(sorted((seat, (seat + n // 2) % n)))
-        others = [tuple(sorted((i, i + n // 2))) for i in range(n // 2) if i not in mine]
-    else:
-        mine = (seat,)
-        others = [(i,) for i in range(n) if i != seat]
-    return mine, others
+    sides = state.rules.sides(state.players)
+    mine = next(side for side in sides if seat in side)
+    return mine, [side for side in sides if side != mine]
 
 
 def last_round(state: GameState | SeatView) -> bool:

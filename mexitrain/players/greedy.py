@@ -22,7 +22,7 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
     own: set = set()
     if view is not None and len(plays) > 1:
         n, seat = view.players, view.seat
-        team = {seat, (seat + n // 2) % n} if view.rules.teams else {seat}
+        team = {seat, view.rules.partner(seat, n)} - {None}
         for ti, train in enumerate(view.trains):
             if train.owner is None or train.marker or train.owner in team:
                 for li in range(len(train.lines)):

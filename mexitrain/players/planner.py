@@ -159,7 +159,7 @@ class Context:
         self.n = n = s.players
         self.budget = budget
         self.quick = book is not None
-        partner = (seat + n // 2) % n if rules.teams else None
+        partner = rules.partner(seat, n)
         self.team = (seat,) if partner is None else (seat, partner)
         if book is None:
             self.plan, self.plan_line = best_own_plan(s, seat, hand, self.wild, budget)

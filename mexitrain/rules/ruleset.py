@@ -77,6 +77,16 @@ class RuleSet(BaseModel):
         return self
 
     # -- derived -------------------------------------------------------------------------
+    def partner(self, seat: int, players: int) -> int | None:
+        """With ``teams``, ``seat``'s partner, sitting opposite (seat i with i + n/2, §8)."""
+        return (seat + players // 2) % players if self.teams else None
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Who scores together (§7, §8): each player alone, or each team of partners."""
+        if self.teams:
+            return tuple((i, i + players // 2) for i in range(players // 2))
+        return tuple((i,) for i in range(players))
+
     @property
     def round_count(self) -> int:
         if self.rounds is not None:

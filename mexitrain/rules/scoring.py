@@ -25,10 +25,7 @@ class Standing(BaseModel):
 
 def sides(state: GameState) -> tuple[tuple[int, ...], ...]:
     """Players, or teams of partners sitting opposite (seat i with i + n/2)."""
-    n = state.players
-    if state.rules.teams:
-        return tuple((i, i + n // 2) for i in range(n // 2))
-    return tuple((i,) for i in range(n))
+    return state.rules.sides(state.players)
 
 
 def side_round_scores(state: GameState, side: tuple[int, ...]) -> tuple[int, ...]:

@@ -194,7 +194,7 @@ class GameState(_Frozen):
         return tuple(len(h) for h in self.hands)
 
     def partner(self, seat: int) -> int | None:
-        return (seat + self.players // 2) % self.players if self.rules.teams else None
+        return self.rules.partner(seat, self.players)
 
     def team_of(self, seat: int) -> tuple[int, ...]:
         p = self.partner(seat)

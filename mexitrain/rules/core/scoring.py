@@ -35,11 +35,7 @@ def hand_tiles(c: Core, mask: int) -> tuple[tuple[int, int], ...]:
 def winners(c: Core) -> tuple[int, ...]:
     """Seats of every side in first place (§7, shared when still tied)."""
     tab = c.tab
-    n = tab.n
-    if tab.teams:
-        sides = [(i, i + n // 2) for i in range(n // 2)]
-    else:
-        sides = [(i,) for i in range(n)]
+    sides = tab.sides
     per_side = [[sum(r[s] for s in side) for r in c.round_scores] for side in sides]
     return tuple(sorted(s for i in first_places(per_side) for s in sides[i]))
 

@@ -92,8 +92,10 @@ class Table:
                         self.one_lay[end][i + 1] = codes[0]
         # rule flags
         self.teams = rules.teams
-        self.partner = [(s + n // 2) % n if rules.teams else s for s in range(n)]
-        self.team = [(s, (s + n // 2) % n) if rules.teams else (s,) for s in range(n)]
+        partner = [rules.partner(s, n) for s in range(n)]
+        self.partner = [s if p is None else p for s, p in enumerate(partner)]
+        self.team = [(s,) if p is None else (s, p) for s, p in enumerate(partner)]
+        self.sides = rules.sides(n)
         self.both_stuck = rules.teams and rules.team_marker == "both_stuck"
         self.must_satisfy = rules.double_follow_up == "must_satisfy"
         self.until_blocked = rules.round_end == "until_blocked"
