@@ -11,13 +11,15 @@ from dataclasses import dataclass, field, replace
 
 from ..players.plans import arrange_hand
 from ..rules import MEXICAN, Action, Play, SeatView, Tile, view_legal_actions
+from ..rules.tiles import tile
 from ..text.events import VIEW_SEAT
 
 Target = tuple[int, int]  # (train index: seats 0..n-1 then the Mexican Train, line)
 
 
 def canon(t: tuple[int, int]) -> Tile:
-    return (t[0], t[1]) if t[0] <= t[1] else (t[1], t[0])
+    """A tile as the hand holds it, low half first (a tray shows it either way round)."""
+    return tile(*t)
 
 
 def train_ref(view: SeatView, index: int):
