@@ -64,14 +64,16 @@ def play_core(rules, levels: Sequence[str], seed: int):
     """One game between computer players of ``levels`` (one per seat), played on one rules
     core in place (each player sees its seat's compact view); the finished core."""
     from ..players import make_player
-    from ..players.base import core_move
+    from ..players.base import core_chooser
     from ..rules.core import new_game, step
     from ..table import SIMULATE_STRIDE, seat_seed
 
-    seats = [make_player(level, seat_seed(seed, i, SIMULATE_STRIDE)) for i, level in enumerate(levels)]
+    choose = [
+        core_chooser(make_player(level, seat_seed(seed, i, SIMULATE_STRIDE))) for i, level in enumerate(levels)
+    ]  # each seat's path (legal moves alone, compact view, or seat view) resolved once
     c = new_game(rules, players=len(levels), seed=seed)
     while not c.over:
-        step(c, core_move(seats[c.turn], c))
+        step(c, choose[c.turn](c))
     return c
 
 
