@@ -24,7 +24,7 @@ from .actions import (
     Skip,
     TrainRef,
 )
-from .engine import apply, deal, legal_actions, new_game, swan_order
+from .engine import apply, deal, legal_actions, new_game, replay, swan_order
 from .errors import REASONS, IllegalAction
 from .ruleset import HAND_TABLES, PRESETS, RuleSet, RuleSetError, make_rules
 from .scoring import Standing, decided_by, sides, standings, winners
@@ -34,7 +34,7 @@ from .view import PublicRound, SeatView, determinize, view, view_legal_actions
 
 __all__ = [
     "ACTION_ADAPTER", "DRAW", "MARK", "MEXICAN", "PASS", "SKIP", "Action", "Draw", "Mark",
-    "Pass", "Play", "Skip", "TrainRef", "apply", "deal", "legal_actions", "new_game",
+    "Pass", "Play", "Skip", "TrainRef", "apply", "deal", "legal_actions", "new_game", "replay",
     "swan_order", "REASONS", "IllegalAction", "HAND_TABLES", "PRESETS",
     "RuleSet", "RuleSetError", "make_rules", "Standing", "decided_by", "sides", "standings",
     "winners", "Event", "GameState", "RoundResult", "Train", "Tile", "fmt", "full_set",

@@ -13,12 +13,14 @@ game's seed through a private ``random.Random``, never from the global generator
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from . import core as _core
-from .actions import Action, Draw, Mark, Pass, Play, Skip
+from .actions import Action, Draw, Mark, Pass, Play, Skip, event_action
 from .core.snapshot import to_state
 from .core.tables import GAME_OVER, table
 from .ruleset import RuleSet
-from .state import GameState, attach_core, attached_core
+from .state import Event, GameState, attach_core, attached_core
 
 deal = _core.deal  # (rules, players, seed, number) -> (engine or None, hands, boneyard)
 
@@ -82,3 +84,11 @@ def swan_order(state: GameState, seat: int) -> list[int]:
     started it is not in the order.
     """
     return list(table(state.rules, state.players).swan_order(seat, state.mexican_starter))
+
+
+def replay(state: GameState, events: Iterable[Event]) -> Iterator[tuple[Event, GameState]]:
+    """Each event played in turn from ``state``: (the event, the snapshot after it).
+    Raises :class:`IllegalAction` at the first event the rules refuse."""
+    for event in events:
+        state = apply(state, event_action(event))
+        yield event, state

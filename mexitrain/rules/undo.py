@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from . import cache
 from .actions import event_action
-from .engine import apply, legal_actions, new_game
+from .engine import apply, legal_actions, new_game, replay
 from .errors import IllegalAction
 from .state import Event, GameState
 
@@ -63,9 +63,8 @@ def round_start(state: GameState) -> GameState:
     if cached is not None:
         return cached
     start = new_game(state.rules, players=state.players, seed=state.seed)
-    for result in state.results:
-        for event in result.events:
-            start = apply(start, event_action(event))
+    for _event, after in replay(start, [e for r in state.results for e in r.events]):
+        start = after
     if start.results != state.results or start.round != state.round:
         raise _refuse("not_replayable", why="the finished rounds do not replay")
     return _ROUND_START.put(key, start)

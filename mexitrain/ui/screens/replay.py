@@ -14,8 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...i18n import _
-from ...rules import GameState, IllegalAction, apply, new_game, view
-from ...rules.actions import event_action
+from ...rules import GameState, IllegalAction, new_game, replay, view
 from ...rules.state import Event
 from ...rules.tiles import fmt
 from ...storage import SavedGame
@@ -33,13 +32,12 @@ def snapshots(game: SavedGame) -> tuple[list[GameState], list[Event | None]]:
     state = new_game(final.rules, players=final.players, seed=final.seed)
     states: list[GameState] = [state]
     events: list[Event | None] = [None]
-    for event in [e for r in final.results for e in r.events] + list(final.events):
-        try:
-            state = apply(state, event_action(event))
-        except IllegalAction:  # load_save already refused such a file; stop rather than fail
-            break
-        states.append(state)
-        events.append(event)
+    try:
+        for event, after in replay(state, [e for r in final.results for e in r.events] + list(final.events)):
+            states.append(after)
+            events.append(event)
+    except IllegalAction:  # load_save already refused such a file; stop rather than fail
+        pass
     return states, events
 
 
