@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game  # noqa: E402
 from mexitrain.storage import list_saves  # noqa: E402
 from mexitrain.storage import saves as saves_module  # noqa: E402
-from mexitrain.storage.saves import save_data, save_text  # noqa: E402
+from mexitrain.storage.savefile import save_data, save_text  # noqa: E402
 from mexitrain.table import GameSetup, default_seats  # noqa: E402
 
 

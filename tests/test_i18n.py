@@ -482,7 +482,7 @@ def test_ruleset_error_str_is_unchanged() -> None:
 
 
 def _saved_game_text() -> tuple[str, dict]:
-    from mexitrain.storage.saves import save_data, save_text
+    from mexitrain.storage.savefile import save_data, save_text
     from mexitrain.table import GameSetup, SeatConfig
 
     rules = make_rules("standard", {"set": "6"})
@@ -505,7 +505,7 @@ def test_saved_games_hold_no_translated_text(french) -> None:
 
 
 def _load_error(tmp_path: Path, content: bytes | None):
-    from mexitrain.storage.saves import SaveError, load_save
+    from mexitrain.storage.savefile import SaveError, load_save
 
     path = tmp_path / "game.json"
     if content is not None:
@@ -551,7 +551,7 @@ def test_save_errors_in_french(tmp_path: Path, french) -> None:
 
 
 def test_save_error_moved_aside_and_save_failures(tmp_path: Path, french) -> None:
-    from mexitrain.storage.saves import SaveError
+    from mexitrain.storage.savefile import SaveError
 
     exc = SaveError("x", tmp_path / "autosave.json", action="load", code="empty",
                     moved_to=tmp_path / "autosave.bad-1.json")

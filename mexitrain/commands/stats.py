@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..storage.paths import data_dir
-from ..storage.saves import SaveError
+from ..storage.savefile import SaveError
 from ..storage.stats import load_stats
 from ..text.files import save_error_text
 from ..text.stats import format_stats

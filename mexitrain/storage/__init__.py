@@ -6,6 +6,18 @@ Everything the app needs is re-exported here::
 """
 
 from .atomic import clean_stale_temps, move_aside, write_bytes, write_text
+from .autosaves import (
+    Unfinished,
+    autosave,
+    begin_resume,
+    clear_autosave,
+    end_resume,
+    find_autosave,
+    find_autosaves,
+    game_autosave_path,
+    new_game_id,
+    set_aside,
+)
 from .paths import (
     ENV_VAR,
     autosave_path,
@@ -18,26 +30,8 @@ from .paths import (
     stats_db_path,
     stats_path,
 )
-from .saves import (
-    SavedGame,
-    SaveError,
-    SaveInfo,
-    Unfinished,
-    autosave,
-    begin_resume,
-    clear_autosave,
-    end_resume,
-    find_autosave,
-    find_autosaves,
-    game_autosave_path,
-    list_saves,
-    load_game,
-    load_save,
-    new_game_id,
-    save_game,
-    save_named,
-    set_aside,
-)
+from .savefile import SavedGame, SaveError, load_game, load_save
+from .saves import SaveInfo, list_saves, save_game, save_named
 
 __all__ = [
     "ENV_VAR",

@@ -7,7 +7,7 @@ per computer opponent level and per rule preset. Updated once per finished game 
 seed, table and totals) is not counted twice.
 
 A stats file that cannot be read is never overwritten: :func:`load_stats` raises
-:class:`~mexitrain.storage.saves.SaveError` and leaves it alone, and
+:class:`~mexitrain.storage.savefile.SaveError` and leaves it alone, and
 :func:`record_finished_game` moves it aside to ``stats.bad-N.json`` before starting afresh.
 """
 
@@ -29,7 +29,7 @@ from ..text.stats import CUSTOM, PEOPLE_ONLY
 from . import atomic
 from .paths import stats_db_path, stats_path
 from .safe import MAX_DATA, is_regular, open_regular, read_regular
-from .saves import Notice, SaveError, _Bad, _check_header_named, _os_error, _parse_json
+from .savefile import Notice, SaveError, _Bad, _check_header_named, _os_error, _parse_json
 
 FORMAT = "mexitrain-stats"
 VERSION = 1

@@ -1,5 +1,5 @@
 """Problems with files in the player's language: saved games, the autosave and statistics
-(:class:`~mexitrain.storage.saves.SaveError`, from its action, code and values), game records
+(:class:`~mexitrain.storage.savefile.SaveError`, from its action, code and values), game records
 (:class:`~mexitrain.rules.record.RecordError`), strict JSON and the system's own refusals.
 """
 
@@ -33,7 +33,7 @@ def os_problem(v: dict) -> str:
 
 
 def save_error_text(exc: Any) -> str:
-    """A :class:`~mexitrain.storage.saves.SaveError` as one line in the player's language."""
+    """A :class:`~mexitrain.storage.savefile.SaveError` as one line in the player's language."""
     code = getattr(exc, "code", None)
     v = getattr(exc, "values", {}) or {}
     action = getattr(exc, "action", None)

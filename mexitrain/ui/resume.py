@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..i18n import _, ngettext
 from ..storage import SaveError, Unfinished, begin_resume, end_resume, find_autosaves, set_aside
-from ..storage.saves import claim_autosave
+from ..storage.autosaves import claim_autosave
 from ..text.errors import error_text
 from .cells import printable
 from .screens.saves import Choice, ResumeScreen
@@ -20,7 +20,7 @@ def offer_resume(app: MexitrainApp, again: bool = False) -> None:
     once what is wrong with the others. Resuming one writes a "resume in progress" marker, removed
     once the game is on screen: if that start crashes, the next one offers to move it aside.
 
-    The game chosen is claimed before it is resumed (:func:`~mexitrain.storage.saves.claim_autosave`:
+    The game chosen is claimed before it is resumed (:func:`~mexitrain.storage.autosaves.claim_autosave`:
     its lock, then the file read again): when another window took it or it is gone since it was
     listed, one line says so and the offer comes back (``again``: without repeating the notices
     about files already reported), or the new-game form when nothing is left."""

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mexitrain.rules import RuleSet
-from mexitrain.storage.saves import SavedGame, SaveError, parse_save, save_data, save_text
+from mexitrain.storage.savefile import SavedGame, SaveError, parse_save, save_data, save_text
 from mexitrain.text.files import save_error_text
 
 from .games import finish, play, start, table

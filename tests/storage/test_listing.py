@@ -12,7 +12,7 @@ import pytest
 
 from mexitrain.storage import SaveError, list_saves, load_game, save_named
 from mexitrain.storage import saves as saves_mod
-from mexitrain.storage.saves import save_text
+from mexitrain.storage.savefile import save_text
 
 from .games import finish, play, start, table
 

@@ -17,6 +17,7 @@ from mexitrain.storage import (
     SaveError,
     autosave,
     autosave_path,
+    autosaves,
     clear_autosave,
     data_dir,
     find_autosave,
@@ -25,9 +26,9 @@ from mexitrain.storage import (
     load_save,
     save_game,
     save_named,
+    savefile,
     saves_dir,
 )
-from mexitrain.storage import saves as saves_mod
 from mexitrain.storage.records import write_record
 from mexitrain.text.files import save_error_text
 
@@ -195,7 +196,7 @@ def test_missing_and_unreadable_files(tmp_path: Path) -> None:
 
 
 def test_too_large_file_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(saves_mod, "MAX_BYTES", 100)
+    monkeypatch.setattr(savefile, "MAX_BYTES", 100)
     path = tmp_path / "big.json"
     path.write_bytes(b" " * 200)
     with pytest.raises(SaveError, match="too large"):
@@ -231,7 +232,7 @@ def test_a_finished_game_is_not_offered_and_its_autosave_is_cleared(tmp_path: Pa
     assert find_autosave(tmp_path) is None
     # a finished game written there some other way (say, a crash before the clear)
     save_game(autosave_path(tmp_path), done, setup)
-    saves_mod._KNOWN_GOOD.clear()
+    autosaves._KNOWN_GOOD.clear()
     assert find_autosave(tmp_path) is None
     assert not autosave_path(tmp_path).exists()
 
@@ -277,7 +278,7 @@ def test_autosave_replaces_its_own_file_without_reading_it(
     states = history(start(setup), 6)
     autosave(states[1], setup, tmp_path)
     calls = []
-    monkeypatch.setattr(saves_mod, "load_save", lambda p: calls.append(p))
+    monkeypatch.setattr(autosaves, "load_save", lambda p: calls.append(p))
     for state in states[2:]:
         autosave(state, setup, tmp_path)
     assert calls == []

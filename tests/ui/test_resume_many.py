@@ -15,7 +15,7 @@ from textual.widgets import Button
 
 from mexitrain.rules import GameState, apply, legal_actions, new_game
 from mexitrain.storage import autosave, begin_resume, game_autosave_path, load_game, locks
-from mexitrain.storage.saves import _KNOWN_GOOD
+from mexitrain.storage.autosaves import _KNOWN_GOOD
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.autosaver import Autosaver
 from mexitrain.ui.screens import GameScreen

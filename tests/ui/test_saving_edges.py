@@ -17,7 +17,15 @@ from pathlib import Path
 from textual.widgets import Button, OptionList
 
 from mexitrain.rules import GameState, apply, legal_actions, new_game
-from mexitrain.storage import atomic, autosave, game_autosave_path, load_game, locks, save_named
+from mexitrain.storage import (
+    atomic,
+    autosave,
+    autosaves,
+    game_autosave_path,
+    load_game,
+    locks,
+    save_named,
+)
 from mexitrain.storage import saves as saves_mod
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
@@ -137,7 +145,7 @@ def _autosave(root: Path, game_id: str, seed: int, minutes_ago: int, steps: int 
     data = json.loads(path.read_text(encoding="utf-8"))
     data["app"]["saved_at"] = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).replace(microsecond=0).isoformat()
     path.write_text(json.dumps(data), encoding="utf-8")
-    saves_mod._KNOWN_GOOD.clear()
+    autosaves._KNOWN_GOOD.clear()
     return path, state
 
 
