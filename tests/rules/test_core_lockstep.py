@@ -2,7 +2,7 @@
 
 The reducer (``apply``, ``legal_actions``, ``new_game``) now runs on the core, so this is no
 longer a comparison of two implementations: the proof that the rules did not change is the
-record fixtures written by the old reducer (tests/test_record_fixtures.py: same final
+record fixtures written by the old reducer (tests/rules/test_record_fixtures.py: same final
 snapshots, same bytes) and the § tests. What is checked here is that the public API stays
 the core's game over random games under random rule sets (every option of docs/rules.md §8,
 every set of §1, 2 to 13 players), after EVERY action:

@@ -7,12 +7,11 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from storage.games import SHORT_RULES, VARIANTS, history
 
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game
 from mexitrain.rules.undo import UNDO_CODES, UndoRefused, round_start, undo, undo_plan
 from mexitrain.text.refusals import undo_refused_text, undo_text
-
-from .games import SHORT_RULES, VARIANTS, history
 
 HUMAN = 0
 

@@ -18,7 +18,7 @@ from mexitrain.rules import make_rules
 from mexitrain.storage.records import read_record, replay
 from mexitrain.table import DEFAULT_AI, GameSetup
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

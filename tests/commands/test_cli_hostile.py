@@ -23,7 +23,7 @@ import pytest
 from mexitrain.cli import main
 from mexitrain.commands.args import MAX_SEED
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 #: The characters a terminal would obey: C0 controls (but the newline ending the line), DEL,
 #: C1 controls, and the bidi overrides and isolates.

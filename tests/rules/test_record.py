@@ -40,7 +40,7 @@ from mexitrain.storage.records import read_record, write_record
 from mexitrain.table import SeatConfig
 from mexitrain.text.files import record_error_text
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DOC = REPO_ROOT / "docs" / "record-format.md"
 
 
@@ -645,7 +645,7 @@ def test_pathological_json_is_refused_in_one_line(text) -> None:
 
 def test_the_format_document_lists_every_error_code_the_code_raises():
     """docs/record-format.md "Error codes" names each code of RecordError, and no other."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     source = (root / "mexitrain" / "rules" / "record.py").read_text(encoding="utf-8")
     raised = set(re.findall(r'_error\(\s*"([a-z_]+)"', source))
     raised |= set(re.findall(r'RecordError\((?:[^()]|\([^()]*\))*?,\s*"([a-z_]+)"', source, re.S))

@@ -16,7 +16,7 @@ import pytest
 
 from mexitrain.rules.record import dump_record, load_record, replay, to_record
 
-FIXTURES = Path(__file__).parent / "fixtures" / "records"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "records"
 DIGESTS = json.loads((FIXTURES / "SNAPSHOTS.json").read_text(encoding="utf-8"))
 
 

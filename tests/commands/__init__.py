@@ -1,0 +1,1 @@
+"""Tests of mexitrain/commands/ and the command line (mexitrain/cli.py)."""

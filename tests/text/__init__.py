@@ -1,0 +1,1 @@
+"""Tests of mexitrain/text/: every sentence, in English and French."""
