@@ -15,8 +15,14 @@ result with the one the replay produces. The first thing that does not hold rais
 :class:`RecordError` with a one-line message naming where it is ("round 3, event 17 (seat 2
 play 7-3 on mexican): ...").
 
-This module is pure: no files, no clocks. ``load_record``/``dump_record`` work on strings;
-reading and writing files is :mod:`mexitrain.records`' job.
+This module is pure: no files, no clocks. ``load_record``/``dump_record`` work on strings
+(the strict JSON reader and the line layout are :mod:`.record_json`); reading and writing
+files is :mod:`mexitrain.storage.records`' job.
+
+Why one module of about 650 lines: building a record, checking its structure and replaying it
+are one format, and every :class:`RecordError` code is raised here, where
+``docs/record-format.md``'s table of error codes is checked against it (a test reads this file).
+Split, the codes of one format would be spread over several files for no gain in reading.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from pydantic import ValidationError
 from .actions import MEXICAN, SIMPLE_ACTIONS, Action, Play
 from .engine import apply, new_game
 from .errors import IllegalAction
+from .record_json import StrictJSONError, layout, strict_json
 from .ruleset import RuleSet, RuleSetError, _error_data
 from .state import Event, GameState, RoundResult
 
@@ -609,36 +616,6 @@ def replay(record: Any) -> GameState:
 # ---------------------------------------------------------------------------------------
 # JSON text
 # ---------------------------------------------------------------------------------------
-class StrictJSONError(ValueError):
-    """JSON that ``json`` accepts but a strict reader refuses (NaN, a key given twice).
-    ``code`` is ``"not_a_number"`` (``values["name"]``: NaN, Infinity...) or ``"duplicate_key"``
-    (``values["key"]``)."""
-
-    def __init__(self, message: str, code: str, **values: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.values = values
-
-
-def _no_constants(name: str) -> Any:
-    raise StrictJSONError(f"{name} is not a number JSON allows", "not_a_number", name=name)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise StrictJSONError(f"the key {key!r} appears twice", "duplicate_key", key=key)
-        out[key] = value
-    return out
-
-
-def strict_json(text: str) -> Any:
-    """``json.loads`` refusing NaN and Infinity and duplicate keys (:class:`StrictJSONError`);
-    other bad text raises what ``json.loads`` raises."""
-    return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
-
-
 def load_record(text: str | bytes) -> dict:
     """Parse a record's JSON text strictly (no NaN, no duplicate keys) and check its header.
 
@@ -670,44 +647,13 @@ def load_record(text: str | bytes) -> dict:
     return record
 
 
-def _inline(value: Any) -> bool:
-    if not isinstance(value, list | dict):
-        return True
-    if isinstance(value, list) and all(isinstance(t, list) and len(t) == 2 for t in value):
-        return True  # a hand or a boneyard: one line of tiles
-    return len(json.dumps(value, ensure_ascii=False)) <= 72
-
-
-def _dump(value: Any, indent: int, out: list[str]) -> None:
-    if _inline(value):
-        out.append(json.dumps(value, ensure_ascii=False, allow_nan=False))
-        return
-    pad = "  " * (indent + 1)
-    close = "  " * indent
-    if isinstance(value, dict):
-        out.append("{\n")
-        for i, (key, item) in enumerate(value.items()):
-            out.append(f"{pad}{json.dumps(str(key), ensure_ascii=False)}: ")
-            _dump(item, indent + 1, out)
-            out.append(",\n" if i < len(value) - 1 else "\n")
-        out.append(close + "}")
-    else:
-        out.append("[\n")
-        for i, item in enumerate(value):
-            out.append(pad)
-            _dump(item, indent + 1, out)
-            out.append(",\n" if i < len(value) - 1 else "\n")
-        out.append(close + "]")
-
-
 def dump_record(record: dict) -> str:
     """A record as JSON text: one event, hand or boneyard per line, ending in a newline."""
-    out: list[str] = []
     try:
-        _dump(record, 0, out)
+        text = layout(record)
     except (TypeError, ValueError) as exc:
         raise RecordError(f"the record cannot be written as JSON: {exc}", "not_writable") from None
-    return "".join(out) + "\n"
+    return text + "\n"
 
 
 __all__ = [

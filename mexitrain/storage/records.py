@@ -9,16 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..rules.record import (
-    FORMAT,
-    VERSION,
-    RecordError,
-    check_record,
-    dump_record,
-    load_record,
-    replay,
-    to_record,
-)
+from ..rules.record import RecordError, dump_record, load_record
 from .atomic import write_text
 from .safe import MAX_DATA, read_regular
 
@@ -31,7 +22,7 @@ def write_record(path: str | os.PathLike[str], record: dict) -> Path:
 
 
 def read_record(path: str | os.PathLike[str]) -> dict:
-    """Read and parse a record file (strict JSON, header checked; :func:`replay` checks the rest)."""
+    """Read and parse a record file (strict JSON, header checked; :func:`~mexitrain.rules.record.replay` checks the rest)."""
     data = read_regular(path, MAX_DATA)  # a FIFO or a device is refused (OSError), never waited on
     try:
         return load_record(data)
@@ -39,15 +30,4 @@ def read_record(path: str | os.PathLike[str]) -> dict:
         raise RecordError(f"{path}: {exc}", exc.code, **{**exc.values, "path": str(path)}) from None
 
 
-__all__ = [
-    "FORMAT",
-    "VERSION",
-    "RecordError",
-    "check_record",
-    "dump_record",
-    "load_record",
-    "read_record",
-    "replay",
-    "to_record",
-    "write_record",
-]
+__all__ = ["read_record", "write_record"]

@@ -35,14 +35,13 @@ from ..rules import GameState, IllegalAction
 from ..rules.record import FORMAT as RECORD_FORMAT
 from ..rules.record import (
     RecordError,
-    StrictJSONError,
     dump_record,
     json_type,
     json_type_name,
     replay,
-    strict_json,
     to_record,
 )
+from ..rules.record_json import StrictJSONError, strict_json
 from ..table import GameSetup
 from .safe import TooLarge, read_regular
 

@@ -18,12 +18,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..rules import GameState
-from ..rules.record import (
-    _no_constants,
-    _unique_keys,
-    json_type,
-    json_type_name,
-)
+from ..rules.record import json_type, json_type_name
+from ..rules.record_json import no_constants, unique_keys
 from ..table import GameSetup
 from . import atomic
 from .paths import MOVED_ASIDE, save_path, saves_dir
@@ -169,7 +165,7 @@ def _read_head(path: Path) -> bytes:
         os.close(fd)
 
 
-_HEAD_DECODER = json.JSONDecoder(parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+_HEAD_DECODER = json.JSONDecoder(parse_constant=no_constants, object_pairs_hook=unique_keys)
 _WS = re.compile(r"[ \t\n\r]*")
 
 
