@@ -97,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
     folder = _records_dir(args.records) if args.records else None
     if folder is not None:
         from ..rules.core import to_state
-        from ..storage.records import to_record, write_record
+        from ..rules.record import to_record
+        from ..storage.records import write_record
     width = max(4, len(str(args.games)))
 
     wins = [0] * n
