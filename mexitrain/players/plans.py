@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..rules.core import mask_total
 from ..rules.tiles import placement_table, tile
 
 Tile = tuple[int, int]
@@ -282,12 +283,7 @@ def _search(
         return comp
 
     def pips_of(mask: int) -> int:
-        total = 0
-        while mask:
-            low = mask & -mask
-            total += weights[low.bit_length() - 1]
-            mask ^= low
-        return total
+        return mask_total(mask, weights)
 
     best_path: list[Laid] = list(start_path)
     best_key = _key(start_path)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from ..rules import GameState, cache
 from ..rules.core import M_DRAW, M_PASS, M_SKIP, Core, from_state, legal, plays, step
+from ..rules.core import hand_pips as core_hand_pips
 from ..rules.core.tables import (
     CHAIN,
     DRAWN,
@@ -77,16 +78,8 @@ def draw_from_queue(c: Core, queue: list[int], p: int) -> int:
 
 
 def hand_pips(c: Core) -> tuple[int, ...]:
-    pips = c.tab.pips
-    out = []
-    for h in c.hands:
-        total = 0
-        while h:
-            low = h & -h
-            total += pips[low.bit_length() - 1]
-            h ^= low
-        out.append(total)
-    return tuple(out)
+    """Each seat's pips in hand."""
+    return tuple(core_hand_pips(c, h) for h in c.hands)
 
 
 def run(

@@ -106,8 +106,12 @@ class RuleSet(BaseModel):
         for upto, size in HAND_TABLES[(self.set, self.hand_table)]:
             if players <= upto:
                 return size
-        raise RuleSetError(
-            f"the double-{self.set} set takes at most {self.max_players} players",
+        raise self._too_many(players)
+
+    def _too_many(self, players: int) -> RuleSetError:
+        table = " fast" if self.hand_table == "fast" else ""
+        return RuleSetError(
+            f"the{table} double-{self.set} set takes at most {self.max_players} players, not {players}",
             "too_many_players",
             set=self.set,
             fast=self.hand_table == "fast",
@@ -122,15 +126,7 @@ class RuleSet(BaseModel):
                 "Mexican Train needs at least 2 players", "too_few_players", min=2, players=players
             )
         if players > self.max_players:
-            table = " fast" if self.hand_table == "fast" else ""
-            raise RuleSetError(
-                f"the{table} double-{self.set} set takes at most {self.max_players} players, not {players}",
-                "too_many_players",
-                set=self.set,
-                fast=self.hand_table == "fast",
-                max=self.max_players,
-                players=players,
-            )
+            raise self._too_many(players)
         if self.teams and players not in (4, 6, 8):
             raise RuleSetError(
                 f"teams need 4, 6 or 8 players, not {players}", "teams_players", players=players

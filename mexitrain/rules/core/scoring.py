@@ -9,14 +9,19 @@ from .deal import start_round
 from .tables import GAME_OVER
 
 
-def hand_pips(c: Core, mask: int) -> int:
-    pips = c.tab.pips
+def mask_total(mask: int, values) -> int:
+    """The sum of ``values[i]`` over the tile ids ``i`` set in ``mask`` (a hand, a component)."""
     total = 0
     while mask:
         low = mask & -mask
-        total += pips[low.bit_length() - 1]
+        total += values[low.bit_length() - 1]
         mask ^= low
     return total
+
+
+def hand_pips(c: Core, mask: int) -> int:
+    """The pips of the tiles in ``mask`` (what a hand scores, §7)."""
+    return mask_total(mask, c.tab.pips)
 
 
 def hand_tiles(c: Core, mask: int) -> tuple[tuple[int, int], ...]:
