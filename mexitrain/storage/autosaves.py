@@ -160,7 +160,7 @@ def _autosave_files(root: Path) -> list[Path]:
 
 
 def find_autosaves(root: str | os.PathLike[str]) -> list[Unfinished]:
-    """Every unfinished game left in the data folder, newest first (issue 21).
+    """Every unfinished game left in the data folder, newest first.
 
     The autosave of a game open in another window is listed ``busy`` and not read further; a
     finished game's autosave (left by a game that stopped before clearing it) is cleared; a
@@ -216,7 +216,7 @@ def find_autosave(root: str | os.PathLike[str]) -> SavedGame | None:
 
 
 def claim_autosave(path: str | os.PathLike[str]) -> SavedGame:
-    """Take the autosave ``path`` for this window before resuming it (issue 21): its lock first,
+    """Take the autosave ``path`` for this window before resuming it: its lock first,
     without waiting, then the file read again under the lock, since another window may have
     resumed, played or finished it since it was listed.
 

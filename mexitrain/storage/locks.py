@@ -1,4 +1,4 @@
-"""Which process owns an autosave: an advisory lock on ``<autosave>.lock`` (issue 21).
+"""Which process owns an autosave: an advisory lock on ``<autosave>.lock``.
 
 A running game holds the lock of its autosave from its first write (or from the moment it is
 resumed) until it ends, so two windows on one data folder never write, resume or delete the same

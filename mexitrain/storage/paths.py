@@ -58,7 +58,7 @@ def autosave_path(root: str | os.PathLike[str]) -> Path:
 
 
 def autosaves_dir(root: str | os.PathLike[str]) -> Path:
-    """``<data dir>/autosaves``: one autosave per running game (issue 21)."""
+    """``<data dir>/autosaves``: one autosave per running game."""
     return Path(root) / AUTOSAVES
 
 

@@ -1,4 +1,4 @@
-"""Reading a file that may be anything: only regular files, never more than a cap (issue 21).
+"""Reading a file that may be anything: only regular files, never more than a cap.
 
 Every reader of a file named by the player or found in the data folder (saves, the autosave,
 statistics, settings, game records, ``--results``) goes through :func:`read_regular`, so a FIFO,

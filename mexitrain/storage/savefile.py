@@ -51,7 +51,7 @@ VERSION = 1
 MAX_BYTES = 32 * 1024 * 1024
 
 _TOP_KEYS = ("format", "version", "app", "record")
-#: Range of every value read from a save (issue 21): out of range, the file is damaged (one line).
+#: Range of every value read from a save: out of range, the file is damaged (one line).
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 MAX_NAME = 200
@@ -187,7 +187,7 @@ def save_data(
         "speed": None if speed is None else float(speed),
         "saved_at": (saved_at or _now()).isoformat(),
         "name": name,
-        # what Load… lists, ahead of the record: the listing reads only the file's head (issue 21)
+        # what Load… lists, ahead of the record: the listing reads only the file's head
         "summary": {"round": len(record["rounds"]), "over": bool(record["winners"])},
     }
     return {"format": FORMAT, "version": VERSION, "app": app, "record": record}

@@ -44,7 +44,7 @@ class _Model(BaseModel):
 
 
 #: Bounds of every count read from a statistics file: a value outside them makes the file
-#: damaged (one line), never an overflow later in the table (issue 21).
+#: damaged (one line), never an overflow later in the table.
 MAX_COUNT = 10**9
 MAX_TOTAL = 10**15
 #: Longest name of a person, a level or a preset kept in the statistics.

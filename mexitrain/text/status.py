@@ -32,7 +32,7 @@ def turn_line(
     """What is happening now and what the turn still owes. ``next_train``: where the
     legal plays go when they all go to one train (the swan drive's next train).
     ``person``: several people share the terminal: the line names whose turn it is
-    ("Ann's turn: …" rather than "Your turn: …"; issue 21)."""
+    ("Ann's turn: …" rather than "Your turn: …")."""
     line = _turn_line(view, names, kinds, legal_types, has_play, next_train, person)
     if person is not None and view.turn == view.seat and kinds[view.turn] == "human" and view.phase != "game_over":
         if not line.startswith(_("{name}'s turn").format(name=person)):

@@ -493,12 +493,12 @@ class MexitrainApp(App[None]):
         self._wake.set()
         self.saver.close()  # the last action reaches the disk before the app ends
 
-    # -- never lose a game (issue 5): autosave problems, undo, save, load, replay, statistics ----------
+    # -- never lose a game: autosave problems, undo, save, load, replay, statistics ----------
     def on_save_problem(self, message: SaveProblem) -> None:
         self.notify(printable(message.text), title=_("Saving"), severity="error", timeout=15, markup=False)
 
     def on_saving_state(self, message: SavingState) -> None:
-        """While autosaves fail, the game's status line keeps saying so (issue 21)."""
+        """While autosaves fail, the game's status line keeps saying so."""
         if self.game_screen is not None:
             for status in self.game_screen.query(StatusLine):
                 status.saving = self.saver.failing_reason  # the latest, whatever the message order
@@ -602,7 +602,7 @@ class MexitrainApp(App[None]):
         """The replay viewer shows every hand face up: while a game is in progress only
         finished games open in it (never the autosave, nor a named save that is a copy of the
         game, chosen or typed as a path); out of a game, an unfinished game opens only once
-        the person said yes to seeing its hidden tiles (issue 21)."""
+        the person said yes to seeing its hidden tiles."""
         from .screens.saves import FileScreen
 
         def chosen(path: Path | None) -> None:

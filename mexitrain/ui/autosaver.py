@@ -25,7 +25,7 @@ Status = Callable[[str | None], None]  # the short reason autosaves fail, or Non
 
 
 class Autosaver:
-    """Writes each game's own autosave (``autosaves/<id>.json``, issue 21) and holds its lock,
+    """Writes each game's own autosave (``autosaves/<id>.json``) and holds its lock,
     so another window on the same data folder neither overwrites, resumes nor deletes it.
 
     A game is told apart by its setup object: a new setup (or a new game after a finished one)

@@ -48,7 +48,7 @@ class QuitScreen(ModalScreen[bool]):
 
 class RevealScreen(ModalScreen[bool]):
     """Asks before the replay viewer opens an unfinished game: it shows every hand face up,
-    the tiles still hidden in the game included (issue 21)."""
+    the tiles still hidden in the game included."""
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes, open it", id="reveal-yes"),

@@ -1,4 +1,4 @@
-"""The replay viewer: a saved game or record, move by move, every hand face up (issue 5).
+"""The replay viewer: a saved game or record, move by move, every hand face up.
 
 The record's events are replayed through the rules engine once, giving one snapshot per step
 (step 0 = the first deal, step i = after event i); the game screen's widgets show each step

@@ -1,4 +1,4 @@
-"""Never lose a game: the resume prompt, save as, the load list and the statistics (issue 5)."""
+"""Never lose a game: the resume prompt, save as, the load list and the statistics."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ Choice = tuple[str, Unfinished]  # ("resume" or "aside", the autosave)
 
 
 class ResumeScreen(ModalScreen[Choice | bool | None]):
-    """Unfinished games were found (issue 21: one autosave per game, newest first): resume one,
+    """Unfinished games were found (one autosave per game, newest first): resume one,
     move aside one whose last resume crashed, or start a new game (None).
 
     Given a single :class:`SavedGame` (as before), it answers True (resume) or False."""
@@ -172,7 +172,7 @@ class LoadScreen(ModalScreen[Path | None]):
 
     Given ``root`` (the data folder), the dialog opens at once saying "Reading saved games…" and
     lists them from a worker thread (:func:`~mexitrain.storage.list_saves` reads only each
-    file's head, issue 21); given ``saves``, it shows those."""
+    file's head); given ``saves``, it shows those."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="load-cancel")]
 

@@ -37,9 +37,9 @@ FORM_SIZE = (72, 16)
 
 class SizeGuard(Static, can_focus=True):
     """Covers its screen with one clear sentence while the terminal is smaller than the screen
-    needs (issue 21: at 40x12 the form printed "Ready:" one letter a line and the game hid
-    most of the hand without a word). It takes the keyboard focus while shown, so that keys
-    typed blind do nothing, and gives it back when the terminal is large enough again.
+    needs: below it the form would print "Ready:" one letter a line (at 40x12) and the game
+    would hide most of the hand without a word. It takes the keyboard focus while shown, so
+    that keys typed blind do nothing, and gives it back when the terminal is large enough again.
 
     The screen composes it and calls :meth:`check` on mount, on resize and on resume (the
     terminal may have changed size under another screen); screens.tcss lays it over the

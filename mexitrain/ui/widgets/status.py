@@ -1,14 +1,14 @@
 """The status line: whose turn, what the turn still owes, boneyard, tiles left, the knock.
 
-Two lines, always whole (issue 21): at 80 columns a long prompt wrapped and pushed the counts
-off the widget, and the knock squeezed the counts down to "bone 0 y4 B1". The first line is
+Two lines, always whole: on one line, at 80 columns a long prompt would wrap and push the
+counts off the widget, and the knock would squeeze them down to "bone 0 y4 B1". The first line is
 cut by cells with an ellipsis when it is wider than the screen (the whole sentence is the
 widget's tooltip); on the second, the counts keep the room they need and the knock takes
 what is left (at least its first word: the counts show who, in reverse).
 
 While autosaves cannot be written (a read-only data folder, a full disk), the second line ends
-with "not saving: <reason>" in the warning colour (issue 21: the problem is notified once, and
-then said here on every move until a write works again). ``saving`` is that reason, given by
+with "not saving: <reason>" in the warning colour: the problem is notified once, and then
+said here on every move until a write works again. ``saving`` is that reason, given by
 the game screen when the game starts and set by the app from
 :class:`~mexitrain.ui.autosaver.Autosaver` when it changes.
 
