@@ -1,4 +1,5 @@
-"""Statistics of finished games, per person at the table (``<data dir>/stats.json``).
+"""Statistics of finished games, per person at the table (``<data dir>/stats.sqlite3``; the
+``stats.json`` of earlier versions is added to it once, then renamed ``stats.json.migrated``).
 
 For each human seat's name ("You" by default): games played and won, average and best
 (lowest) game total, rounds played and rounds gone out (played their last tile), overall,
