@@ -405,7 +405,6 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
             f"record must be an object, not {json_type_name(record)}", "not_an_object", field="record",
             found=json_type(record),
         )
-    _precheck_events(record)
     try:
         state = replay(record)  # checks the record completely
     except RecordError as exc:
@@ -428,44 +427,6 @@ def _record_problem(exc: RecordError, record: dict) -> _Bad:
             reason=v["reason"],
         )
     return _Bad(str(exc), "bad_record", error=exc)
-
-
-def _is_tile(value: Any) -> bool:
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    )
-
-
-def _precheck_events(record: dict) -> None:
-    """Two event checks the record module does not make yet (an event type that is not a
-    string, a draw whose tile is not a tile); it would fail on them with a TypeError."""
-    rounds = record.get("rounds")
-    for k, rd in enumerate(rounds if isinstance(rounds, list) else (), start=1):
-        events = rd.get("events") if isinstance(rd, dict) else None
-        for j, e in enumerate(events if isinstance(events, list) else (), start=1):
-            if not isinstance(e, dict):
-                continue
-            kind = e.get("type")
-            where = f"round {k}, event {j}"
-            if not isinstance(kind, str | None):
-                raise _Bad(
-                    f"{where}: the event type must be one of play, draw, mark, pass, skip, "
-                    f"not {kind!r}",
-                    "bad_record",
-                    error=RecordError(
-                        "bad event type", "event_type", round=k, event=j,
-                        choices=("play", "draw", "mark", "pass", "skip"), value=None,
-                    ),
-                )
-            if kind == "draw" and "tile" in e and not _is_tile(e["tile"]):
-                raise _Bad(
-                    f"{where} (seat {e.get('seat')!r} draw): tile must be a tile [a, b] of two "
-                    f"whole numbers, not {e['tile']!r}",
-                    "bad_record",
-                    error=RecordError("bad tile", "not_a_tile", round=k, event=j, field="tile"),
-                )
 
 
 def _read(path: Path) -> bytes:
