@@ -5,19 +5,18 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from positions import position
+from support.positions import position
+from support.tables import table
 
 from mexitrain.rules import DRAW, RuleSet, apply, legal_actions
 from mexitrain.session import Notice, Session, Step, forced_move, knocked
-from mexitrain.table import GameSetup, SeatConfig
+from mexitrain.table import GameSetup
 
 SIX = RuleSet(set=6, rounds=1)
 
 
 def setup(*kinds: str, rules: RuleSet = SIX, **extra) -> GameSetup:
-    names = ("Ann", "Bo", "Cy", "Di")
-    seats = tuple(SeatConfig(name=names[i], kind=k) for i, k in enumerate(kinds))  # type: ignore[arg-type]
-    return GameSetup(rules=rules, seed=5, seats=seats, **extra)
+    return table(rules, seed=5, kinds=kinds, names=("Ann", "Bo", "Cy", "Di"), **extra)
 
 
 def knock_position(turn: int = 0):

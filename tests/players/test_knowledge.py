@@ -6,11 +6,11 @@ import random
 from collections import Counter
 
 import pytest
+from support.positions import position
 
 from mexitrain.players import make_player
 from mexitrain.players.knowledge import Sampler, consistent, constraints, lacking_values
 from mexitrain.rules import MEXICAN, Draw, Mark, Play, RuleSet, apply, new_game, view
-from tests.positions import position
 
 VARIANTS = [
     {},

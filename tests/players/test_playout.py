@@ -96,8 +96,9 @@ WEIGHTS = (DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights(pips=1.5, pips_danger=0.1, sh
 def test_a_drive_blocked_by_a_double_left_by_a_chain_opening() -> None:
     """docs/rules.md §6 + §8 swan_drive: the drive stops at a train an open double blocks, in the
     core rollout as in the reducer (the Mexican Train's 5-5, left open by a chain opening)."""
+    from support.positions import position
+
     from mexitrain.rules import MEXICAN
-    from tests.positions import position
 
     rules = RuleSet(swan_drive=True, opening="first_turn_chain", rounds=1)
     trains = {0: [(12, 1), (1, 1)], 1: [(12, 2)], 2: [(12, 3)], MEXICAN: [(12, 5), (5, 5)]}
@@ -164,10 +165,11 @@ def test_a_drawn_tile_kept_by_choice_on_the_core() -> None:
     """docs/rules.md §8 delayed_first_turn: the drawn 12-0 could start the seat's own train, but its
     planned chain 12-1 ... 6-7 starts elsewhere: the planner passes by choice, and so does the
     rollout policy on the core (then the whole rollout agrees, action for action)."""
+    from support.positions import position
+
     from mexitrain.players.planner import PlanBook, planner_decide
     from mexitrain.players.playout import decide, start
     from mexitrain.rules.core import M_PASS, legal
-    from tests.positions import position
 
     rules = RuleSet(opening="delayed_first_turn", rounds=1)
     chain = [(1, 12), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)]

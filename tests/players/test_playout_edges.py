@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from positions import position
+from support.positions import position
 
 from mexitrain.players.expert import reducer_rollout, rollout
 from mexitrain.rules import RuleSet

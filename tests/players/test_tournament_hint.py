@@ -253,8 +253,9 @@ def test_hint_gives_a_legal_move_and_one_line_of_why():
 
 
 def test_hint_explains_shedding():
+    from support.positions import position
+
     from mexitrain.rules import MEXICAN
-    from tests.positions import position
 
     s = position(
         hands=[[(12, 5), (5, 3), (10, 11)], [(1, 2), (2, 2), (0, 1)]],
@@ -270,9 +271,10 @@ def test_hint_explains_shedding():
 
 def test_a_hint_names_the_other_players_when_it_knows_their_names():
     """The game passes the table's names: "Bea is down to 1 tile", "sheds … on Bea's train"."""
+    from support.positions import position
+
     from mexitrain import i18n
     from mexitrain.rules import MEXICAN
-    from tests.positions import position
 
     s = position(
         hands=[[(12, 5), (5, 3), (10, 11)], [(1, 2)]],

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from positions import position
+from support.positions import position
 
 from mexitrain.rules import (
     DRAW,

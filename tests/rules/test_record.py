@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from french_errors import in_french
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from support.french import in_french
 
 from mexitrain.cli import main
 from mexitrain.rules import (

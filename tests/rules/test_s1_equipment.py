@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from positions import position
+from support.positions import position
 
 from mexitrain.rules import RuleSet, fmt, full_set, is_double, new_game, pips, tile
 from mexitrain.rules.tiles import placements

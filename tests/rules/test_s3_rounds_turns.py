@@ -5,14 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from positions import play_out, position, run
+from support.games import finish
+from support.positions import position, run
 
 from mexitrain.rules import Play, RuleSet, deal, full_set, new_game
 
 
 def test_n_plus_one_rounds_with_descending_engines() -> None:
     """docs/rules.md §3: a double-N game has N+1 rounds with engines N, N-1, ..., 0."""
-    final = play_out(new_game(RuleSet(set=6), players=3, seed=4), random.Random(1))
+    final = finish(new_game(RuleSet(set=6), players=3, seed=4), random.Random(1))
     assert [r.engine for r in final.results] == [6, 5, 4, 3, 2, 1, 0]
     assert [r.number for r in final.results] == [1, 2, 3, 4, 5, 6, 7]
     assert RuleSet().round_count == 13
@@ -20,7 +21,7 @@ def test_n_plus_one_rounds_with_descending_engines() -> None:
 
 def test_first_player_moves_one_seat_clockwise_each_round() -> None:
     """docs/rules.md §3: each later round the first player moves one seat clockwise."""
-    final = play_out(new_game(RuleSet(set=6), players=3, seed=9), random.Random(2))
+    final = finish(new_game(RuleSet(set=6), players=3, seed=9), random.Random(2))
     start = final.results[0].first_seat
     assert [r.first_seat for r in final.results] == [(start + k) % 3 for k in range(7)]
     # the first event of each round is by its first seat
@@ -29,7 +30,7 @@ def test_first_player_moves_one_seat_clockwise_each_round() -> None:
 
 def test_shorter_game() -> None:
     """docs/rules.md §3: fewer rounds is an option; the engines still descend from N."""
-    final = play_out(new_game(RuleSet(rounds=2), players=2, seed=1), random.Random(3))
+    final = finish(new_game(RuleSet(rounds=2), players=2, seed=1), random.Random(3))
     assert [r.engine for r in final.results] == [12, 11]
     assert final.over and len(final.results) == 2
 
@@ -84,9 +85,9 @@ def test_different_seeds_and_rounds_deal_differently() -> None:
 def test_recorded_deals_match_the_seed() -> None:
     """docs/rules.md §3: each finished round records the deal its seed gives."""
     rules = RuleSet(set=6)
-    final = play_out(new_game(rules, players=2, seed=77), random.Random(5))
+    final = finish(new_game(rules, players=2, seed=77), random.Random(5))
     for r in final.results:
         engine, hands, boneyard = deal(rules, 2, 77, r.number)
         assert (r.engine, r.hands, r.boneyard) == (engine, hands, boneyard)
-    again = play_out(new_game(rules, players=2, seed=77), random.Random(5))
+    again = finish(new_game(rules, players=2, seed=77), random.Random(5))
     assert again.results == final.results

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from positions import plays, position, run
+from support.positions import plays, position, run
 
 from mexitrain.rules import MEXICAN, Draw, IllegalAction, Mark, Play, RuleSet, apply
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from positions import kinds, plays, position, run
+from support.positions import kinds, plays, position, run
 
 from mexitrain.rules import (
     MEXICAN,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from positions import kinds, plays, position, rest, run
+from support.positions import kinds, plays, position, rest, run
 
 from mexitrain.rules import MEXICAN, Draw, IllegalAction, Mark, Play, RuleSet, apply
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from positions import kinds, pip_count, position, run
+from support.positions import kinds, pip_count, position, run
 
 from mexitrain.rules import (
     MEXICAN,

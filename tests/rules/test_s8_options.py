@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from positions import branch_plays, kinds, play_out, plays, position, run
+from support.games import finish
+from support.positions import branch_plays, kinds, plays, position, run
 
 from mexitrain.rules import (
     MEXICAN,
@@ -584,13 +585,13 @@ class TestHighestDouble:
     def test_one_round_by_default(self) -> None:
         """docs/rules.md §3: the French how-to describes one round, so this option defaults to one."""
         assert self.RULES.round_count == 1
-        final = play_out(new_game(RuleSet(engine="highest_double", set=6), 2, 4), random.Random(0))
+        final = finish(new_game(RuleSet(engine="highest_double", set=6), 2, 4), random.Random(0))
         assert len(final.results) == 1
 
     def test_more_rounds_are_dealt_afresh(self) -> None:
         """docs/rules.md §3: with more rounds each is dealt afresh and may reuse an engine."""
         rules = RuleSet(engine="highest_double", set=6, rounds=10)
-        final = play_out(new_game(rules, 2, 4), random.Random(0))
+        final = finish(new_game(rules, 2, 4), random.Random(0))
         assert len(final.results) == 10
         for r in final.results:
             held = [t[0] for h in r.hands for t in h if t[0] == t[1]]
@@ -710,7 +711,7 @@ class TestPresets:
         with pytest.raises(RuleSetError):
             fast.tiles_each(5)
         assert make_rules("fast-double-9") == make_rules("double-9") == fast
-        final = play_out(new_game(fast, 2, 3), random.Random(4))
+        final = finish(new_game(fast, 2, 3), random.Random(4))
         assert [r.engine for r in final.results] == list(range(9, -1, -1))
 
     def test_common(self) -> None:

@@ -7,7 +7,8 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from storage.games import SHORT_RULES, VARIANTS, history
+from support.games import VARIANTS, history
+from support.tables import SHORT_RULES
 
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game
 from mexitrain.rules.undo import UNDO_CODES, UndoRefused, round_start, undo, undo_plan

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from positions import position, run
+from support.positions import position, run
 
 from mexitrain.rules import (
     Draw,

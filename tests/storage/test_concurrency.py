@@ -24,10 +24,11 @@ WINDOW = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from mexitrain.ui.autosaver import Autosaver
-    from tests.storage.games import table, start, history
+    from support.tables import SHORT_RULES, table
+    from support.games import history, start
 
     root, seed, finish, go = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "finish", Path(sys.argv[4])
-    setup = table(seed=seed)
+    setup = table(SHORT_RULES, seed=seed)
     states = history(start(setup), 10**6, rng=seed)
     if not finish:
         states = states[: len(states) // 2]
@@ -49,7 +50,8 @@ RECORDER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from mexitrain.storage.stats import record_finished_game
-    from tests.storage.games import table, start, finish
+    from support.tables import SHORT_RULES, table
+    from support.games import finish, start
 
     root, first, count, go = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
     from mexitrain.rules import RuleSet
@@ -71,7 +73,8 @@ def _run_together(tmp_path: Path, script: str, argvs: list[list[str]], ready: li
     root = tmp_path / "data"
     root.mkdir()
     go = tmp_path / "go"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path.cwd()), os.environ.get("PYTHONPATH", "")])}
+    tests = Path(__file__).resolve().parents[1]  # for ``support``
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests), str(Path.cwd()), os.environ.get("PYTHONPATH", "")])}
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", script, str(root), *argv, str(go)],

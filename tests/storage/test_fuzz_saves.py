@@ -10,15 +10,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from french_errors import in_french
 from hypothesis import given
 from hypothesis import strategies as st
+from support.french import in_french
+from support.games import finish, play, start
+from support.tables import table
 
 from mexitrain.rules import RuleSet
 from mexitrain.storage.savefile import SavedGame, SaveError, parse_save, save_data, save_text
 from mexitrain.text.files import save_error_text
-
-from .games import finish, play, start, table
 
 PATH = Path("/nowhere/fuzz.json")
 _SETUP = table(RuleSet(set=6, rounds=2, blanks_wild=True), players=3)

@@ -15,6 +15,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.games import finish, play, start
+from support.tables import SHORT_RULES, table
 
 from mexitrain.storage import (
     SaveError,
@@ -31,8 +33,6 @@ from mexitrain.storage import (
 )
 from mexitrain.storage.paths import save_file_name
 from mexitrain.storage.stats import load_stats, record_finished_game
-
-from .games import finish, play, start, table
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and /dev/zero")
 
@@ -73,7 +73,7 @@ def one_line(text: str) -> None:
 
 
 def _unfinished(seed: int = 3):
-    setup = table(seed=seed)
+    setup = table(SHORT_RULES, seed=seed)
     return setup, play(start(setup), 5)
 
 
@@ -119,7 +119,7 @@ def test_a_fifo_as_the_statistics_database_is_refused(tmp_path: Path) -> None:
     before = snapshot(tmp_path)
     with pytest.raises(SaveError, match="not a regular file"):
         within(load_stats, tmp_path)
-    setup = table()
+    setup = table(SHORT_RULES)
     with pytest.raises(SaveError, match="not a regular file"):
         within(record_finished_game, tmp_path, setup, finish(start(setup)))
     assert snapshot(tmp_path) == before
@@ -198,7 +198,7 @@ def test_out_of_range_statistics_are_damaged_not_a_crash(tmp_path: Path, players
 def test_out_of_range_values_in_the_database_are_damaged(tmp_path: Path) -> None:
     import sqlite3
 
-    setup = table()
+    setup = table(SHORT_RULES)
     record_finished_game(tmp_path, setup, finish(start(setup)))
     with sqlite3.connect(stats_db_path(tmp_path)) as con:
         con.execute("UPDATE tallies SET games = ? WHERE scope = 'overall'", (2**62,))

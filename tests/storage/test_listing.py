@@ -9,12 +9,12 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from support.games import finish, play, start
+from support.tables import SHORT_RULES, table
 
 from mexitrain.storage import SaveError, list_saves, load_game, save_named
 from mexitrain.storage import saves as saves_mod
 from mexitrain.storage.savefile import save_text
-
-from .games import finish, play, start, table
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +26,7 @@ def _fresh_cache():
 
 
 def _saved(root: Path, name: str, steps: int = 12, seed: int = 3) -> tuple[Path, object]:
-    setup = table(seed=seed)
+    setup = table(SHORT_RULES, seed=seed)
     state = play(start(setup), steps)
     return save_named(root, name, state, setup, speed=0.5), state
 
@@ -39,7 +39,7 @@ def test_a_save_whose_record_is_damaged_is_listed_from_its_head_and_refused_when
     [info] = list_saves(tmp_path)
     assert info.error is None  # the listing did not read the record
     assert (info.title, info.round, info.rounds, info.over) == ("sunday", state.round, state.rules.round_count, False)
-    assert info.players == tuple(s.name for s in table(seed=3).seats)
+    assert info.players == tuple(s.name for s in table(SHORT_RULES, seed=3).seats)
     with pytest.raises(SaveError, match="cannot load .*sunday.json"):
         load_game(path)
 
@@ -82,7 +82,7 @@ def test_a_malformed_summary_falls_back_to_the_record(tmp_path: Path) -> None:
 
 
 def test_a_finished_game_is_listed_finished_from_its_summary(tmp_path: Path) -> None:
-    setup = table(seed=4)
+    setup = table(SHORT_RULES, seed=4)
     done = finish(start(setup))
     save_named(tmp_path, "done", done, setup)
     [info] = list_saves(tmp_path)
@@ -101,7 +101,7 @@ def test_a_newer_version_is_listed_with_its_problem_from_the_head(tmp_path: Path
 def test_a_rewritten_file_is_listed_anew(tmp_path: Path) -> None:
     path, _ = _saved(tmp_path, "again", steps=2)
     [first] = list_saves(tmp_path)
-    setup = table(seed=3)
+    setup = table(SHORT_RULES, seed=3)
     save_named(tmp_path, "again", finish(start(setup)), setup, overwrite=True)
     [second] = list_saves(tmp_path)
     assert (first.over, second.over) == (False, True)

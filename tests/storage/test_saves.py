@@ -10,7 +10,9 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from french_errors import in_french
+from support.french import in_french
+from support.games import VARIANTS, finish, history, play, start
+from support.tables import SHORT_RULES, table
 
 from mexitrain.rules.record import replay, to_record
 from mexitrain.storage import (
@@ -31,8 +33,6 @@ from mexitrain.storage import (
 )
 from mexitrain.storage.records import write_record
 from mexitrain.text.files import save_error_text
-
-from .games import VARIANTS, finish, history, play, start, table
 
 
 def _one_line_naming(exc: SaveError, path: Path) -> str:
@@ -64,7 +64,7 @@ def test_save_and_load_reach_the_identical_snapshot(variant: str, tmp_path: Path
 
 
 def test_save_file_shape_is_a_replayable_record(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     state = play(start(setup), 9)
     path = save_game(tmp_path / "g.json", state, setup, speed=0.6, name="Sunday")
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -81,15 +81,15 @@ def test_save_file_shape_is_a_replayable_record(tmp_path: Path) -> None:
 
 
 def test_a_bare_game_record_loads_too(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     state = play(start(setup), 30)
     path = write_record(tmp_path / "rec.json", to_record(state, setup.seats))
     assert load_game(path) == (setup, state)
 
 
 def test_save_refuses_a_setup_that_is_not_the_game(tmp_path: Path) -> None:
-    setup = table(seed=3)
-    state = start(table(seed=4))
+    setup = table(SHORT_RULES, seed=3)
+    state = start(table(SHORT_RULES, seed=4))
     with pytest.raises(SaveError, match="does not match"):
         save_game(tmp_path / "x.json", state, setup)
     assert not (tmp_path / "x.json").exists()
@@ -100,7 +100,7 @@ def test_save_refuses_a_setup_that_is_not_the_game(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------
 @pytest.fixture
 def good(tmp_path: Path) -> tuple[Path, bytes]:
-    setup = table()
+    setup = table(SHORT_RULES)
     state = play(start(setup), 25, rng=2)
     path = save_game(tmp_path / "game.json", state, setup)
     return path, path.read_bytes()
@@ -212,7 +212,7 @@ def test_data_dir_is_the_test_one() -> None:
 
 
 def test_autosave_then_find_offers_the_game(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     assert find_autosave(tmp_path) is None
     for state in history(start(setup), 12)[1:]:
         assert autosave(state, setup, tmp_path, speed=0.3) is None
@@ -223,7 +223,7 @@ def test_autosave_then_find_offers_the_game(tmp_path: Path) -> None:
 
 
 def test_a_finished_game_is_not_offered_and_its_autosave_is_cleared(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     state = play(start(setup), 5)
     autosave(state, setup, tmp_path)
     done = finish(state)
@@ -257,7 +257,7 @@ def test_a_bad_autosave_is_moved_aside_and_said_so(tmp_path: Path) -> None:
 
 
 def test_autosave_never_overwrites_a_bad_file_it_did_not_write(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     path = autosave_path(tmp_path)
     path.write_text("garbage", encoding="utf-8")
     notice = autosave(start(setup), setup, tmp_path)
@@ -274,7 +274,7 @@ def test_autosave_never_overwrites_a_bad_file_it_did_not_write(tmp_path: Path) -
 def test_autosave_replaces_its_own_file_without_reading_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     states = history(start(setup), 6)
     autosave(states[1], setup, tmp_path)
     calls = []
@@ -296,7 +296,7 @@ def test_a_full_disk_keeps_the_last_good_autosave(
 ) -> None:
     import errno
 
-    setup = table()
+    setup = table(SHORT_RULES)
     first, second = history(start(setup), 2)[1:]
     autosave(first, setup, tmp_path)
 
@@ -315,7 +315,7 @@ def test_a_full_disk_keeps_the_last_good_autosave(
 # Named saves and the list
 # ---------------------------------------------------------------------------------------
 def test_save_named_list_and_load(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     a = play(start(setup), 4)
     b = finish(a)
     pa = save_named(tmp_path, "Before lunch", a, setup, speed=0.5)
@@ -340,7 +340,7 @@ def test_save_named_list_and_load(tmp_path: Path) -> None:
 
 
 def test_save_named_refuses_to_replace_unless_asked(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     a, b = history(start(setup), 1)
     path = save_named(tmp_path, "g", a, setup)
     with pytest.raises(SaveError, match="exists"):

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from support.games import finish, play, start
+from support.tables import SHORT_RULES, table
 
 from mexitrain.cli import build_parser, main
 from mexitrain.rules import RuleSet, make_rules
@@ -20,15 +22,13 @@ from mexitrain.storage.stats import (
 from mexitrain.table import GameSetup, SeatConfig
 from mexitrain.text.stats import format_stats
 
-from .games import SHORT_RULES, finish, play, start, table
-
 
 def _finished(setup: GameSetup, rng: int = 0):
     return finish(start(setup), rng)
 
 
 def test_one_game_counted(tmp_path: Path) -> None:
-    setup = table(seed=4)
+    setup = table(SHORT_RULES, seed=4)
     done = _finished(setup)
     update = record_finished_game(tmp_path, setup, done)
     assert update.counted and update.notice is None
@@ -49,10 +49,10 @@ def test_one_game_counted(tmp_path: Path) -> None:
 
 
 def test_games_accumulate_and_are_counted_once(tmp_path: Path) -> None:
-    setup = table(seed=1)
-    games = [_finished(table(seed=s), s) for s in (1, 2, 3)]
+    setup = table(SHORT_RULES, seed=1)
+    games = [_finished(table(SHORT_RULES, seed=s), s) for s in (1, 2, 3)]
     for s, g in zip((1, 2, 3), games, strict=True):
-        assert record_finished_game(tmp_path, table(seed=s), g).counted
+        assert record_finished_game(tmp_path, table(SHORT_RULES, seed=s), g).counted
     again = record_finished_game(tmp_path, setup, games[0])
     assert not again.counted
     overall = load_stats(tmp_path).players["You"].overall
@@ -94,7 +94,7 @@ def test_team_games_count_the_team_total(tmp_path: Path) -> None:
 
 
 def test_unfinished_game_refused(tmp_path: Path) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     with pytest.raises(ValueError, match="finished"):
         record_finished_game(tmp_path, setup, start(setup))
     assert not stats_path(tmp_path).exists()
@@ -126,7 +126,7 @@ def test_a_bad_stats_file_is_reported_then_moved_aside(
     assert "\n" not in text and text.startswith(f"cannot load {path}: ") and problem in text
     assert "internal error" not in text
     assert path.read_bytes() == content  # loading never touches it
-    setup = table()
+    setup = table(SHORT_RULES)
     update = record_finished_game(tmp_path, setup, _finished(setup))
     moved = tmp_path / "stats.bad-1.json"
     assert update.notice is not None and str(moved) in update.notice
@@ -150,7 +150,7 @@ def test_format_stats_table(tmp_path: Path) -> None:
 def test_stats_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.strip() == "No finished games yet."
-    setup = table()
+    setup = table(SHORT_RULES)
     record_finished_game(tmp_path, setup, _finished(setup))
     assert main(["stats", "--data-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("You\n")
@@ -164,7 +164,7 @@ def test_stats_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 def test_stats_command_uses_the_environment(
     capsys: pytest.CaptureFixture[str], _private_data_dir: Path
 ) -> None:
-    setup = table()
+    setup = table(SHORT_RULES)
     record_finished_game(_private_data_dir, setup, _finished(setup))
     assert main(["stats"]) == 0
     assert "all games" in capsys.readouterr().out
@@ -183,7 +183,7 @@ def test_stats_are_a_sqlite_database_and_an_old_json_file_is_migrated_once(tmp_p
 
     from mexitrain.storage.paths import stats_db_path
 
-    old = table(seed=7)
+    old = table(SHORT_RULES, seed=7)
     done_old = _finished(old)
     from mexitrain.storage.stats import add_game
 
@@ -193,7 +193,7 @@ def test_stats_are_a_sqlite_database_and_an_old_json_file_is_migrated_once(tmp_p
     )
     assert load_stats(tmp_path).players["You"].overall.games == 1  # read, not migrated yet
     assert not stats_db_path(tmp_path).exists()
-    setup = table(seed=8)
+    setup = table(SHORT_RULES, seed=8)
     update = record_finished_game(tmp_path, setup, _finished(setup))
     assert update.counted and update.notice is None
     assert not stats_path(tmp_path).exists()
@@ -204,6 +204,6 @@ def test_stats_are_a_sqlite_database_and_an_old_json_file_is_migrated_once(tmp_p
     # the same old file put back (a read-only folder could not rename it) is not counted again
     (tmp_path / "stats.json.migrated").rename(stats_path(tmp_path))
     assert load_stats(tmp_path).players["You"].overall.games == 2
-    setup = table(seed=9)
+    setup = table(SHORT_RULES, seed=9)
     record_finished_game(tmp_path, setup, _finished(setup))
     assert load_stats(tmp_path).players["You"].overall.games == 3

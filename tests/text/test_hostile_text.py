@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from pydantic import ValidationError
+from support.tables import table
 
 from mexitrain.rules import RuleSet, new_game
 from mexitrain.storage.saves import load_game, save_game
@@ -19,7 +20,6 @@ from mexitrain.text.basics import short_names
 from mexitrain.text.errors import error_text
 from mexitrain.text.names import cells, cut, fit, printable
 from mexitrain.text.stats import format_stats
-from tests.ui.helpers import table
 
 ESC_TITLE = "Bo\x1b]2;pwned\x07"
 REFUSED = [ESC_TITLE, "a\x00b", "del\x7f", "c1\x9b", "\u202eabc", "l\u2028m"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen
+from support.pilot import game_app, play_until_screen_changes, settle
 
-from .helpers import game_app, play_until_screen_changes, settle
+from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen
 
 
 async def test_play_a_whole_round_by_keys_then_game_over():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.pilot import board, game_app, human_move, play_until_screen_changes, settle, wait_for
+from support.tables import table
 from textual.app import App
 from textual.widgets import Select
 
@@ -18,7 +20,6 @@ from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, Sco
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets.log import log_lines
 
-from .helpers import board, game_app, human_move, play_until_screen_changes, settle, table, wait_for
 from .test_snapshots import _settle, _until, quiet
 
 #: English words that must not appear on a French game screen (whole words, any case).

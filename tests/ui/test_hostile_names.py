@@ -5,14 +5,14 @@ the train rows aligned in terminal cells."""
 from __future__ import annotations
 
 from rich.cells import cell_len
+from support.pilot import game_app, human_move, settle
+from support.tables import table
 from textual.content import Content
 
 from mexitrain.rules import RuleSet
 from mexitrain.text.names import fit
 from mexitrain.ui.screens import GameOverScreen, GameScreen, HandoffScreen, RoundOverScreen
 from mexitrain.ui.widgets import MoveLog, StationHub, TrainRows
-
-from .helpers import game_app, human_move, settle, table
 
 # left column of the station: seats 0-2; right: 3-4
 NAMES = ("東京太郎", "[link=x]C[/]", "🚂🚂", "[ @click=app.quit]Bo", "[AFK] Bo")

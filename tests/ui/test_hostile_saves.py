@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.pilot import settle, wait_for
 from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Static
 
@@ -20,8 +21,6 @@ from mexitrain.ui.screens import GameScreen, NewGameScreen
 from mexitrain.ui.screens.replay import ReplayScreen
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen
 from mexitrain.ui.widgets import StationHub, TrainRows
-
-from .helpers import settle, wait_for
 
 QUIT = "[ @click=app.quit]Bo"
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+from support.pilot import game_app, settle
+from support.tables import table
+
 from mexitrain.rules import RuleSet
 from mexitrain.ui.screens import GameOverScreen, GameScreen, HandoffScreen, RoundOverScreen
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import StatusLine
 
-from .helpers import game_app, settle, table
 from .test_french import screen_text
 
 

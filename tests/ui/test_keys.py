@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from support.pilot import board, game_app, human_move, settle, wait_for
+from support.positions import prepared
+from support.tables import table
 
 from mexitrain.rules import RuleSet, Train
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import HandTray, TipPanel, TrainRows
-
-from .helpers import board, game_app, human_move, prepared, settle, table, wait_for
 
 
 async def test_tile_keys_move_the_selection_both_ways():

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from support.pilot import settle
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from mexitrain.rules import PRESETS
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
-
-from .helpers import settle
 
 
 def form_app() -> MexitrainApp:

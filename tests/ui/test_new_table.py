@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from mexitrain.ui.screens import GameScreen, NewGameScreen
+from support.pilot import game_app, settle
+from support.tables import table
 
-from .helpers import game_app, settle, table
+from mexitrain.ui.screens import GameScreen, NewGameScreen
 
 
 async def test_a_three_player_table_after_a_two_player_game_in_its_first_round():

@@ -11,6 +11,8 @@ import textwrap
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from support.pilot import settle
+from support.tables import table
 from textual.widgets import Button
 
 from mexitrain.rules import GameState, apply, legal_actions, new_game
@@ -21,8 +23,6 @@ from mexitrain.ui.autosaver import Autosaver
 from mexitrain.ui.screens import GameScreen
 from mexitrain.ui.screens.saves import ResumeScreen
 from mexitrain.ui.textual_compat import notices
-
-from .helpers import settle, table
 
 
 def start(setup) -> GameState:

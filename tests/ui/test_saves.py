@@ -9,11 +9,13 @@ import types
 from pathlib import Path
 
 import pytest
+from support.games import finished_game
+from support.pilot import game_app, human_move, play_until_screen_changes, settle, wait_for
+from support.tables import table
 from textual.widgets import OptionList, Static
 
 from mexitrain.cli import main
-from mexitrain.players import make_player
-from mexitrain.rules import RuleSet, apply, new_game, view
+from mexitrain.rules import RuleSet, new_game
 from mexitrain.rules.state import Event
 from mexitrain.storage import autosave_path, load_game, load_save, save_game
 from mexitrain.ui.app import MexitrainApp
@@ -24,21 +26,9 @@ from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import HandTray
 from mexitrain.ui.widgets.log import log_lines
 
-from .helpers import game_app, human_move, play_until_screen_changes, settle, table, wait_for
-
 
 def root() -> Path:
     return Path(os.environ["MEXITRAIN_DATA_DIR"])
-
-
-def finished_game(rules: RuleSet, seed: int = 4):
-    """A whole game between computer players (random level) and its table."""
-    setup = table(rules=rules, seed=seed, kinds=("human", "random"))
-    players = [make_player("random", seed=s) for s in range(2)]
-    state = new_game(rules, players=2, seed=seed)
-    while not state.over:
-        state = apply(state, players[state.turn].choose(view(state, state.turn)))
-    return setup, state
 
 
 async def test_autosave_after_a_move_loads_to_the_same_snapshot():

@@ -14,6 +14,8 @@ import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from support.pilot import game_app, human_move, settle, wait_for
+from support.tables import table
 from textual.widgets import Button, OptionList
 
 from mexitrain.rules import GameState, apply, legal_actions, new_game
@@ -33,8 +35,6 @@ from mexitrain.ui.screens import saves as saves_screens
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import StatusLine
-
-from .helpers import game_app, human_move, settle, table, wait_for
 
 
 def start(setup) -> GameState:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from support.games import finish
+from support.pilot import board, game_app, human_move, play_until_screen_changes, settle
+from support.tables import table
 
 from mexitrain.rules import RuleSet
 from mexitrain.ui.screens import (
@@ -16,8 +19,6 @@ from mexitrain.ui.screens import (
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import HandTray, ScoreSheet, StationHub
 from mexitrain.ui.widgets.scores import sheet_markup
-
-from .helpers import board, game_app, human_move, play_until_screen_changes, settle, table
 
 
 async def test_handoff_hides_the_hand_between_two_people():
@@ -111,14 +112,9 @@ async def test_game_over_new_game_goes_back_to_the_form():
 
 
 def _finished_game(players: int = 3):
-    import random
+    from mexitrain.rules import new_game, winners
 
-    from mexitrain.rules import apply, legal_actions, new_game, winners
-
-    state = new_game(RuleSet(set=6, rounds=1), players=players, seed=8)
-    rng = random.Random(8)
-    while not state.over:
-        state = apply(state, rng.choice(legal_actions(state)))
+    state = finish(new_game(RuleSet(set=6, rounds=1), players=players, seed=8), 8)
     return state, winners(state)
 
 

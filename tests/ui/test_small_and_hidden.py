@@ -4,6 +4,9 @@ viewer that never opens a game in progress face up, and no computer player calle
 from __future__ import annotations
 
 import pytest
+from support.pilot import game_app, settle, wait_for
+from support.positions import empty_trains, prepared
+from support.tables import table
 
 from mexitrain.rules import RuleSet
 from mexitrain.storage import save_named
@@ -15,7 +18,6 @@ from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import StatusLine
 from mexitrain.ui.widgets.layout import SizeGuard
 
-from .helpers import empty_trains, game_app, prepared, settle, table, wait_for
 from .test_french import screen_text
 
 

@@ -8,13 +8,12 @@ looking at every changed picture.
 from __future__ import annotations
 
 import pytest
+from support.tables import table
 from textual.worker import WorkerCancelled
 
 from mexitrain.rules import RuleSet
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameOverScreen, HelpScreen, RoundOverScreen, ScoreScreen
-
-from .helpers import table
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 

@@ -13,13 +13,13 @@ import pytest
 import rich._wrap
 import textual._wrap
 from rich.text import Text
+from support.pilot import settle
+from support.tables import table
 from textual.content import Content
 
 from mexitrain.i18n import set_language
 from mexitrain.ui import typography
 from mexitrain.ui.app import MexitrainApp
-
-from .helpers import settle, table
 
 SENTENCE = "Le train de Bea est ouvert : jouez-y donc ! « vite » ; le\u00a012 ? oui"
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.pilot import game_app, settle
+from support.tables import table
 
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view
 from mexitrain.text.events import event_line
 from mexitrain.text.status import turn_line
 from mexitrain.ui.board import build
 from mexitrain.ui.widgets.log import log_lines
-
-from .helpers import game_app, settle, table
 
 VARIANTS = [
     pytest.param(RuleSet(set=12, branching_doubles=True, rounds=2), 4, id="branching"),
@@ -88,7 +88,7 @@ async def test_every_variant_renders(rules, players):
 
 
 async def test_a_real_round_with_branching_doubles_and_swan_by_keys():
-    from .helpers import play_until_screen_changes
+    from support.pilot import play_until_screen_changes
 
     rules = RuleSet(set=6, branching_doubles=True, swan_drive=True, rounds=1)
     app = game_app(table(rules, seed=8, kinds=("human", "random", "random")))

@@ -1,24 +1,15 @@
-"""Small games for the storage tests: tables, random play and snapshots along the way."""
+"""Games played on: random legal moves to a point or to the end, the snapshots along the way,
+and the rule sets every save must survive."""
 
 from __future__ import annotations
 
 import random
 
-from mexitrain.rules import GameState, RuleSet, apply, legal_actions, make_rules, new_game
-from mexitrain.table import GameSetup, default_seats
+from mexitrain.players import make_player
+from mexitrain.rules import GameState, RuleSet, apply, legal_actions, make_rules, new_game, view
+from mexitrain.table import GameSetup
 
-#: A short table: double-6, two rounds, one person against a random computer.
-SHORT_RULES = RuleSet(set=6, rounds=2)
-
-
-def table(
-    rules: RuleSet = SHORT_RULES,
-    players: int = 2,
-    humans: int = 1,
-    seed: int = 3,
-    ai: tuple[str, ...] = ("random",),
-) -> GameSetup:
-    return GameSetup(rules=rules, seed=seed, seats=default_seats(players, humans, ai))
+from .tables import table
 
 
 def start(setup: GameSetup) -> GameState:
@@ -47,7 +38,21 @@ def history(state: GameState, steps: int, rng: random.Random | int = 0) -> list[
 
 
 def finish(state: GameState, rng: random.Random | int = 0) -> GameState:
-    return play(state, 10**6, rng)
+    """Random legal actions (chosen by ``rng``) until the game is over."""
+    state = play(state, 10**6, rng)
+    assert state.over, "the game did not end"
+    return state
+
+
+def finished_game(rules: RuleSet, seed: int = 4) -> tuple[GameSetup, GameState]:
+    """A whole game between two computer players of the random level, and its table (a person
+    and a random computer: the seats a finished game is saved and counted under)."""
+    setup = table(rules=rules, seed=seed, kinds=("human", "random"))
+    players = [make_player("random", seed=s) for s in range(2)]
+    state = new_game(rules, players=2, seed=seed)
+    while not state.over:
+        state = apply(state, players[state.turn].choose(view(state, state.turn)))
+    return setup, state
 
 
 #: Rule sets whose games must all survive a save and a load.

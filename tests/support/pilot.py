@@ -1,4 +1,5 @@
-"""Shared helpers for the UI tests: tables, waiting for the computer players, playing by keys."""
+"""The Pilot helpers of the UI tests: an app on a table, waiting for the computer players or
+for a condition, playing the human's moves by keys."""
 
 from __future__ import annotations
 
@@ -7,22 +8,11 @@ import time
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
-from mexitrain.rules import RuleSet
-from mexitrain.table import GameSetup, SeatConfig
+from mexitrain.table import GameSetup
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen
 
-SMALL = RuleSet(set=6, rounds=1)
-
-
-def table(
-    rules: RuleSet = SMALL,
-    seed: int = 3,
-    kinds: tuple[str, ...] = ("human", "random"),
-    names: tuple[str, ...] = ("You", "Bea", "Cal", "Dot", "Eli", "Fay"),
-) -> GameSetup:
-    seats = tuple(SeatConfig(name=names[i], kind=k) for i, k in enumerate(kinds))  # type: ignore[arg-type]
-    return GameSetup(rules=rules, seed=seed, seats=seats)
+from .tables import table
 
 
 def game_app(setup: GameSetup | None = None, **kwargs) -> MexitrainApp:
@@ -92,22 +82,3 @@ async def play_until_screen_changes(pilot: Pilot, limit: int = 500) -> list[str]
             return keys
         keys.append(await human_move(pilot))
     raise AssertionError("the round never ended")
-
-
-def prepared(setup: GameSetup, **update):
-    """The setup's first deal with some fields replaced (hands, boneyard, trains, turn...),
-    validated as a snapshot: a tile written high half first (6-0) is refused here, not
-    silently ignored by the legal moves later."""
-    from mexitrain.rules import GameState, new_game
-
-    state = new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
-    return GameState.model_validate({**dict(state), **update})
-
-
-def empty_trains(state, engine: int):
-    from mexitrain.rules import Train
-
-    n = state.players
-    return tuple(Train(owner=i, lines=((),), starts=(engine,)) for i in range(n)) + (
-        Train(owner=None, lines=((),), starts=(engine,)),
-    )

@@ -164,10 +164,16 @@ def pip_count(tiles: Tiles) -> int:
     return sum(a + b for a, b in tiles)
 
 
-def play_out(state: GameState, rng, max_actions: int = 100_000) -> GameState:
-    """Play random legal actions (chosen by ``rng``) until the game is over."""
-    for _ in range(max_actions):
-        if state.over:
-            return state
-        state = apply(state, rng.choice(legal_actions(state)))
-    raise AssertionError("the game did not end")
+def prepared(setup, **update) -> GameState:
+    """The setup's first deal with some fields replaced (hands, boneyard, trains, turn...),
+    validated as a snapshot: a tile written high half first (6-0) is refused here, not
+    silently ignored by the legal moves later."""
+    state = new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
+    return GameState.model_validate({**dict(state), **update})
+
+
+def empty_trains(state, engine: int):
+    n = state.players
+    return tuple(Train(owner=i, lines=((),), starts=(engine,)) for i in range(n)) + (
+        Train(owner=None, lines=((),), starts=(engine,)),
+    )
