@@ -16,16 +16,21 @@ from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.notifications import Notification
+from textual.widgets import Select
 from textual.widgets._footer import FooterKey
 
 __all__ = [
     "FooterKey",
     "add_notice",
     "class_bindings",
+    "exiting",
     "notices",
     "own_bindings",
+    "select_options",
     "set_wrap_patterns",
     "withdraw_notices",
+    "wrap_offsets",
+    "wrap_patterns",
 ]
 
 
@@ -74,3 +79,27 @@ def set_wrap_patterns(rich_word: re.Pattern[str], textual_chunk: re.Pattern[str]
     ``tests/ui/test_typography.py`` holds both."""
     rich._wrap.re_word = rich_word
     textual._wrap.re_chunk = textual_chunk
+
+
+def wrap_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The patterns :func:`set_wrap_patterns` sets, as Rich and Textual hold them now (a test
+    hook: ``tests/ui/test_typography.py`` checks the app installed its own)."""
+    return rich._wrap.re_word, textual._wrap.re_chunk
+
+
+def wrap_offsets(text: str, width: int, tab_size: int = 4) -> list[int]:
+    """Where Textual's own wrapping breaks ``text`` at ``width`` cells
+    (``textual._wrap.compute_wrap_offsets``; a test hook for the typography tests)."""
+    return list(textual._wrap.compute_wrap_offsets(text, width, tab_size))
+
+
+def exiting(app: App) -> bool:
+    """Whether ``app.exit()`` was called (``App._exit``; Textual has no public reader). A test
+    hook: a test waits for it, or checks that nothing asked the app to quit."""
+    return app._exit
+
+
+def select_options(select: Select) -> list[tuple[object, object]]:
+    """``select``'s options as ``(prompt, value)``, the blank one included when the select
+    allows it (``Select._options``; Textual keeps no public list). A test hook."""
+    return list(select._options)

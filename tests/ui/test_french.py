@@ -17,7 +17,7 @@ from mexitrain.storage import settings
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
-from mexitrain.ui.textual_compat import notices
+from mexitrain.ui.textual_compat import notices, own_bindings
 from mexitrain.ui.widgets.log import log_lines
 
 from .test_snapshots import _settle, _until, quiet
@@ -70,7 +70,7 @@ async def test_french_moves_log_and_keys():
         # the keys at the bottom are French
         descriptions = {ab.binding.description for ab in app.screen.active_bindings.values() if ab.binding.show}
         assert "Quitter" in descriptions and "Quit" not in descriptions
-        hidden = {b.description for bs in app.screen._bindings.key_to_bindings.values() for b in bs}
+        hidden = {b.description for bs in own_bindings(app.screen).values() for b in bs}
         assert "Train de la place 2" in hidden and "Train Mexicain" in hidden
         assert app.title == "Train Mexicain"
 

@@ -20,6 +20,7 @@ from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
 from mexitrain.ui.screens.replay import ReplayScreen
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen
+from mexitrain.ui.textual_compat import exiting
 from mexitrain.ui.widgets import StationHub, TrainRows
 
 QUIT = "[ @click=app.quit]Bo"
@@ -61,7 +62,7 @@ async def click_on(pilot, widget: Widget, text: str) -> None:
 
 
 def assert_nothing_ran(app: MexitrainApp, shots: Path) -> None:
-    assert not app._exit, "a name quit the app"
+    assert not exiting(app), "a name quit the app"
     assert list(shots.iterdir()) == [], "a name wrote a file"
 
 

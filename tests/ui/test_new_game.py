@@ -8,6 +8,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from mexitrain.rules import PRESETS
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
+from mexitrain.ui.textual_compat import select_options
 
 
 def form_app() -> MexitrainApp:
@@ -100,7 +101,7 @@ async def test_choosing_a_preset_resets_the_options():
         await pilot.pause()
         assert screen.query_one("#set", Select).value == 9
         assert screen.query_one("#hand_table", Select).value == "fast"
-        assert [v for _, v in screen.query_one("#players", Select)._options] == [2, 3, 4]
+        assert [v for _, v in select_options(screen.query_one("#players", Select))] == [2, 3, 4]
         assert "Ready" in verdict(app)
 
 

@@ -14,7 +14,7 @@ from mexitrain.table import default_seats
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, HandoffScreen, NewGameScreen, RevealScreen
 from mexitrain.ui.screens.replay import ReplayScreen
-from mexitrain.ui.textual_compat import notices
+from mexitrain.ui.textual_compat import exiting, notices
 from mexitrain.ui.widgets import StatusLine
 from mexitrain.ui.widgets.layout import SizeGuard
 
@@ -183,7 +183,7 @@ async def test_replay_from_the_command_line_asks_before_showing_an_unfinished_ga
         if opens:
             assert isinstance(app.screen, ReplayScreen)
         else:
-            await wait_for(pilot, lambda: app._exit_renderables is not None or not app.is_running, "the exit")
+            await wait_for(pilot, lambda: exiting(app) or not app.is_running, "the exit")
     if not opens:
         assert not app.is_running
 

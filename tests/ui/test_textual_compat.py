@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from textual.app import App
@@ -11,9 +12,14 @@ from textual.notifications import Notification
 from mexitrain.ui.textual_compat import (
     add_notice,
     class_bindings,
+    exiting,
     notices,
     own_bindings,
+    select_options,
+    set_wrap_patterns,
     withdraw_notices,
+    wrap_offsets,
+    wrap_patterns,
 )
 
 
@@ -45,3 +51,35 @@ async def test_own_bindings_change_in_place_and_the_class_keeps_the_originals():
         await pilot.pause()
         assert [b.tooltip for b in own_bindings(app)["x"]] == ["changed"]
         assert [b.tooltip for b in class_bindings(app)["x"]] == ["the bell"]
+
+
+async def test_exiting_says_whether_exit_was_called():
+    app = _App()
+    async with app.run_test() as pilot:
+        assert not exiting(app)
+        app.exit()
+        await pilot.pause()
+        assert exiting(app)
+
+
+async def test_select_options_lists_prompts_and_values():
+    from textual.widgets import Select
+
+    class _Form(App[None]):
+        def compose(self):
+            yield Select([("two", 2), ("three", 3)], allow_blank=False)
+
+    app = _Form()
+    async with app.run_test():
+        assert [v for _, v in select_options(app.query_one(Select))] == [2, 3]
+
+
+def test_wrap_patterns_reads_what_set_wrap_patterns_set():
+    before = wrap_patterns()
+    word, chunk = re.compile(r"\S+\s*"), re.compile(r"\S+\s*|\s+")
+    try:
+        set_wrap_patterns(word, chunk)
+        assert wrap_patterns() == (word, chunk)
+        assert wrap_offsets("one two three", 8) == [8]
+    finally:
+        set_wrap_patterns(*before)

@@ -10,8 +10,7 @@ import html
 import re
 
 import pytest
-import rich._wrap
-import textual._wrap
+import rich
 from rich.text import Text
 from support.pilot import settle
 from support.tables import table
@@ -20,6 +19,7 @@ from textual.content import Content
 from mexitrain.i18n import set_language
 from mexitrain.ui import typography
 from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.textual_compat import set_wrap_patterns, wrap_offsets, wrap_patterns
 
 SENTENCE = "Le train de Bea est ouvert : jouez-y donc ! « vite » ; le\u00a012 ? oui"
 
@@ -31,10 +31,11 @@ def installed():
 
 
 def test_the_app_installs_the_wrap():
-    rich._wrap.re_word, textual._wrap.re_chunk = re.compile(r"\s*\S+\s*"), re.compile(r"\S+\s*|\s+")
+    set_wrap_patterns(re.compile(r"\s*\S+\s*"), re.compile(r"\S+\s*|\s+"))
     MexitrainApp(table(), speed=0)
-    assert rich._wrap.re_word is typography.RICH_WORD
-    assert textual._wrap.re_chunk is typography.TEXTUAL_CHUNK
+    assert wrap_patterns() == (typography.RICH_WORD, typography.TEXTUAL_CHUNK)
+    rich_word, textual_chunk = wrap_patterns()
+    assert rich_word is typography.RICH_WORD and textual_chunk is typography.TEXTUAL_CHUNK
 
 
 SIGNS = (":", ";", "!", "?", "»")
@@ -56,7 +57,7 @@ def test_content_never_breaks_before_a_sign_or_after_a_guillemet(installed, widt
 @pytest.mark.parametrize("width", range(10, len(SENTENCE) + 1))
 def test_rich_text_and_textual_wrap_keep_it_too(installed, width):
     _check([line.plain for line in Text(SENTENCE).wrap(rich.get_console(), width)], width)
-    offsets = textual._wrap.compute_wrap_offsets(SENTENCE, width, 4)
+    offsets = wrap_offsets(SENTENCE, width, 4)
     _check([SENTENCE[a:b] for a, b in zip([0, *offsets], [*offsets, len(SENTENCE)], strict=True)], width)
 
 
