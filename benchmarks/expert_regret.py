@@ -65,7 +65,7 @@ def positions(players: int, count: int, candidates: int, seed: int, states: bool
                     lacking = lacking_values(v)
                     base, reason, _ = planner_decide(v, v.seat, legal, lacking)
                     w = expert.weights
-                    cands = [a for a, _ in expert._candidates(v, legal, lacking, base, reason, w)]
+                    cands = [a for a, _ in expert.candidates(v, legal, lacking, base, reason, w)]
                     if len(cands) > 1:
                         found.append((v, cands, base, state, tuple(history[:-1])) if states else (v, cands, base))
             state = apply(state, planner.choose(v))

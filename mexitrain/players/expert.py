@@ -284,7 +284,7 @@ class ExpertPlayer:
         self.last_stats = {"rollouts": 0, "candidates": 1}
         if len(legal) == 1 or view.phase == "chain" or self.budget(view.players) <= 0:
             return base, reason
-        cands = self._candidates(view, legal, lacking, base, reason, w, names)
+        cands = self.candidates(view, legal, lacking, base, reason, w, names)
         if len(cands) == 1:
             return base, reason
         actions = [c[0] for c in cands]
@@ -301,10 +301,11 @@ class ExpertPlayer:
             )
         return actions[i], why
 
-    def _candidates(
+    def candidates(
         self, view, legal, lacking, base, reason: str, w: Weights, names=None
     ) -> list[tuple[Action, str]]:
-        """The planner's best plays (and the turn-ending choices), best first."""
+        """The planner's best plays (and the turn-ending choices), best first, each with the
+        reason said for it: the moves the rollouts compare."""
         from .planner import Context
 
         plays = [a for a in legal if a.type == "play"]

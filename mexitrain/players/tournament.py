@@ -28,7 +28,9 @@ class GameResult:
     seconds: tuple[float, ...]
 
 
-def _make(level: str, seed: int, budget: int | None):
+def make_seat(level: str, seed: int, budget: int | None):
+    """The player of ``level`` for one seat of a tournament game: an expert held to ``budget``
+    rollouts when a budget is given."""
     from . import make_player
     from .expert import ExpertPlayer
 
@@ -43,7 +45,7 @@ def play_one(
     """One game of the tournament. ``rounds`` stops it after that many rounds (to check a
     kept game's start again without playing all of it); its win credit is then the leaders'."""
     n = len(levels)
-    players = [_make(level, seat_seed(seed, i, TOURNAMENT_STRIDE), budget) for i, level in enumerate(levels)]
+    players = [make_seat(level, seat_seed(seed, i, TOURNAMENT_STRIDE), budget) for i, level in enumerate(levels)]
     decisions = [0] * n
     seconds = [0.0] * n
     # one core per game, changed in place; a player sees its seat's compact view, or (a

@@ -48,6 +48,12 @@ def _known_good(path: Path) -> bool:
     return sig is not None and _KNOWN_GOOD.get(path.absolute()) == sig
 
 
+def forget_known_good() -> None:
+    """Forget which autosaves this process wrote or loaded: the next autosave reads a file
+    before replacing it, as a new process would (tests that edit an autosave in place)."""
+    _KNOWN_GOOD.clear()
+
+
 def _guard(path: Path) -> str | None:
     """Before replacing or removing ``path``: move it aside unless it is a good save."""
     if not path.exists() or _known_good(path):

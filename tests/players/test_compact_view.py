@@ -181,8 +181,8 @@ class _Spy:
 
 
 def test_tournament_hands_compact_views_to_fast_levels_and_seat_views_to_the_expert(monkeypatch):
-    real = tour._make
-    monkeypatch.setattr(tour, "_make", lambda level, seed, budget: _Spy(real(level, seed, budget)))
+    real = tour.make_seat
+    monkeypatch.setattr(tour, "make_seat", lambda level, seed, budget: _Spy(real(level, seed, budget)))
     _Spy.seen = []
     tour.play_one(RuleSet(set=6, rounds=1), ("expert", "planner", "greedy", "random"), 2, 4)
     assert set(_Spy.seen) == {SeatView, CompactView}

@@ -99,8 +99,8 @@ class _Spy:
 
 
 def test_players_are_only_ever_handed_seat_views(monkeypatch):
-    real = tour._make
-    monkeypatch.setattr(tour, "_make", lambda level, seed, budget: _Spy(real(level, seed, budget)))
+    real = tour.make_seat
+    monkeypatch.setattr(tour, "make_seat", lambda level, seed, budget: _Spy(real(level, seed, budget)))
     _Spy.seen = []
     rules = RuleSet(set=6, rounds=1)
     tour.play_one(rules, ("expert", "planner", "greedy", "random"), 2, 4)

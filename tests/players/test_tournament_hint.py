@@ -333,7 +333,7 @@ def test_the_expert_words_every_turn_ending_choice_in_the_players_language():
     expert = ExpertPlayer(0)
 
     def reasons() -> dict[str, str]:
-        out = expert._candidates(seat_view, list(choices), frozenset(), DRAW, "base", DEFAULT_WEIGHTS)
+        out = expert.candidates(seat_view, list(choices), frozenset(), DRAW, "base", DEFAULT_WEIGHTS)
         return {a.type: why for a, why in out}
 
     assert reasons() == {

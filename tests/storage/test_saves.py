@@ -232,7 +232,7 @@ def test_a_finished_game_is_not_offered_and_its_autosave_is_cleared(tmp_path: Pa
     assert find_autosave(tmp_path) is None
     # a finished game written there some other way (say, a crash before the clear)
     save_game(autosave_path(tmp_path), done, setup)
-    autosaves._KNOWN_GOOD.clear()
+    autosaves.forget_known_good()
     assert find_autosave(tmp_path) is None
     assert not autosave_path(tmp_path).exists()
 

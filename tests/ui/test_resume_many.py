@@ -17,7 +17,7 @@ from textual.widgets import Button
 
 from mexitrain.rules import GameState, apply, legal_actions, new_game
 from mexitrain.storage import autosave, begin_resume, game_autosave_path, load_game, locks
-from mexitrain.storage.autosaves import _KNOWN_GOOD
+from mexitrain.storage.autosaves import forget_known_good
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.autosaver import Autosaver
 from mexitrain.ui.screens import GameScreen
@@ -42,7 +42,7 @@ def _autosave(root: Path, game_id: str, seed: int, minutes_ago: int) -> Path:
     data = json.loads(path.read_text(encoding="utf-8"))
     data["app"]["saved_at"] = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).replace(microsecond=0).isoformat()
     path.write_text(json.dumps(data), encoding="utf-8")
-    _KNOWN_GOOD.clear()
+    forget_known_good()
     return path
 
 

@@ -145,7 +145,7 @@ def _autosave(root: Path, game_id: str, seed: int, minutes_ago: int, steps: int 
     data = json.loads(path.read_text(encoding="utf-8"))
     data["app"]["saved_at"] = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).replace(microsecond=0).isoformat()
     path.write_text(json.dumps(data), encoding="utf-8")
-    autosaves._KNOWN_GOOD.clear()
+    autosaves.forget_known_good()
     return path, state
 
 
