@@ -50,7 +50,7 @@ SETS = ("sampled", "sampled again", "real", "real again")
 
 def values(job) -> dict[str, list[float]]:
     """Each candidate's share of a win over ``deals`` deals of each of :data:`SETS`."""
-    from mexitrain.players.expert import _one_round, rollout
+    from mexitrain.players.expert import one_round, rollout
     from mexitrain.players.knowledge import Sampler
     from mexitrain.players.planner import DEFAULT_WEIGHTS
     from mexitrain.rules import apply
@@ -66,11 +66,11 @@ def values(job) -> dict[str, list[float]]:
         wins = [0.0] * len(cands)
         for _ in range(deals):
             if name.startswith("sampled"):
-                det = _one_round(sampler.state(rng))
+                det = one_round(sampler.state(rng))
             else:
                 bone = list(state.boneyard)
                 rng.shuffle(bone)
-                det = _one_round(evolve(state, {"boneyard": tuple(bone)}))
+                det = one_round(evolve(state, {"boneyard": tuple(bone)}))
             queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
             for c, action in enumerate(cands):
                 rollout(apply(det, action), v.seat, queues, goal=goal, weights=weights)

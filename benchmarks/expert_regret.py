@@ -90,7 +90,7 @@ def win_keeping_goal(v):
 def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
     """Each candidate's mean rollout value over the same ``deals`` sampled deals: its score
     difference and its share of the game's win (which in a one-round game is the round's)."""
-    from mexitrain.players.expert import ExpertPlayer, _one_round, rollout
+    from mexitrain.players.expert import ExpertPlayer, one_round, rollout
     from mexitrain.players.knowledge import Sampler
     from mexitrain.players.planner import DEFAULT_WEIGHTS
     from mexitrain.rules import apply
@@ -103,7 +103,7 @@ def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
     totals = [0.0] * len(cands)
     wins = [0.0] * len(cands)
     for _ in range(deals):
-        det = _one_round(sampler.state(rng))
+        det = one_round(sampler.state(rng))
         queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
         for c, action in enumerate(cands):
             totals[c] += rollout(apply(det, action), v.seat, queues, goal=goal, weights=weights)[0]

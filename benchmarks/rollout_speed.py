@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from mexitrain.players import planner, playout
-    from mexitrain.players.expert import ROLLOUT_PLAN_BUDGET, _one_round, reducer_rollout, rollout
+    from mexitrain.players.expert import ROLLOUT_PLAN_BUDGET, one_round, reducer_rollout, rollout
     from mexitrain.rules import apply, legal_actions, make_rules, new_game
 
     def core_rollout(s, seat, q):  # as in a decision: s is (core, queues of tile ids)
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(args.seed)
         states = []
         for i in range(args.states):
-            s = _one_round(new_game(rules, n, i))
+            s = one_round(new_game(rules, n, i))
             for _ in range(rng.randrange(0, 30)):
                 s = apply(s, rng.choice(legal_actions(s)))
             if not s.over:

@@ -211,7 +211,7 @@ def _draw_from_queue(state: GameState, queue: list[Tile], pointers: list[int]) -
     return evolve(state, {"boneyard": (t, *rest)})
 
 
-def _one_round(state: GameState) -> GameState:
+def one_round(state: GameState) -> GameState:
     """The same snapshot with a one-round game, so a rollout ends with the round."""
     rules = state.rules.model_copy(update={"rounds": 1})
     return state.model_copy(update={"rules": rules})
@@ -355,7 +355,7 @@ class ExpertPlayer:
 
         def play_a_deal(live: list[int]) -> None:
             nonlocal steps, used
-            det = _one_round(sampler.state(rng))
+            det = one_round(sampler.state(rng))
             queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
             core = fast.start(det)  # the deal as a core, copied for each candidate
             id_of = core.tab.id_of

@@ -49,7 +49,7 @@ _PLANS = cache.new("playout.plans", typed=True, limit=200_000)
 
 
 def start(state: GameState) -> Core:
-    """The core a rollout copies: ``state``'s (a one-round game, see ``expert._one_round``, so
+    """The core a rollout copies: ``state``'s (a one-round game, see ``expert.one_round``, so
     that the round's end ends the game), without what a rollout never reads: the finished
     rounds, the round's earlier events (a chain opening looks at the last one only)."""
     if state.results or len(state.events) > 1:  # left out of the conversion

@@ -292,8 +292,8 @@ def test_expert_searches_within_its_budget():
 
 
 def test_expert_rollout_plays_the_round_out():
-    from mexitrain.players.expert import _one_round, rollout
+    from mexitrain.players.expert import one_round, rollout
 
-    state = _one_round(new_game(RuleSet(set=9, rounds=3), 2, 4))
+    state = one_round(new_game(RuleSet(set=9, rounds=3), 2, 4))
     value, steps = rollout(state, 0)
     assert steps > 0 and isinstance(value, float)

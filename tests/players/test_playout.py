@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from mexitrain.players.expert import _one_round, reducer_rollout, rollout
+from mexitrain.players.expert import one_round, reducer_rollout, rollout
 from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS, Weights
 from mexitrain.rules import (
     PRESETS,
@@ -63,7 +63,7 @@ def random_states(count: int, seed: int, forced: dict | None = None):
             rules.check_players(players)
         except RuleSetError:
             continue
-        state = _one_round(new_game(rules, players, rng.randrange(10**6)))
+        state = one_round(new_game(rules, players, rng.randrange(10**6)))
         for _ in range(rng.randrange(0, 80)):
             if state.over:
                 break
@@ -152,7 +152,7 @@ def test_openings_under_way_on_the_core() -> None:
 
 def test_playout_leaves_the_state_alone_and_ends_the_round() -> None:
     """A rollout only reads the snapshot; the round ends by docs/rules.md §7 (a domino scores 0)."""
-    state = _one_round(new_game(RuleSet(), 2, 8))
+    state = one_round(new_game(RuleSet(), 2, 8))
     before = state.model_dump()
     rng = random.Random(4)
     queues = [rng.sample(state.boneyard, len(state.boneyard)) for _ in range(2)]
