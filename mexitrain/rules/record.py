@@ -38,7 +38,7 @@ from .actions import MEXICAN, SIMPLE_ACTIONS, Action, Play
 from .engine import apply, new_game
 from .errors import IllegalAction
 from .record_json import StrictJSONError, layout, strict_json
-from .ruleset import RuleSet, RuleSetError, _error_data
+from .ruleset import RuleSet, RuleSetError, error_data
 from .state import Event, GameState, RoundResult
 
 FORMAT = "mexitrain-record"
@@ -359,7 +359,7 @@ def _check_rules(value: Any) -> RuleSet:
         loc = ".".join(str(p) for p in err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
         error = RuleSetError(msg)
-        error.code, error.values = _error_data(err, value)
+        error.code, error.values = error_data(err, value)
         raise RecordError(
             f"rules.{loc}: {msg}" if loc else f"rules: {msg}", "bad_rules",
             field=f"rules.{loc}" if loc else "rules", error=error,

@@ -223,11 +223,11 @@ def make_rules(preset: str = "standard", options: dict[str, str] | None = None) 
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "rules"
         msg = err["msg"].removeprefix("Value error, ")
-        code, values = _error_data(err, values)
+        code, values = error_data(err, values)
         raise RuleSetError(f"{where}: {msg}" if err["loc"] else msg, code, **values) from None
 
 
-def _error_data(err: Any, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def error_data(err: Any, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The code and values of one pydantic error of :func:`make_rules` (see RuleSetError)."""
     inner = (err.get("ctx") or {}).get("error")
     if isinstance(inner, RuleSetError):

@@ -734,10 +734,10 @@ class TestPresets:
 
     def test_any_other_refusal_of_an_option_is_a_rule_set_error(self) -> None:
         """docs/rules.md §8: a refusal pydantic has no code for still becomes one clear line."""
-        from mexitrain.rules.ruleset import RuleSetError, _error_data
+        from mexitrain.rules.ruleset import RuleSetError, error_data
         from mexitrain.text.validation import ruleset_error_text
 
-        code, values = _error_data({"loc": ("rounds",), "type": "some_new_check", "msg": "odd"}, {})
+        code, values = error_data({"loc": ("rounds",), "type": "some_new_check", "msg": "odd"}, {})
         error = RuleSetError("rounds: odd", code, **values)  # the catch-all once raised TypeError
         assert error.code == "invalid" and error.values == {"option": "rounds", "detail": "odd"}
         assert ruleset_error_text(error) == "option rounds is not valid"
