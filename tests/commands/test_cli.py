@@ -15,7 +15,8 @@ from mexitrain import cli
 from mexitrain.cli import COMMANDS, Command, main
 from mexitrain.commands.args import bad_values, positive_int
 from mexitrain.rules import make_rules
-from mexitrain.storage.records import read_record, replay
+from mexitrain.rules.record import replay
+from mexitrain.storage.records import read_record
 from mexitrain.table import DEFAULT_AI, GameSetup
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

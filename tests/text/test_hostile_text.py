@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from support.tables import table
 
 from mexitrain.rules import RuleSet, new_game
-from mexitrain.storage.saves import load_game, save_game
+from mexitrain.storage import load_game, save_game
 from mexitrain.storage.stats import PlayerStats, Stats
 from mexitrain.table import SeatConfig
 from mexitrain.text.basics import short_names
