@@ -246,12 +246,11 @@ async def test_mouse_click_selects_a_tile_and_plays_on_a_train():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         tray = app.screen.query_one(HandTray)
-        x0 = next(x for line, x, _x1, t in tray._hits if t == (0, 6))
-        line = next(line for line, x, _x1, t in tray._hits if t == (0, 6))
+        line, x0 = tray.tile_at((0, 6))
         await pilot.click(HandTray, offset=(x0 + 1 + 2, line))  # padding 1
         assert board(app).selected == (0, 6)
         rows = app.screen.query_one(TrainRows)
-        mex_row = rows._rows.index((2, 0))
+        mex_row = rows.row_of(2, 0)
         await pilot.click(TrainRows, offset=(5, mex_row))
         await settle(pilot)
         assert app.snapshot.events[0].train == "mexican"

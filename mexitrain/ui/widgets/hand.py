@@ -55,6 +55,14 @@ class HandTray(BoardWidget):
         super().__init__(**kwargs)
         self._hits: list[tuple[int, int, int, tuple[int, int]]] = []  # (line, x0, x1, tile)
 
+    def tile_at(self, tile: tuple[int, int]) -> tuple[int, int] | None:
+        """Where ``tile``'s face is drawn, ``(content line, column)``; None if it is not shown
+        (what a click there selects)."""
+        for line, x0, _x1, t in self._hits:
+            if t == tile:
+                return line, x0
+        return None
+
     def on_click(self, event) -> None:
         offset = event.get_content_offset(self)
         if offset is None:

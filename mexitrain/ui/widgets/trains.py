@@ -57,6 +57,10 @@ class TrainRows(BoardWidget):
         super().__init__(**kwargs)
         self._rows: list[tuple[int, int]] = []
 
+    def row_of(self, train: int, line: int = 0) -> int:
+        """The content row showing ``train``'s ``line`` (what a click there chooses)."""
+        return self._rows.index((train, line))
+
     def on_click(self, event) -> None:
         offset = event.get_content_offset(self)
         if offset is not None and 0 <= offset.y < len(self._rows):
