@@ -100,9 +100,11 @@ class RuleSet(BaseModel):
     def tiles_each(self, players: int) -> int:
         """Tiles dealt to each of ``players`` (docs/rules.md §2); refuses impossible tables."""
         self.check_players(players)
-        return self._table_size(players) if self.hand_size is None else self.hand_size
+        return self.table_size(players) if self.hand_size is None else self.hand_size
 
-    def _table_size(self, players: int) -> int:
+    def table_size(self, players: int) -> int:
+        """The hand size the hand table gives ``players`` (docs/rules.md §2), whatever
+        ``hand_size`` says; refuses more players than the table has."""
         for upto, size in HAND_TABLES[(self.set, self.hand_table)]:
             if players <= upto:
                 return size
@@ -138,7 +140,7 @@ class RuleSet(BaseModel):
                 seat=self.first_seat + 1,
                 players=players,
             )
-        each = self.hand_size if self.hand_size is not None else self._table_size(players)
+        each = self.hand_size if self.hand_size is not None else self.table_size(players)
         available = len(full_set(self.set)) - (1 if self.engine == "descending" else 0)
         if each * players > available:
             raise RuleSetError(

@@ -357,7 +357,7 @@ class NewGameScreen(Screen):
         table = "?"
         try:
             probe = RuleSet(**{**values, "hand_size": None, "rounds": None})
-            table = str(probe._table_size(n))
+            table = str(probe.table_size(n))
             rounds = str(probe.round_count)
         except (ValueError, RuleSetError):
             rounds = "?"
