@@ -1,6 +1,6 @@
 """Dealing and starting a round (docs/rules.md §2, §3): from seeded generators of the game's seed
 (never the global one), in a fixed order, so that saved games and records deal the same
-hands from their seed (tests/test_record_fixtures.py)."""
+hands from their seed (tests/rules/test_record_fixtures.py)."""
 
 from __future__ import annotations
 
