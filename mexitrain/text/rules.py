@@ -135,7 +135,7 @@ def rules_summary(rules: RuleSet, players: int) -> list[str]:
 
 def rules_choices(rules: RuleSet, players: int) -> list[str]:
     """What the game does where the sources are silent, for the options in force, one line
-    each (help screen; RULES.md §10 and docs/rules.md "Choices where the sources are silent")."""
+    each (help screen; docs/rules.md §10 "Choices where the sources are silent")."""
     lines = []
     if rules.set == 9 and players == 8 and rules.hand_size is None and rules.hand_table == "standard":
         lines.append(_("With 8 players on a double-9 set, each gets 6 tiles (7 each cannot be dealt)."))

@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.positions import planner_positions, redistribute
+from support.tables import random_table
 
 from mexitrain.players import make_player
 from mexitrain.players.base import RandomPlayer, choice_of, core_chooser, core_move
@@ -20,8 +22,6 @@ from mexitrain.rules import RuleSet
 from mexitrain.rules.core import from_state, legal, step
 from mexitrain.rules.core import new_game as core_new_game
 from mexitrain.rules.core.seat import seat_view
-from tests.players.test_compact_view import _positions, _redistribute
-from tests.rules.test_core_lockstep import random_table
 
 
 def test_choice_of_draws_exactly_as_random_choice():
@@ -104,12 +104,12 @@ def test_choose_among_is_handed_only_the_seats_legal_moves():
 def test_hidden_tiles_never_change_what_choose_among_is_handed_nor_the_choice(options):
     rules = RuleSet(rounds=2, **options)
     rng = random.Random(9)
-    for state in _positions(rules, 4, 5):
+    for state in planner_positions(rules, 4, 5, share=0.2, choices_only=False):
         handed = _Among()
         core_move(handed, from_state(state))
         choice = core_move(RandomPlayer(11), from_state(state))
         for _ in range(2):
-            other = _redistribute(state, state.turn, rng)
+            other = redistribute(state, state.turn, rng)
             assert other.hands != state.hands or other.boneyard != state.boneyard
             again = _Among()
             core_move(again, from_state(other))

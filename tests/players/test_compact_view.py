@@ -15,18 +15,19 @@ import random
 from pathlib import Path
 
 import pytest
+from support.positions import planner_positions, redistribute
+from support.tables import random_table
 
 from mexitrain.cli import main
 from mexitrain.commands.simulate import play_core
 from mexitrain.players import LEVELS, make_player
 from mexitrain.players import tournament as tour
-from mexitrain.rules import RuleSet, SeatView, apply, new_game, view, view_legal_actions
+from mexitrain.rules import RuleSet, SeatView, view, view_legal_actions
 from mexitrain.rules.core import from_state, step, to_state
 from mexitrain.rules.core import new_game as core_new_game
 from mexitrain.rules.core.seat import CompactView, seat_view
 from mexitrain.rules.core.tables import E_DRAW
 from mexitrain.rules.record import dump_record, to_record
-from tests.rules.test_core_lockstep import random_table
 
 FAST = [level for level in LEVELS if level != "expert"]  # the levels with choose_move
 
@@ -68,7 +69,7 @@ def _lockstep_game(rules: RuleSet, players: int, seed: int, levels: tuple[str, .
 
 
 def test_every_level_chooses_the_same_from_the_compact_view_under_random_options():
-    # §1-§8: every option of RULES.md, 2 to 8 players, the three levels that have a fast path
+    # §1-§8: every option of docs/rules.md, 2 to 8 players, the three levels that have a fast path
     rng = random.Random(2209)
     total = 0
     for k in range(40):
@@ -90,29 +91,6 @@ def test_random_players_choose_the_same_over_many_random_games():
 # ---------------------------------------------------------------------------------------
 # No hidden tile in the compact view
 # ---------------------------------------------------------------------------------------
-def _positions(rules: RuleSet, seed: int, count: int):
-    state = new_game(rules, 4, seed)
-    players = [make_player("planner", i) for i in range(4)]
-    pick = random.Random(seed)
-    out = []
-    while not state.over and len(out) < count:
-        if pick.random() < 0.2:
-            out.append(state)
-        state = apply(state, players[state.turn].choose(view(state, state.turn)))
-    return out
-
-
-def _redistribute(state, seat: int, rng: random.Random):
-    hidden = [i for i in range(state.players) if i != seat]
-    pool = [t for i in hidden for t in state.hands[i]] + list(state.boneyard)
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    for i in hidden:
-        hands[i] = tuple(pool[: len(hands[i])])
-        del pool[: len(hands[i])]
-    return state.model_copy(update={"hands": tuple(hands), "boneyard": tuple(pool)})
-
-
 def _fields(cv: CompactView) -> tuple:
     """Every field of the view (its caches aside), lists made comparable."""
     out = [("legal", tuple(cv.legal()))]
@@ -142,13 +120,13 @@ def _holds_nothing_hidden(cv: CompactView) -> None:
 def test_hidden_tiles_never_change_the_compact_view_nor_the_choice(options):
     rules = RuleSet(rounds=2, **options)
     rng = random.Random(5)
-    for state in _positions(rules, 3, 5):
+    for state in planner_positions(rules, 3, 5, share=0.2, choices_only=False):
         seat = state.turn
         before = seat_view(from_state(state), seat)
         _holds_nothing_hidden(before)
         choices = {level: make_player(level, 11).choose_move(before) for level in FAST}
         for _ in range(2):
-            other = _redistribute(state, seat, rng)
+            other = redistribute(state, seat, rng)
             assert other.hands != state.hands or other.boneyard != state.boneyard
             after = seat_view(from_state(other), seat)
             assert _fields(after) == _fields(before)

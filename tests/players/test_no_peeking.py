@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.positions import planner_positions, redistribute
 
 from mexitrain.players import LEVELS, make_player
 from mexitrain.players import tournament as tour
 from mexitrain.players.expert import ExpertPlayer
 from mexitrain.players.hint import hint
-from mexitrain.rules import RuleSet, SeatView, apply, legal_actions, new_game, view
+from mexitrain.rules import RuleSet, SeatView, view
 
 VARIANTS = [
     {},
@@ -29,43 +30,17 @@ def _player(level: str, seed: int):
     return ExpertPlayer(seed, rollouts=8) if level == "expert" else make_player(level, seed)
 
 
-def _positions(rules: RuleSet, seed: int, count: int):
-    """States along a planner game where the seat to move has a real choice."""
-    state = new_game(rules, 4, seed)
-    players = [make_player("planner", i) for i in range(4)]
-    rng = random.Random(seed)
-    out = []
-    while not state.over and len(out) < count:
-        if len(legal_actions(state)) > 1 and rng.random() < 0.3:
-            out.append(state)
-        state = apply(state, players[state.turn].choose(view(state, state.turn)))
-    return out
-
-
-def _redistribute(state, seat: int, rng: random.Random):
-    """The same position with the hidden tiles dealt again (same sizes, same tile set)."""
-    hidden = [i for i in range(state.players) if i != seat]
-    pool = [t for i in hidden for t in state.hands[i]] + list(state.boneyard)
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    for i in hidden:
-        k = len(hands[i])
-        hands[i] = tuple(pool[:k])
-        del pool[:k]
-    return state.model_copy(update={"hands": tuple(hands), "boneyard": tuple(pool)})
-
-
 @pytest.mark.parametrize("level", list(LEVELS))
 @pytest.mark.parametrize("options", VARIANTS)
 def test_hidden_tiles_never_change_the_choice(level, options):
     rules = RuleSet(rounds=2, **options)
     rng = random.Random(7)
-    for state in _positions(rules, 3, 4):
+    for state in planner_positions(rules, 3, 4):
         seat = state.turn
         before = view(state, seat)
         choice = _player(level, 11).choose(before)
         for _ in range(2):
-            other = _redistribute(state, seat, rng)
+            other = redistribute(state, seat, rng)
             assert other.hands != state.hands or other.boneyard != state.boneyard
             after = view(other, seat)
             assert after == before
@@ -74,10 +49,10 @@ def test_hidden_tiles_never_change_the_choice(level, options):
 
 def test_hint_does_not_peek():
     rng = random.Random(1)
-    for state in _positions(RuleSet(rounds=1), 5, 2):
+    for state in planner_positions(RuleSet(rounds=1), 5, 2):
         seat = state.turn
         action, why = hint(view(state, seat), time_limit=0)
-        other = _redistribute(state, seat, rng)
+        other = redistribute(state, seat, rng)
         assert hint(view(other, seat), time_limit=0) == (action, why)
 
 

@@ -24,10 +24,10 @@ import random
 
 import pytest
 from support.positions import position
+from support.tables import random_table
 
 from mexitrain.rules import (
     DRAW,
-    HAND_TABLES,
     MARK,
     MEXICAN,
     PASS,
@@ -37,7 +37,6 @@ from mexitrain.rules import (
     IllegalAction,
     Play,
     RuleSet,
-    RuleSetError,
     apply,
     core,
     deal,
@@ -47,47 +46,6 @@ from mexitrain.rules import (
 )
 from mexitrain.rules.engine import core_of
 from mexitrain.rules.state import attached_core
-
-
-def random_table(rng: random.Random, max_players: int = 13) -> tuple[RuleSet, int]:
-    """A random rule set (every §8 option) and a player count it can seat."""
-    while True:
-        n = rng.choice([6, 9, 12, 15, 18])
-        hand_table = "fast" if n == 9 and rng.random() < 0.5 else "standard"
-        top = min(HAND_TABLES[(n, hand_table)][-1][0], max_players)
-        teams = top >= 4 and rng.random() < 0.3
-        players = rng.choice([p for p in (4, 6, 8) if p <= top]) if teams else rng.randint(2, top)
-        engine = rng.choice(["descending", "highest_double"])
-        hand_size = None
-        if rng.random() < 0.2:
-            available = len(full_set(n)) - (engine == "descending")
-            hand_size = rng.randint(1, available // players)
-        try:
-            rules = RuleSet(
-                set=n,
-                hand_table=hand_table,
-                hand_size=hand_size,
-                rounds=rng.randint(1, 3),
-                engine=engine,
-                first_player=rng.choice(["random", "chosen", "heaviest"]),
-                first_seat=rng.randrange(players),
-                double_follow_up=rng.choice(["any", "must_satisfy"]),
-                round_end=rng.choice(["boneyard_empty", "until_blocked"]),
-                trains_start_public=rng.random() < 0.5,
-                teams=teams,
-                team_marker=rng.choice(["together", "both_stuck"]),
-                open_hands=rng.random() < 0.2,
-                blanks_wild=rng.random() < 0.5,
-                opening=rng.choice(
-                    ["normal", "simultaneous", "first_turn_chain", "delayed_first_turn"]
-                ),
-                branching_doubles=rng.random() < 0.5,
-                swan_drive=rng.random() < 0.5,
-            )
-            rules.check_players(players)
-        except RuleSetError:
-            continue
-        return rules, players
 
 
 def _refusal(fn, *args) -> tuple[str, dict] | None:

@@ -3,7 +3,7 @@
 The files under ``tests/fixtures/records/`` were written by the reducer (``make.py`` there):
 every preset, every set, each opening, teams, branching doubles, the swan drive, blanks wild,
 until-blocked, the highest-double engine, 2 to 8 players. Whatever the rules core becomes,
-these games must stay the same games (RULES.md §1-§8).
+these games must stay the same games (docs/rules.md §1-§8).
 """
 
 from __future__ import annotations
@@ -75,9 +75,10 @@ def test_simulate_records_under_random_options_all_replay(tmp_path, capsys):
     written replays to a finished game with the record's own results."""
     import random
 
+    from support.tables import random_table
+
     from mexitrain.cli import main
     from mexitrain.storage.records import read_record
-    from tests.rules.test_core_lockstep import random_table
 
     rng = random.Random(2112)
     for k in range(12):

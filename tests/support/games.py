@@ -26,6 +26,15 @@ def play(state: GameState, steps: int, rng: random.Random | int = 0) -> GameStat
     return state
 
 
+def play_first(state: GameState, steps: int) -> GameState:
+    """``steps`` times the first legal action (fewer if the game ends): the same game always."""
+    for _ in range(steps):
+        if state.over:
+            break
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
 def history(state: GameState, steps: int, rng: random.Random | int = 0) -> list[GameState]:
     """Every snapshot from ``state`` on, through ``steps`` random actions."""
     rng = random.Random(rng) if isinstance(rng, int) else rng

@@ -177,3 +177,37 @@ def empty_trains(state, engine: int):
     return tuple(Train(owner=i, lines=((),), starts=(engine,)) for i in range(n)) + (
         Train(owner=None, lines=((),), starts=(engine,)),
     )
+
+
+def planner_positions(rules: RuleSet, seed: int, count: int, share: float = 0.3, choices_only: bool = True):
+    """Up to ``count`` states along a 4-player game of planners (seats seeded 0..3): each
+    state is kept with probability ``share`` (only where the seat to move has a real choice
+    when ``choices_only``), drawn from ``random.Random(seed)``."""
+    import random
+
+    from mexitrain.players import make_player
+    from mexitrain.rules import view
+
+    state = new_game(rules, 4, seed)
+    players = [make_player("planner", i) for i in range(4)]
+    rng = random.Random(seed)
+    out = []
+    while not state.over and len(out) < count:
+        if (not choices_only or len(legal_actions(state)) > 1) and rng.random() < share:
+            out.append(state)
+        state = apply(state, players[state.turn].choose(view(state, state.turn)))
+    return out
+
+
+def redistribute(state: GameState, seat: int, rng) -> GameState:
+    """The same position with the tiles hidden from ``seat`` dealt again (same hand sizes,
+    same tiles, the boneyard's order changed too)."""
+    hidden = [i for i in range(state.players) if i != seat]
+    pool = [t for i in hidden for t in state.hands[i]] + list(state.boneyard)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for i in hidden:
+        k = len(hands[i])
+        hands[i] = tuple(pool[:k])
+        del pool[:k]
+    return state.model_copy(update={"hands": tuple(hands), "boneyard": tuple(pool)})

@@ -518,7 +518,7 @@ async def test_a_tip_that_fails_is_said_in_french(monkeypatch):
 
 
 async def test_the_hub_names_the_mexican_train_in_full_at_80_columns():
-    # RULES.md §4: the Mexican Train; below the station its label has the hub's width
+    # docs/rules.md §4: the Mexican Train; below the station its label has the hub's width
     from mexitrain.ui.widgets import StationHub
 
     set_language("fr")

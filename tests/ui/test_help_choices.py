@@ -1,5 +1,5 @@
 """The help lists the choices made where the sources are silent, for the options in force
-(RULES.md §10; docs/rules.md "Choices where the sources are silent")."""
+(docs/rules.md §10, "Choices where the sources are silent")."""
 
 from __future__ import annotations
 

@@ -11,11 +11,11 @@ import textwrap
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from support.games import play_first, start
 from support.pilot import settle
 from support.tables import table
 from textual.widgets import Button
 
-from mexitrain.rules import GameState, apply, legal_actions, new_game
 from mexitrain.storage import autosave, begin_resume, game_autosave_path, load_game, locks
 from mexitrain.storage.autosaves import forget_known_good
 from mexitrain.ui.app import MexitrainApp
@@ -25,20 +25,10 @@ from mexitrain.ui.screens.saves import ResumeScreen
 from mexitrain.ui.textual_compat import notices
 
 
-def start(setup) -> GameState:
-    return new_game(setup.rules, players=setup.players, seed=setup.seed)
-
-
-def play(state: GameState, steps: int) -> GameState:
-    for _ in range(steps):
-        state = apply(state, legal_actions(state)[0])
-    return state
-
-
 def _autosave(root: Path, game_id: str, seed: int, minutes_ago: int) -> Path:
     setup = table(seed=seed)
     path = game_autosave_path(root, game_id)
-    autosave(play(start(setup), 3), setup, root, path=path)
+    autosave(play_first(start(setup), 3), setup, root, path=path)
     data = json.loads(path.read_text(encoding="utf-8"))
     data["app"]["saved_at"] = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).replace(microsecond=0).isoformat()
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -132,7 +122,7 @@ def test_a_folder_that_refuses_autosaves_is_reported_once(tmp_path: Path) -> Non
     setup = table()
     state = start(setup)
     for step in range(1, 6):
-        saver.submit(play(state, step), setup, 0.0)
+        saver.submit(play_first(state, step), setup, 0.0)
         saver.flush()
     saver.close()
     assert len(reports) == 1 and "cannot save" in reports[0]

@@ -14,11 +14,12 @@ import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from support.games import play_first, start
 from support.pilot import game_app, human_move, settle, wait_for
 from support.tables import table
 from textual.widgets import Button, OptionList
 
-from mexitrain.rules import GameState, apply, legal_actions, new_game
+from mexitrain.rules import GameState
 from mexitrain.storage import (
     atomic,
     autosave,
@@ -37,20 +38,10 @@ from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import StatusLine
 
 
-def start(setup) -> GameState:
-    return new_game(setup.rules, players=setup.players, seed=setup.seed)
-
-
-def play(state: GameState, steps: int) -> GameState:
-    for _ in range(steps):
-        state = apply(state, legal_actions(state)[0])
-    return state
-
-
 # -- Load… ----------------------------------------------------------------------------------------
 async def test_load_opens_at_once_and_lists_big_saves_from_a_worker(tmp_path: Path, monkeypatch) -> None:
     setup = table(seed=7)
-    state = play(start(setup), 4)
+    state = play_first(start(setup), 4)
     good = save_named(tmp_path, "big", state, setup)
     body = good.read_text(encoding="utf-8").rstrip()
     for i in range(3):  # 8 MB each, valid saves (JSON whitespace after the record)
@@ -140,7 +131,7 @@ async def test_a_failing_autosave_is_notified_once_and_said_by_the_status_on_eve
 def _autosave(root: Path, game_id: str, seed: int, minutes_ago: int, steps: int = 3) -> tuple[Path, GameState]:
     setup = table(seed=seed)
     path = game_autosave_path(root, game_id)
-    state = play(start(setup), steps)
+    state = play_first(start(setup), steps)
     autosave(state, setup, root, path=path)
     data = json.loads(path.read_text(encoding="utf-8"))
     data["app"]["saved_at"] = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).replace(microsecond=0).isoformat()
@@ -201,7 +192,7 @@ async def test_a_game_played_on_since_the_offer_resumes_where_it_is_now(tmp_path
         await pilot.pause()
         assert isinstance(app.screen, ResumeScreen)
         setup = load_game(path)[0]
-        later = play(listed, 4)  # another window played on, then quit
+        later = play_first(listed, 4)  # another window played on, then quit
         autosave(later, setup, tmp_path, path=path)
         assert later != listed
         await pilot.press("enter")

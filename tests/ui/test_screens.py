@@ -61,7 +61,7 @@ async def test_round_over_shows_leftovers_and_scores_then_next_round():
             points = sum(a + b for a, b in result.leftovers[seat])
             assert name in text and f"{points} pts" in text
         assert not notices(app)  # the round's passing notices do not cover it
-        # how the round ended, move and all (RULES.md §7)
+        # how the round ended, move and all (docs/rules.md §7)
         final = result.events[-1]
         last = str(app.screen.query_one("#round-last").render())
         assert last.startswith("Last move: ")
@@ -143,7 +143,7 @@ async def test_game_over_says_you_win_to_the_one_person_at_the_table():
 
 
 async def test_the_hub_shows_every_train_with_eight_players_at_80x24():
-    # RULES.md §4: every player's train and the Mexican Train; short of height the station
+    # docs/rules.md §4: every player's train and the Mexican Train; short of height the station
     # box gives up its borders rather than hide the Mexican Train's slot
     names = ("You", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal")
     app = game_app(table(RuleSet(), seed=5, kinds=("human",) + ("random",) * 7, names=names))

@@ -8,8 +8,8 @@ looking at every changed picture.
 from __future__ import annotations
 
 import pytest
+from support.pilot import settle
 from support.tables import table
-from textual.worker import WorkerCancelled
 
 from mexitrain.rules import RuleSet
 from mexitrain.ui.app import MexitrainApp
@@ -19,17 +19,7 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40"
 
 
 async def _settle(pilot) -> None:
-    app = pilot.app
-    for _ in range(2000):
-        try:
-            await app.workers.wait_for_complete()
-        except WorkerCancelled:
-            pass
-        await pilot.pause()
-        if not app.ai_pending:
-            await pilot.pause()
-            if not app.ai_pending:
-                break
+    await settle(pilot)
     quiet(pilot)
 
 

@@ -104,7 +104,7 @@ def _play_until_round_two(seed: int = 2):
 
 
 def test_the_log_keeps_the_round_just_finished_down_to_its_last_move():
-    # RULES.md §7: the round ends at once on the domino; the log must still show that move
+    # docs/rules.md §7: the round ends at once on the domino; the log must still show that move
     state = _play_until_round_two()
     assert state.events == ()  # round 2 has not begun
     done = state.results[-1]
