@@ -37,7 +37,7 @@ from mexitrain.rules import (
     new_game,
     view,
 )
-from mexitrain.rules.errors import REASONS, WHY
+from mexitrain.rules.errors import CODES, WHY_CODES
 from mexitrain.storage import settings
 from mexitrain.text import basics, errors, events, files, refusals, status, validation
 from mexitrain.text import rules as rules_text
@@ -327,7 +327,7 @@ REASON_CASES = {
 
 
 def test_every_reason_code_has_a_case() -> None:
-    assert set(REASON_CASES) == set(REASONS)
+    assert set(REASON_CASES) == set(CODES)
 
 
 @pytest.mark.parametrize("code", sorted(REASON_CASES))
@@ -345,7 +345,7 @@ def test_reason_text_in_both_languages(code: str) -> None:
     assert english_words(fr) == [], fr
 
 
-@pytest.mark.parametrize("why", sorted(WHY))
+@pytest.mark.parametrize("why", sorted(WHY_CODES))
 @pytest.mark.parametrize("code", ["cannot_mark_now", "cannot_pass_now", "draw_not_allowed"])
 def test_every_why_in_both_languages(code: str, why: str) -> None:
     exc = IllegalAction(code, why=why, example=((1, 4), 2))

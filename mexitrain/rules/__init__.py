@@ -25,7 +25,7 @@ from .actions import (
     TrainRef,
 )
 from .engine import apply, deal, legal_actions, new_game, replay, swan_order
-from .errors import REASONS, IllegalAction
+from .errors import IllegalAction
 from .ruleset import HAND_TABLES, PRESETS, RuleSet, RuleSetError, make_rules
 from .scoring import Standing, decided_by, sides, standings, winners
 from .state import Event, GameState, RoundResult, Train
@@ -35,7 +35,7 @@ from .view import PublicRound, SeatView, determinize, view, view_legal_actions
 __all__ = [
     "ACTION_ADAPTER", "DRAW", "MARK", "MEXICAN", "PASS", "SKIP", "Action", "Draw", "Mark",
     "Pass", "Play", "Skip", "TrainRef", "apply", "deal", "legal_actions", "new_game", "replay",
-    "swan_order", "REASONS", "IllegalAction", "HAND_TABLES", "PRESETS",
+    "swan_order", "IllegalAction", "HAND_TABLES", "PRESETS",
     "RuleSet", "RuleSetError", "make_rules", "Standing", "decided_by", "sides", "standings",
     "winners", "Event", "GameState", "RoundResult", "Train", "Tile", "fmt", "full_set",
     "is_double", "pips", "tile", "PublicRound", "SeatView", "determinize", "view",

@@ -28,7 +28,6 @@ Split, the codes of one format would be spread over several files for no gain in
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -465,14 +464,6 @@ def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
 # ---------------------------------------------------------------------------------------
 # Replay
 # ---------------------------------------------------------------------------------------
-_SEAT_TRAIN = re.compile(r"seat (\d+)'s train")
-
-
-def _file_terms(message: str) -> str:
-    """The engine names trains as players count seats (from 1); the file counts from 0."""
-    return _SEAT_TRAIN.sub(lambda m: f"train {int(m.group(1)) - 1}", message)
-
-
 def _fmt_tiles(tiles: Iterable[Iterable[int]]) -> str:
     return " ".join(f"{a}-{b}" for a, b in tiles)
 
@@ -569,7 +560,7 @@ def replay(record: Any) -> GameState:
                 after = apply(state, action)
             except IllegalAction as exc:
                 raise _error(
-                    "illegal_move", f"{where}: {_file_terms(str(exc))}", where, seat=e["seat"], reason=exc
+                    "illegal_move", f"{where}: {exc}", where, seat=e["seat"], reason=exc
                 ) from None
             if e["type"] == "draw":
                 got = state.boneyard[0]

@@ -337,7 +337,8 @@ def _apply_event(state: GameState, e: dict) -> GameState:
 
 
 def test_illegal_play_names_the_event_and_the_rule(game, record: dict) -> None:
-    """'round k, event j (seat s play a-b on mexican): a-b does not fit the Mexican Train...'"""
+    """'round k, event j (seat s play a-b on mexican): does_not_fit (tile=a-b, ...)', the
+    engine's refusal (code and values) kept as ``reason``."""
     state0, _ = game
     for k, rd in enumerate(record["rounds"]):
         for j, e in enumerate(rd["events"]):
@@ -359,9 +360,11 @@ def test_illegal_play_names_the_event_and_the_rule(game, record: dict) -> None:
             prefix = f"round {k + 1}, event {j + 1} (seat {e['seat']} play {a}-{b} on mexican): "
             message = refused(bad, prefix)
             if engine_says.value.code == "does_not_fit":
-                assert message == (
-                    f"{prefix}{a}-{b} does not fit the Mexican Train, whose open end is {end}"
-                )
+                assert message == f"{prefix}does_not_fit (tile={a}-{b}, train=mexican, end={end})"
+                with pytest.raises(RecordError) as info:
+                    replay(bad)
+                reason = info.value.values["reason"]
+                assert (reason.code, reason.values) == (engine_says.value.code, engine_says.value.values)
                 return
     pytest.fail("no play on the Mexican Train to spoil in this game")
 
@@ -382,8 +385,7 @@ def test_private_train_message_uses_file_numbering() -> None:
         ]
         a, b = plays[0].tile
         assert refused(record) == (
-            f"round 1, event 1 (seat {seat} play {a}-{b} on train {other}): train {other} is "
-            "private: only its owner may play on it until it carries a marker (§4)"
+            f"round 1, event 1 (seat {seat} play {a}-{b} on train {other}): private_train (train={other})"
         )
         return
     pytest.fail("no seed found")
@@ -409,7 +411,7 @@ def test_first_bad_event_is_named(record: dict) -> None:
     events = record["rounds"][0]["events"]
     events[2] = {"seat": events[2]["seat"], "type": "skip"}
     events[9] = {"seat": events[9]["seat"], "type": "skip"}
-    refused(record, f"round 1, event 3 (seat {events[2]['seat']} skip): ", "swan drive")
+    refused(record, f"round 1, event 3 (seat {events[2]['seat']} skip): ", "cannot_skip_now")
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ def test_after_a_double_play_again_a_non_double_anywhere() -> None:
     with pytest.raises(IllegalAction) as err:
         apply(s, Play(tile=(3, 3), train=MEXICAN))
     assert err.value.code == "double_follow_up"
-    assert str(err.value) == "after a double you must follow with a non-double (§6); 3-3 is a double"
+    assert err.value.values == {"tile": (3, 3)}
     s = run(s, Play(tile=(5, 1), train=0))
     assert s.turn == 1 and s.trains[0].tiles == ((12, 5), (5, 5), (5, 1))
 
@@ -71,7 +71,7 @@ def test_open_double_blocks_every_other_train() -> None:
     with pytest.raises(IllegalAction) as err:
         apply(s, Play(tile=(9, 1), train=1))
     assert err.value.code == "blocked_by_double"
-    assert str(err.value) == "the open double 5-5 on seat 1's train must be satisfied first (§6)"
+    assert err.value.values == {"double": (5, 5), "train": 0}
     s = run(s, Play(tile=(5, 2), train=0))
     assert s.turn == 2 and s.trains[0].end() == 2
 

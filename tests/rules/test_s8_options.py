@@ -117,8 +117,9 @@ class TestTeams:
                      turn=2, boneyard=[(9, 5), (2, 2)])
         s = run(s, Draw())  # 9-5 fits seat 0's train, the partner's
         assert legal_actions(s) == (Play(tile=(9, 5), train=0),)
-        with pytest.raises(IllegalAction, match="the tile you drew can be played"):
+        with pytest.raises(IllegalAction) as err:
             apply(s, Pass())
+        assert (err.value.code, err.value.values["why"]) == ("cannot_pass_now", "drawn_playable")
 
 
     """docs/rules.md §8 open_hands: every hand is visible; only the boneyard is hidden."""
@@ -412,8 +413,9 @@ class TestBranchingDoubles:
                      trains={0: [(12, 5), (5, 5)]}, boneyard=[(10, 10), (0, 0)])
         s = run(s, Play(tile=(5, 1), train=0))
         assert len(s.trains[0].lines) == 1
-        with pytest.raises(IllegalAction, match="seat 1's train has no branch 1"):
+        with pytest.raises(IllegalAction) as err:
             apply(run(s, Draw(), Mark()), Play(tile=(5, 2), train=0, branch=1))
+        assert (err.value.code, err.value.values) == ("no_branch", {"train": 0, "branch": 1})
 
 
 class TestSwanDrive:
@@ -654,7 +656,7 @@ class TestMustSatisfy:
         assert plays(s) == {((5, 1), 0)}
         with pytest.raises(IllegalAction) as err:
             apply(s, Play(tile=(3, 9), train=MEXICAN))
-        assert str(err.value) == "your double 5-5 on seat 1's train must be satisfied first (§6, must_satisfy)"
+        assert (err.value.code, err.value.values) == ("must_satisfy", {"double": (5, 5), "train": 0})
 
     def test_unsatisfied_own_double_marks_own_train(self) -> None:
         """docs/rules.md §6 must_satisfy: the train the double is on becomes public: here, your own."""
