@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..rules import MEXICAN, GameState, SeatView, determinize
+from ..rules import MEXICAN, GameState, RuleSet, SeatView, determinize
 from ..rules.tiles import placement_table, tile
 
 Tile = tuple[int, int]
@@ -45,7 +45,6 @@ class Constraint:
 def constraints(v: SeatView) -> list[Constraint]:
     """Every inference of this round's events about other seats' hands, in event order."""
     n = v.players
-    teams = v.rules.teams
     branching = v.rules.branching_doubles
     # per train: list of [open end, last tile is a double]
     lines: list[list[list]] = [[[v.engine, False]] for _ in range(n + 1)]
@@ -66,15 +65,15 @@ def constraints(v: SeatView) -> list[Constraint]:
             seat = e.seat
             if e.type == "mark" and not (prev is not None and prev.seat == seat and prev.type == "draw"):
                 # a marker without a draw: the boneyard was empty (until_blocked)
-                ctx = _context(lines, n, seat, teams, prev)
+                ctx = _context(lines, n, seat, v.rules, prev)
                 if ctx is not None:
                     raw.append((seat, k, ctx[0], ctx[1], False))
             elif e.type == "draw":
-                ctx = _context(lines, n, seat, teams, prev)
+                ctx = _context(lines, n, seat, v.rules, prev)
                 if ctx is not None:
                     raw.append((seat, k, ctx[0], ctx[1], True))
             else:  # mark after own draw: the drawn tile did not fit either
-                ctx = _context(lines, n, seat, teams, _before_draw(v.events, k))
+                ctx = _context(lines, n, seat, v.rules, _before_draw(v.events, k))
                 if ctx is not None:
                     raw.append((seat, k, ctx[0], ctx[1], False))
         prev = e
@@ -91,8 +90,9 @@ def _before_draw(events, k: int):
     return events[k - 2] if k >= 2 else None
 
 
-def _context(lines, n: int, seat: int, teams: bool, prev) -> tuple[frozenset[int], bool] | None:
-    """(ends the seat could certainly play on, follow-up?) just before it drew or marked."""
+def _context(lines, n: int, seat: int, rules: RuleSet, prev) -> tuple[frozenset[int], bool] | None:
+    """(ends the seat could certainly play on, follow-up?) just before it drew or marked: its
+    own train, the Mexican Train and, with teams, its partner's (:meth:`RuleSet.partner`)."""
     if prev is not None and prev.seat == seat and prev.type == "play" and prev.tile[0] == prev.tile[1]:
         ti = n if prev.train == MEXICAN else prev.train
         return frozenset((lines[ti][prev.branch][0],)), True  # the double it owed a follow-up
@@ -100,8 +100,9 @@ def _context(lines, n: int, seat: int, teams: bool, prev) -> tuple[frozenset[int
     if blocking:
         return frozenset(blocking), False
     trains = [seat, n]
-    if teams:
-        trains.append((seat + n // 2) % n)
+    partner = rules.partner(seat, n)
+    if partner is not None:
+        trains.append(partner)
     return frozenset(line[0] for ti in trains for line in lines[ti]), False
 
 
