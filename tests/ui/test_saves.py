@@ -4,6 +4,7 @@ viewer, statistics and ``--load``. Every test uses the temporary data directory 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import types
 from pathlib import Path
@@ -15,12 +16,12 @@ from support.tables import table
 from textual.widgets import OptionList, Static
 
 from mexitrain.cli import main
-from mexitrain.rules import RuleSet, new_game
-from mexitrain.rules.state import Event
+from mexitrain.rules import RuleSet, new_game, view
 from mexitrain.storage import autosave_path, load_game, load_save, save_game
+from mexitrain.text.events import event_line
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
-from mexitrain.ui.screens.replay import ReplayScreen, describe, snapshots
+from mexitrain.ui.screens.replay import ReplayScreen, snapshots, step_line
 from mexitrain.ui.screens.saves import LoadScreen, ResumeScreen, SaveAsScreen, StatsScreen
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets import HandTray
@@ -202,12 +203,16 @@ async def test_replay_viewer_steps_through_a_finished_game(tmp_path: Path):
         assert "round 1 of 2" in status and "the deal" in status
         await pilot.press("right")
         status = str(screen.query_one("#replay-status", Static).render())
-        assert describe(screen.events[1], screen.names) in status
-        assert describe(Event(seat=1, type="play", tile=(6, 5), train="mexican"), ("You", "Bea")) == (
-            "Bea plays 6-5 on the Mexican Train"
-        )
-        assert describe(Event(seat=0, type="mark"), ("You", "Bea")) == "You place a marker"
-        assert screen.you == 0  # the seat named "You" is "you", as in describe()
+        assert step_line(screen.states, screen.events, 1, screen.names, screen.you) in status
+        # one wording with the move log (text.events.event_line), for every step, round ends too
+        for i in range(1, last + 1):
+            line = step_line(screen.states, screen.events, i, screen.names, screen.you)
+            assert re.search(r"\b(played|drew|placed|passed|skipped)\b", line), line
+            after = screen.states[i]
+            if len(after.results) == len(screen.states[i - 1].results):  # not a round's last move
+                told = view(after, 0).model_copy(update={"hands": after.hands, "events": after.events})
+                assert line == event_line(told, screen.names, len(after.events) - 1, viewer=screen.you)
+        assert screen.you == 0  # the seat named "You" is "you", as in step_line()
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0

@@ -16,9 +16,9 @@ from textual.widgets import Static
 from ...i18n import _
 from ...rules import GameState, IllegalAction, new_game, replay, view
 from ...rules.state import Event
-from ...rules.tiles import fmt
 from ...storage import SavedGame
-from ...text.basics import is_you_name, seat_label
+from ...text.basics import is_you_name
+from ...text.events import event_line
 from ..board import Board, build
 from ..cells import markup
 from ..widgets.footer import FittingFooter
@@ -41,33 +41,22 @@ def snapshots(game: SavedGame) -> tuple[list[GameState], list[Event | None]]:
     return states, events
 
 
-def describe(event: Event | None, names: tuple[str, ...]) -> str:
-    """One step of the replay in words, in the player's language."""
+def step_line(states: list[GameState], events: list[Event | None], step: int, names: tuple[str, ...],
+              viewer: int | None) -> str:
+    """Step ``step`` of the replay in words, in the player's language: "the deal", or its event
+    as the move log says it (:func:`mexitrain.text.events.event_line`), told to ``viewer`` (the
+    seat that is "you", or None: nobody)."""
+    event = events[step]
     if event is None:
         return _("the deal")
-    who = names[event.seat] if event.seat < len(names) else seat_label(event.seat)
-    you = is_you_name(who)
-    if event.type == "play":
-        if event.train == "mexican":
-            where = _("the Mexican Train")
-        elif event.train == event.seat:
-            where = _("your train") if you else _("their train")
-        else:
-            other = names[event.train]
-            where = _("your train") if is_you_name(other) else _("{name}'s train").format(name=other)
-        text = _("You play {tile} on {train}") if you else _("{name} plays {tile} on {train}")
-        return text.format(name=who, tile=fmt(event.tile), train=where)
-    if event.type == "draw" and event.tile is not None:
-        return (_("You draw {tile}") if you else _("{name} draws {tile}")).format(name=who, tile=fmt(event.tile))
-    if event.type == "draw":
-        return (_("You draw a tile") if you else _("{name} draws a tile")).format(name=who)
-    if event.type == "mark":
-        return (_("You place a marker") if you else _("{name} places a marker")).format(name=who)
-    if event.type == "pass":
-        return (_("You pass") if you else _("{name} passes")).format(name=who)
-    if event.type == "skip":
-        return (_("You skip the Mexican Train") if you else _("{name} skips the Mexican Train")).format(name=who)
-    return f"{who} {event.type}"
+    after = states[step]
+    if len(after.results) == len(states[step - 1].results):
+        round_events = after.events
+    else:  # the event ended a round: it is the last of that round's events
+        round_events = after.results[-1].events
+    seat = after.turn if after.turn < after.players else 0
+    told = view(after, seat).model_copy(update={"hands": after.hands, "events": round_events})
+    return event_line(told, names, len(round_events) - 1, viewer=viewer)
 
 
 class ReplayScreen(Screen[None]):
@@ -94,7 +83,7 @@ class ReplayScreen(Screen[None]):
         self.kinds = tuple(s.kind for s in game.setup.seats)
         self.states, self.events = snapshots(game)
         # "you" is the person who played as "You" (the one human's default name), if anyone
-        # did, as in describe(); never simply the seat to move
+        # did, as in step_line(); never simply the seat to move
         self.you = next((i for i, name in enumerate(self.names) if is_you_name(name)), None)
 
     def compose(self) -> ComposeResult:
@@ -128,7 +117,7 @@ class ReplayScreen(Screen[None]):
         self.board = build(self.seat_view(), self.names, self.kinds, you=self.you)
         state = self.state
         last = len(self.states) - 1
-        what = describe(self.events[self.step], self.names)
+        what = step_line(self.states, self.events, self.step, self.names, self.you)
         end = " · " + _("game over") if state.over else ""
         self.query_one("#replay-status", Static).update(
             markup(  # the game's name and the move (names) as plain text: $variables, never markup
