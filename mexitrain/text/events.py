@@ -32,9 +32,9 @@ def round_phrase(number: int, total: int | None = None) -> str:
 
 
 def _team(view: SeatView, seat: int) -> tuple[int, ...]:
-    if view.rules.teams:
-        return (seat, (seat + view.players // 2) % view.players)
-    return (seat,)
+    """``seat`` and, with teams, its partner (:meth:`RuleSet.partner`)."""
+    partner = view.rules.partner(seat, view.players)
+    return (seat,) if partner is None else (seat, partner)
 
 
 def _marked_owner(view: SeatView, index: int) -> int:
