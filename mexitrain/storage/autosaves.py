@@ -25,9 +25,9 @@ from .savefile import (
     Notice,
     SavedGame,
     SaveError,
-    _os_error,
-    _signature,
+    file_signature,
     load_save,
+    os_error,
     save_data,
     save_text,
 )
@@ -38,13 +38,13 @@ _KNOWN_GOOD: dict[Path, tuple[int, int, int]] = {}
 
 
 def _remember(path: Path) -> None:
-    sig = _signature(path)
+    sig = file_signature(path)
     if sig is not None:
         _KNOWN_GOOD[path.absolute()] = sig
 
 
 def _known_good(path: Path) -> bool:
-    sig = _signature(path)
+    sig = file_signature(path)
     return sig is not None and _KNOWN_GOOD.get(path.absolute()) == sig
 
 
@@ -109,7 +109,7 @@ def autosave(
     try:
         atomic.write_text(path, text)
     except OSError as exc:
-        raise _os_error("save", path, exc) from None
+        raise os_error("save", path, exc) from None
     _remember(path)
     return notice
 
@@ -126,7 +126,7 @@ def clear_autosave(root: str | os.PathLike[str], *, path: str | os.PathLike[str]
         except FileNotFoundError:
             pass
         except OSError as exc:
-            raise _os_error("remove", path, exc) from None
+            raise os_error("remove", path, exc) from None
         atomic.fsync_dir(path.parent)
     _KNOWN_GOOD.pop(path.absolute(), None)
     _clear_marker(path)
@@ -290,7 +290,7 @@ def set_aside(path: str | os.PathLike[str]) -> Path:
     try:
         dest = atomic.move_aside(path)
     except OSError as exc:
-        raise _os_error("save", path, exc) from None
+        raise os_error("save", path, exc) from None
     _clear_marker(path)
     _KNOWN_GOOD.pop(path.absolute(), None)
     return dest

@@ -50,7 +50,8 @@ VERSION = 1
 #: Larger files are refused unread (a double-18 game for 13 players is well under 2 MB).
 MAX_BYTES = 32 * 1024 * 1024
 
-_TOP_KEYS = ("format", "version", "app", "record")
+#: The keys of a save file's top object, all required (also checked by :mod:`.saves`' listing).
+TOP_KEYS = ("format", "version", "app", "record")
 #: Range of every value read from a save: out of range, the file is damaged (one line).
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 LATEST = datetime(9000, 1, 1, tzinfo=UTC)
@@ -107,8 +108,9 @@ class Notice(str):
         return self
 
 
-class _Bad(Exception):
-    """Internal: what is wrong with a file's contents (becomes a SaveError with its path).
+class BadContents(Exception):
+    """What is wrong with a file's contents, raised by the parsers here and in :mod:`.saves` and
+    :mod:`.stats` (the caller turns it into a SaveError with the file's path).
     ``code`` and ``values`` are passed on to the SaveError."""
 
     def __init__(self, message: str, code: str | None = None, **values: Any) -> None:
@@ -117,7 +119,9 @@ class _Bad(Exception):
         self.values = values
 
 
-def _os_error(action: str, path: Path, exc: OSError) -> SaveError:
+def os_error(action: str, path: Path, exc: OSError) -> SaveError:
+    """The SaveError (code ``os_error``) for an OSError while ``action`` ("load", "save",
+    "remove") touched ``path``; the storage modules all report a refused file this way."""
     verb = {"load": "cannot load", "save": "cannot save", "remove": "cannot remove"}[action]
     error = exc.strerror or str(exc)
     return SaveError(
@@ -142,7 +146,9 @@ class SavedGame:
 
 
 
-def _signature(path: Path) -> tuple[int, int, int] | None:
+def file_signature(path: Path) -> tuple[int, int, int] | None:
+    """``(inode, size, mtime_ns)`` of ``path``, or None if it cannot be read: whether a file
+    changed since it was last seen (the listing's and the autosaves' caches)."""
     try:
         st = path.stat()
     except OSError:
@@ -210,15 +216,17 @@ def save_text(data: dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------------------
 # Reading
 # ---------------------------------------------------------------------------------------
-def _parse_json(data: bytes) -> Any:
+def parse_json(data: bytes) -> Any:
+    """A file's bytes as strict JSON (saves, statistics); :class:`BadContents` if too large,
+    empty, not UTF-8 or not strict JSON."""
     if len(data) > MAX_BYTES:
-        raise _Bad(f"the file is too large to be a saved game ({len(data)} bytes)", "too_large", size=len(data))
+        raise BadContents(f"the file is too large to be a saved game ({len(data)} bytes)", "too_large", size=len(data))
     if not data.strip():
-        raise _Bad("the file is empty", "empty")
+        raise BadContents("the file is empty", "empty")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _Bad(
+        raise BadContents(
             f"the file is damaged: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
             "not_utf8",
             offset=exc.start,
@@ -227,72 +235,73 @@ def _parse_json(data: bytes) -> Any:
     try:
         return strict_json(text)
     except StrictJSONError as exc:
-        raise _Bad(f"not strict JSON: {exc}", "not_strict_json", error=exc) from None
+        raise BadContents(f"not strict JSON: {exc}", "not_strict_json", error=exc) from None
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
         what = "truncated" if cut else "damaged: not valid JSON"
-        raise _Bad(
+        raise BadContents(
             f"the file is {what} ({exc.msg}: line {exc.lineno}, column {exc.colno})",
             "truncated" if cut else "not_json",
             line=exc.lineno,
             column=exc.colno,
         ) from None
     except RecursionError:
-        raise _Bad("the file is damaged: its JSON is nested too deeply", "too_deep") from None
+        raise BadContents("the file is damaged: its JSON is nested too deeply", "too_deep") from None
     except ValueError as exc:  # e.g. an integer with thousands of digits
-        raise _Bad(f"the file is damaged: {exc}", "not_json_value") from None
+        raise BadContents(f"the file is damaged: {exc}", "not_json_value") from None
 
 
-def _check_header_named(data: Any, fmt: str, version_read: int, what: str) -> None:
+def check_header_named(data: Any, fmt: str, version_read: int, what: str) -> None:
     """Refuse what is not a JSON object of format ``fmt`` with a version this code reads."""
     if not isinstance(data, dict):
-        raise _Bad(f"not a {what}: the file holds {json_type_name(data)}, not a JSON object", "wrong_format", format=fmt)
+        raise BadContents(f"not a {what}: the file holds {json_type_name(data)}, not a JSON object", "wrong_format", format=fmt)
     found = data.get("format")
     if found != fmt:
         found_text = "no \"format\"" if "format" not in data else f"format {found!r}"
-        raise _Bad(f"not a {what} ({found_text}, expected {fmt!r})", "wrong_format", format=fmt)
+        raise BadContents(f"not a {what} ({found_text}, expected {fmt!r})", "wrong_format", format=fmt)
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise _Bad(
+        raise BadContents(
             f"the version must be a whole number, not {version!r}", "not_whole_number", field="version",
             found=json_type(version),
         )
     if version > version_read:
-        raise _Bad(
+        raise BadContents(
             f"it was written by a newer mexitrain (version {version}; this one reads {version_read})",
             "newer_version",
             version=version,
             reads=version_read,
         )
     if version < 1:
-        raise _Bad(
+        raise BadContents(
             f"unknown version {version} (this mexitrain reads {version_read})", "unknown_version",
             version=version, reads=version_read,
         )
 
 
-def _check_header(data: Any) -> str:
+def check_header(data: Any) -> str:
     """The file's format ("save" or "record") after checking its format name and version."""
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         return "record"  # a bare game record (mexitrain simulate --records): the record checks it
-    _check_header_named(data, FORMAT, VERSION, "mexitrain saved game")
-    missing = [k for k in _TOP_KEYS if k not in data]
+    check_header_named(data, FORMAT, VERSION, "mexitrain saved game")
+    missing = [k for k in TOP_KEYS if k not in data]
     if missing:
-        raise _Bad(f"the file lacks {', '.join(repr(k) for k in missing)}", "missing_keys", keys=tuple(missing))
-    extra = [k for k in data if k not in _TOP_KEYS]
+        raise BadContents(f"the file lacks {', '.join(repr(k) for k in missing)}", "missing_keys", keys=tuple(missing))
+    extra = [k for k in data if k not in TOP_KEYS]
     if extra:
-        raise _Bad(f"the file has unknown {', '.join(repr(k) for k in extra)}", "unknown_keys", keys=tuple(extra))
+        raise BadContents(f"the file has unknown {', '.join(repr(k) for k in extra)}", "unknown_keys", keys=tuple(extra))
     if not isinstance(data["app"], dict):
-        raise _Bad(
+        raise BadContents(
             f"app must be an object, not {json_type_name(data['app'])}", "not_an_object", field="app",
             found=json_type(data["app"]),
         )
     return "save"
 
 
-def _setup(value: Any) -> GameSetup:
+def parse_setup(value: Any) -> GameSetup:
+    """A save's ``app.setup`` as a :class:`GameSetup`; :class:`BadContents` if it is not one."""
     if not isinstance(value, dict):
-        raise _Bad(
+        raise BadContents(
             f"app.setup must be an object, not {json_type_name(value)}", "not_an_object", field="app.setup",
             found=json_type(value),
         )
@@ -302,42 +311,44 @@ def _setup(value: Any) -> GameSetup:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err.get("loc", ()))
         msg = str(err.get("msg", exc)).removeprefix("Value error, ")
-        raise _Bad(f"app.setup{'.' + loc if loc else ''}: {msg}", "bad_setup", error=exc) from None
+        raise BadContents(f"app.setup{'.' + loc if loc else ''}: {msg}", "bad_setup", error=exc) from None
 
 
 def _speed(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= MAX_SPEED:
-        raise _Bad(f"app.speed must be a number of seconds (0 or more) or null, not {value!r}", "bad_speed")
+        raise BadContents(f"app.speed must be a number of seconds (0 or more) or null, not {value!r}", "bad_speed")
     return float(value)
 
 
-def _saved_at(value: Any, required: bool = True) -> datetime | None:
+def parse_saved_at(value: Any, required: bool = True) -> datetime | None:
+    """A save's ``app.saved_at`` (ISO date and time, in range); None if absent and not required."""
     if value is None and not required:
         return None
     if not isinstance(value, str):
-        raise _Bad(f"app.saved_at must be an ISO date and time, not {json_type_name(value)}", "bad_date")
+        raise BadContents(f"app.saved_at must be an ISO date and time, not {json_type_name(value)}", "bad_date")
     if len(value) > 64:
-        raise _Bad("app.saved_at is not an ISO date and time (too long)", "bad_date")
+        raise BadContents("app.saved_at is not an ISO date and time (too long)", "bad_date")
     try:
         when = datetime.fromisoformat(value)
         when = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
     except (ValueError, OverflowError):
-        raise _Bad(f"app.saved_at is not an ISO date and time: {value!r}", "bad_date") from None
+        raise BadContents(f"app.saved_at is not an ISO date and time: {value!r}", "bad_date") from None
     if not EARLIEST <= when < LATEST:  # any later display in local time stays in range
-        raise _Bad(f"app.saved_at is out of range: {value!r}", "bad_date")
+        raise BadContents(f"app.saved_at is out of range: {value!r}", "bad_date")
     return when
 
 
-def _name(value: Any) -> str | None:
+def parse_name(value: Any) -> str | None:
+    """A save's ``app.name`` (a string of at most :data:`MAX_NAME` characters, or None)."""
     if isinstance(value, str) and len(value) > MAX_NAME:
-        raise _Bad(
+        raise BadContents(
             f"app.name is longer than {MAX_NAME} characters", "not_a_string", field="app.name", found="string",
         )
     if value is None or isinstance(value, str):
         return value
-    raise _Bad(
+    raise BadContents(
         f"app.name must be a string or null, not {json_type_name(value)}", "not_a_string", field="app.name",
         found=json_type(value),
     )
@@ -345,20 +356,21 @@ def _name(value: Any) -> str | None:
 
 def _setup_of_record(record: dict, state: GameState) -> GameSetup:
     seats = [{"name": p["name"], "kind": p["kind"]} for p in record["players"]]
-    return _setup({"rules": state.rules.model_dump(mode="json"), "seed": state.seed, "seats": seats})
+    return parse_setup({"rules": state.rules.model_dump(mode="json"), "seed": state.seed, "seats": seats})
 
 
 def _check_consistent(setup: GameSetup, record: dict, state: GameState) -> None:
     players = [{"name": s.name, "kind": s.kind} for s in setup.seats]
     if record["players"] != players:
-        raise _Bad("app.setup's seats do not match the record's players", "setup_mismatch", what="seats")
+        raise BadContents("app.setup's seats do not match the record's players", "setup_mismatch", what="seats")
     if state.seed != setup.seed:
-        raise _Bad(f"app.setup's seed {setup.seed} is not the record's seed {state.seed}", "setup_mismatch", what="seed")
+        raise BadContents(f"app.setup's seed {setup.seed} is not the record's seed {state.seed}", "setup_mismatch", what="seed")
     if state.rules != setup.rules:
-        raise _Bad("app.setup's rules are not the record's rules", "setup_mismatch", what="rules")
+        raise BadContents("app.setup's rules are not the record's rules", "setup_mismatch", what="rules")
 
 
-def _rules_of(record: dict):
+def rules_of(record: dict):
+    """The RuleSet a (checked) game record was played with."""
     from ..rules import RuleSet
 
     return RuleSet.model_validate(record["rules"], strict=True)
@@ -370,7 +382,7 @@ def parse_save(data: bytes, path: Path | None = None) -> SavedGame:
     where = str(path) if path is not None else "the saved game"
     try:
         return _parse(data, path)
-    except _Bad as exc:
+    except BadContents as exc:
         problem, code, values = str(exc), exc.code, exc.values
     except RecordError as exc:
         problem, code, values = str(exc), "bad_record", {"error": exc}
@@ -383,8 +395,8 @@ def parse_save(data: bytes, path: Path | None = None) -> SavedGame:
 
 
 def _parse(data: bytes, path: Path | None) -> SavedGame:
-    top = _parse_json(data)
-    kind = _check_header(top)
+    top = parse_json(data)
+    kind = check_header(top)
     if kind == "record":
         record = top
         app: dict[str, Any] = {}
@@ -393,15 +405,15 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
         app = top["app"]
         record = top["record"]
         if "setup" not in app:
-            raise _Bad("app lacks 'setup'", "missing_keys", field="app", keys=("setup",))
+            raise BadContents("app lacks 'setup'", "missing_keys", field="app", keys=("setup",))
         if "saved_at" not in app:
-            raise _Bad("app lacks 'saved_at'", "missing_keys", field="app", keys=("saved_at",))
-        setup = _setup(app["setup"])
+            raise BadContents("app lacks 'saved_at'", "missing_keys", field="app", keys=("saved_at",))
+        setup = parse_setup(app["setup"])
     speed = _speed(app.get("speed"))
-    name = _name(app.get("name"))
-    saved_at = _saved_at(app.get("saved_at"), required=kind == "save")
+    name = parse_name(app.get("name"))
+    saved_at = parse_saved_at(app.get("saved_at"), required=kind == "save")
     if not isinstance(record, dict):
-        raise _Bad(
+        raise BadContents(
             f"record must be an object, not {json_type_name(record)}", "not_an_object", field="record",
             found=json_type(record),
         )
@@ -416,20 +428,20 @@ def _parse(data: bytes, path: Path | None) -> SavedGame:
     return SavedGame(path=path, setup=setup, state=state, speed=speed, name=name, saved_at=saved_at)
 
 
-def _record_problem(exc: RecordError, record: dict) -> _Bad:
-    """A RecordError as a _Bad with the same message and its data (an illegal move also
+def _record_problem(exc: RecordError, record: dict) -> BadContents:
+    """A RecordError as a BadContents with the same message and its data (an illegal move also
     keeps the players' names)."""
     v = exc.values
     if exc.code == "illegal_move" and isinstance(v.get("reason"), IllegalAction):
         names = tuple(str(p.get("name")) for p in record["players"])
-        return _Bad(
+        return BadContents(
             str(exc), "illegal_move", round=v["round"], event=v["event"], seat=v["seat"], names=names,
             reason=v["reason"],
         )
-    return _Bad(str(exc), "bad_record", error=exc)
+    return BadContents(str(exc), "bad_record", error=exc)
 
 
-def _read(path: Path) -> bytes:
+def read_bounded(path: Path) -> bytes:
     """The file's bytes: only a regular file (a FIFO or a device is refused unread, so it cannot
     hang the program) and at most :data:`MAX_BYTES` (:mod:`.safe`)."""
     try:
@@ -443,13 +455,13 @@ def _read(path: Path) -> bytes:
             values={"size": exc.size},
         ) from None
     except OSError as exc:
-        raise _os_error("load", path, exc) from None
+        raise os_error("load", path, exc) from None
 
 
 def load_save(path: str | os.PathLike[str]) -> SavedGame:
     """Read and replay a save file (or a bare game record): setup, state, speed, name, date."""
     path = Path(path)
-    return parse_save(_read(path), path)
+    return parse_save(read_bounded(path), path)
 
 
 def load_game(path: str | os.PathLike[str]) -> tuple[GameSetup, GameState]:

@@ -25,23 +25,23 @@ from . import atomic
 from .paths import MOVED_ASIDE, save_path, saves_dir
 from .safe import is_regular, open_regular
 from .savefile import (
-    _TOP_KEYS,
     FORMAT,
     MAX_NAME,
+    TOP_KEYS,
     VERSION,
+    BadContents,
     SaveError,
-    _Bad,
-    _check_header,
-    _check_header_named,
-    _name,
-    _os_error,
-    _parse_json,
-    _read,
-    _rules_of,
-    _saved_at,
-    _setup,
-    _signature,
+    check_header,
+    check_header_named,
+    file_signature,
     load_save,
+    os_error,
+    parse_json,
+    parse_name,
+    parse_saved_at,
+    parse_setup,
+    read_bounded,
+    rules_of,
     save_data,
     save_text,
 )
@@ -87,7 +87,7 @@ def save_game(
     try:
         return atomic.write_text(path, text)
     except OSError as exc:
-        raise _os_error("save", path, exc) from None
+        raise os_error("save", path, exc) from None
 
 
 def save_named(
@@ -148,7 +148,7 @@ def _read_head(path: Path) -> bytes:
     try:
         fd = open_regular(path)
     except OSError as exc:
-        raise _os_error("load", path, exc) from None
+        raise os_error("load", path, exc) from None
     try:
         chunks: list[bytes] = []
         got = 0
@@ -160,7 +160,7 @@ def _read_head(path: Path) -> bytes:
             got += len(chunk)
         return b"".join(chunks)
     except OSError as exc:
-        raise _os_error("load", path, exc) from None
+        raise os_error("load", path, exc) from None
     finally:
         os.close(fd)
 
@@ -206,8 +206,8 @@ def _head_info(path: Path) -> SaveInfo:
     head = _head_members(_read_head(path))
     if head.get("format") != FORMAT or not isinstance(head.get("app"), dict):
         raise _NoSummary  # a bare record, or not a save: the whole file says what it is
-    _check_header_named(head, FORMAT, VERSION, "mexitrain saved game")
-    unknown = [k for k in head if k not in _TOP_KEYS]
+    check_header_named(head, FORMAT, VERSION, "mexitrain saved game")
+    unknown = [k for k in head if k not in TOP_KEYS]
     if unknown:
         raise _NoSummary
     app = head["app"]
@@ -222,11 +222,11 @@ def _head_info(path: Path) -> SaveInfo:
         or not 1 <= number <= MAX_ROUNDS
     ):
         raise _NoSummary
-    setup = _setup(app["setup"])
+    setup = parse_setup(app["setup"])
     return SaveInfo(
         path=path,
-        name=_name(app.get("name")),
-        saved_at=_saved_at(app.get("saved_at"), required=False),
+        name=parse_name(app.get("name")),
+        saved_at=parse_saved_at(app.get("saved_at"), required=False),
         players=tuple(s.name for s in setup.seats),
         round=number,
         rounds=setup.rules.round_count,
@@ -237,7 +237,7 @@ def _head_info(path: Path) -> SaveInfo:
 def _info(path: Path) -> SaveInfo:
     """The listing of one file: its head when that is enough, else the whole file (cached by
     inode, size and modification time)."""
-    sig = _signature(path)
+    sig = file_signature(path)
     key = path.absolute()
     cached = _LISTED.get(key)
     if sig is not None and cached is not None and cached[0] == sig:
@@ -246,7 +246,7 @@ def _info(path: Path) -> SaveInfo:
         info = _head_info(path)
     except _NoSummary:
         info = _full_info(path)
-    except (SaveError, _Bad) as exc:
+    except (SaveError, BadContents) as exc:
         info = _info_error(path, exc)
     except Exception as exc:  # a bug, not the file's fault: still one line
         info = _info_internal(path, exc)
@@ -257,10 +257,10 @@ def _info(path: Path) -> SaveInfo:
     return info
 
 
-def _info_error(path: Path, exc: SaveError | _Bad) -> SaveInfo:
+def _info_error(path: Path, exc: SaveError | BadContents) -> SaveInfo:
     from ..text.files import save_error_text  # the listing is shown to the player
 
-    if isinstance(exc, _Bad):
+    if isinstance(exc, BadContents):
         exc = SaveError(f"cannot load {path}: {exc}", path, str(exc), action="load", code=exc.code, values=exc.values)
     return SaveInfo(path, None, None, None, None, None, None, save_error_text(exc))
 
@@ -278,12 +278,12 @@ def _info_internal(path: Path, exc: Exception) -> SaveInfo:
 def _full_info(path: Path) -> SaveInfo:
     """The listing of a file read whole (saves of earlier versions, bare records)."""
     try:
-        top = _parse_json(_read(path))
-        kind = _check_header(top)
+        top = parse_json(read_bounded(path))
+        kind = check_header(top)
         app = top.get("app", {}) if kind == "save" else {}
         record = top.get("record") if kind == "save" else top
         if not isinstance(record, dict):
-            raise _Bad(
+            raise BadContents(
                 f"record must be an object, not {json_type_name(record)}", "not_an_object", field="record",
                 found=json_type(record),
             )
@@ -296,19 +296,19 @@ def _full_info(path: Path) -> SaveInfo:
         count = None
         if isinstance(rules, dict):
             try:
-                count = _rules_of(record).round_count
+                count = rules_of(record).round_count
             except (ValidationError, ValueError):
                 count = None
         return SaveInfo(
             path=path,
-            name=_name(app.get("name")),
-            saved_at=_saved_at(app.get("saved_at"), required=False),
+            name=parse_name(app.get("name")),
+            saved_at=parse_saved_at(app.get("saved_at"), required=False),
             players=names,
             round=len(rounds) if isinstance(rounds, list) else None,
             rounds=count,
             over=bool(record.get("winners")),
         )
-    except (SaveError, _Bad) as exc:
+    except (SaveError, BadContents) as exc:
         return _info_error(path, exc)
     except Exception as exc:  # a bug, not the file's fault: still one line
         return _info_internal(path, exc)

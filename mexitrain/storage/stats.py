@@ -30,7 +30,7 @@ from ..text.stats import CUSTOM, PEOPLE_ONLY
 from . import atomic
 from .paths import stats_db_path, stats_path
 from .safe import MAX_DATA, is_regular, open_regular, read_regular
-from .savefile import Notice, SaveError, _Bad, _check_header_named, _os_error, _parse_json
+from .savefile import BadContents, Notice, SaveError, check_header_named, os_error, parse_json
 
 FORMAT = "mexitrain-stats"
 VERSION = 1
@@ -147,14 +147,14 @@ def add_game(stats: Stats, setup: GameSetup, state: GameState) -> Stats:
     return Stats(players=players, recent=stats.recent)
 
 
-def _bad_stats(exc: ValidationError) -> _Bad:
+def _bad_stats(exc: ValidationError) -> BadContents:
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err.get("loc", ()))
-    return _Bad(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")), "bad_stats", error=exc)
+    return BadContents(f"{loc}: {err.get('msg')}" if loc else str(err.get("msg")), "bad_stats", error=exc)
 
 
 def _load_error(path: Path, exc: BaseException) -> SaveError:
-    if isinstance(exc, _Bad):
+    if isinstance(exc, BadContents):
         problem, code, values = str(exc), exc.code, exc.values
     else:  # never a crash over statistics
         problem = f"internal error while reading it ({type(exc).__name__}: {exc})"
@@ -170,10 +170,10 @@ def _read_json(path: Path) -> tuple[Stats, str] | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise _os_error("load", path, exc) from None
+        raise os_error("load", path, exc) from None
     try:
-        top = _parse_json(data)
-        _check_header_named(top, FORMAT, VERSION, "mexitrain statistics file")
+        top = parse_json(data)
+        check_header_named(top, FORMAT, VERSION, "mexitrain statistics file")
         try:
             stats = Stats.model_validate_json(json.dumps(top), strict=True)
         except ValidationError as exc:
@@ -224,10 +224,10 @@ def _db_version(con: sqlite3.Connection) -> None:
     try:
         number = int(version)
     except (TypeError, ValueError):
-        raise _Bad(f"unknown version {version!r} (this mexitrain reads {VERSION})", "unknown_version",
+        raise BadContents(f"unknown version {version!r} (this mexitrain reads {VERSION})", "unknown_version",
                    version=version, reads=VERSION) from None
     if number > VERSION:
-        raise _Bad(
+        raise BadContents(
             f"it was written by a newer mexitrain (version {number}; this one reads {VERSION})",
             "newer_version", version=number, reads=VERSION,
         )
@@ -248,7 +248,7 @@ def _stats_of_db(con: sqlite3.Connection) -> Stats:
         elif scope in ("level", "preset"):
             mine["by_" + scope][name] = tally
         else:
-            raise _Bad(f"unknown row kind {scope!r}", "bad_stats_row")
+            raise BadContents(f"unknown row kind {scope!r}", "bad_stats_row")
     recent = [k for (k,) in con.execute(f"SELECT key FROM games ORDER BY seq DESC LIMIT {RECENT}")][::-1]
     try:
         return Stats.model_validate({"players": players, "recent": recent}, strict=True)
@@ -355,7 +355,7 @@ def load_stats(root: str | os.PathLike[str]) -> Stats:
     try:
         exists = _check_db_file(db)
     except OSError as exc:
-        raise _os_error("load", db, exc) from None
+        raise os_error("load", db, exc) from None
     stats, migrated = Stats(), set()
     if exists:
         try:
@@ -405,7 +405,7 @@ def record_finished_game(
             root.mkdir(parents=True, exist_ok=True)
             con = _connect(db, write=True)
         except OSError as exc:
-            raise _os_error("save", db, exc) from None
+            raise os_error("save", db, exc) from None
         except sqlite3.Error as exc:
             raise _db_error("save", db, exc) from None
         try:
@@ -432,13 +432,13 @@ def record_finished_game(
             _finish_migration(root)
             stats = _stats_of_db(con)
             return StatsUpdate(stats, counted, notice)
-        except (sqlite3.DatabaseError, _Bad) as exc:
+        except (sqlite3.DatabaseError, BadContents) as exc:
             operational = isinstance(exc, sqlite3.OperationalError)
             con.close()
             if operational or attempt:
                 raise (_db_error("save", db, exc) if isinstance(exc, sqlite3.Error) else _load_error(db, exc)) from None
             # a damaged database (not a database, values out of range, a newer version...)
-            if isinstance(exc, _Bad) and exc.code == "newer_version":
+            if isinstance(exc, BadContents) and exc.code == "newer_version":
                 raise _load_error(db, exc) from None
             error = _db_error("load", db, exc) if isinstance(exc, sqlite3.Error) else _load_error(db, exc)
             dest = atomic.move_aside(db)
