@@ -39,13 +39,13 @@ from ..storage import (
     save_named,
     settings,
 )
+from ..storage.autosaver import Autosaver
 from ..storage.stats import load_stats
 from ..table import GameSetup, random_seed
 from ..text.basics import quote
 from ..text.errors import error_text
 from ..text.stats import format_stats
 from . import typography
-from .autosaver import Autosaver
 from .cells import printable
 from .command_palette import Palette, ThemeProvider, key_label
 from .lang import translate_bindings

@@ -23,7 +23,7 @@ WINDOW = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from mexitrain.ui.autosaver import Autosaver
+    from mexitrain.storage.autosaver import Autosaver
     from support.tables import SHORT_RULES, table
     from support.games import history, start
 

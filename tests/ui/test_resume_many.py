@@ -17,9 +17,9 @@ from support.tables import table
 from textual.widgets import Button
 
 from mexitrain.storage import autosave, begin_resume, game_autosave_path, load_game, locks
+from mexitrain.storage.autosaver import Autosaver
 from mexitrain.storage.autosaves import forget_known_good
 from mexitrain.ui.app import MexitrainApp
-from mexitrain.ui.autosaver import Autosaver
 from mexitrain.ui.screens import GameScreen
 from mexitrain.ui.screens.saves import ResumeScreen
 from mexitrain.ui.textual_compat import notices

@@ -10,7 +10,7 @@ While autosaves cannot be written (a read-only data folder, a full disk), the se
 with "not saving: <reason>" in the warning colour: the problem is notified once, and then
 said here on every move until a write works again. ``saving`` is that reason, given by
 the game screen when the game starts and set by the app from
-:class:`~mexitrain.ui.autosaver.Autosaver` when it changes.
+:class:`~mexitrain.storage.autosaver.Autosaver` when it changes.
 
 Names are text, never markup: they go in through ``$variables`` of ``Content.from_markup``.
 """

@@ -1,4 +1,4 @@
-"""The autosave, written from one background thread: serialized, latest wins, flushed on exit.
+"""The autosave's background writer, one thread: serialized, latest wins, flushed on exit.
 
 The app hands every new snapshot to :meth:`Autosaver.submit` (it returns at once); the thread
 writes the newest one submitted to that game's own autosave (an older one not yet written is skipped: the newer file holds
@@ -14,11 +14,13 @@ from pathlib import Path
 
 from ..i18n import _
 from ..rules import GameState
-from ..storage import SaveError, autosave, game_autosave_path, locks, new_game_id
-from ..storage.stats import record_finished_game
 from ..table import GameSetup
 from ..text.errors import error_text
 from ..text.files import notice_text, os_problem
+from . import locks
+from .autosaves import autosave, game_autosave_path, new_game_id
+from .savefile import SaveError
+from .stats import record_finished_game
 
 Report = Callable[[str, bool], None]  # (one-line text, is_error)
 Status = Callable[[str | None], None]  # the short reason autosaves fail, or None once they work
