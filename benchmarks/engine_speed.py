@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
 # Side by side: this tree against an older commit, each in its own child process
 # ---------------------------------------------------------------------------------------
 _CHILD = r"""
-import json, random, sys, time
+import json, sys, time
 sys.path.insert(0, sys.argv[1])
 mode, preset, options, players, first, games = sys.argv[2], sys.argv[3], json.loads(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
 warm = sys.argv[8] == "1"
@@ -221,55 +221,15 @@ if mode == "simulate":
         main(argv)
     print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "actions": 0}))
     raise SystemExit
-from mexitrain.rules import apply, legal_actions, make_rules, new_game, view
-from mexitrain.players import RandomPlayer
-try:  # the compact seat view path (issue 22); an older tree takes choose(view(state, seat))
-    from mexitrain.players.base import core_move
-    from mexitrain.rules.core import new_game as core_new_game, step, legal
-except ImportError:
-    core_move = None
-if mode == "engine" and core_move is None:
-    mode = "reducer"  # a tree without the core: its engine is legal_actions + apply
-rules = make_rules(preset, dict(options))
-actions = 0
+import mexitrain  # the tree under test, imported before this script's folder joins the path
+sys.path.insert(1, sys.argv[9])
+import engine_speed  # the very loop of this script, run on that tree's package
+options = tuple(tuple(o) for o in options)
 if warm:  # one untimed game of another seed: lazy imports and caches
-    if core_move is not None:
-        c = core_new_game(rules, players=players, seed=first + games)
-        bots = [RandomPlayer(s) for s in range(players)]
-        while not c.over:
-            step(c, core_move(bots[c.turn], c))
-    else:
-        state = new_game(rules, players=players, seed=first + games)
-        bots = [RandomPlayer(s) for s in range(players)]
-        while not state.over:
-            state = apply(state, bots[state.turn].choose(view(state, state.turn)))
-cpu, wall = time.process_time(), time.perf_counter()
-for seed in range(first, first + games):
-    if mode == "engine":  # the rules alone: one core in place, the same random legal moves
-        choice = random.Random(seed).choice
-        c = core_new_game(rules, players=players, seed=seed)
-        while not c.over:
-            step(c, choice(legal(c)))
-            actions += 1
-        continue
-    state = new_game(rules, players=players, seed=seed)
-    if mode == "reducer":
-        rng = random.Random(seed)
-        while not state.over:
-            state = apply(state, rng.choice(legal_actions(state)))
-            actions += 1
-    elif core_move is not None:
-        bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
-        c = core_new_game(rules, players=players, seed=seed)
-        while not c.over:
-            step(c, core_move(bots[c.turn], c))
-            actions += 1
-    else:
-        bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
-        while not state.over:
-            state = apply(state, bots[state.turn].choose(view(state, state.turn)))
-            actions += 1
-print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "actions": actions}))
+    engine_speed.play_games((preset, options, players, [first + games], mode))
+wall = time.perf_counter()
+_, actions, cpu = engine_speed.play_games((preset, options, players, list(range(first, first + games)), mode))
+print(json.dumps({"cpu": cpu, "wall": time.perf_counter() - wall, "actions": actions}))
 """
 
 
@@ -279,7 +239,8 @@ def _time_tree(root: Path, args: argparse.Namespace) -> dict:
 
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, str(root), args.mode, args.preset, json.dumps(args.option),
-         str(args.players), str(args.seed), str(args.games), "1" if args.warm_up else "0"],
+         str(args.players), str(args.seed), str(args.games), "1" if args.warm_up else "0",
+         str(Path(__file__).resolve().parent)],
         check=True, capture_output=True, text=True,
     ).stdout
     return json.loads(out.strip().splitlines()[-1])
