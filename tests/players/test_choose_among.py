@@ -14,7 +14,7 @@ import random
 
 import pytest
 from support.positions import planner_positions, redistribute
-from support.tables import random_table
+from support.tables import HIDDEN_TILE_VARIANTS, random_table
 
 from mexitrain.players import make_player
 from mexitrain.players.base import RandomPlayer, choice_of, core_chooser, core_move
@@ -96,11 +96,7 @@ def test_choose_among_is_handed_only_the_seats_legal_moves():
     assert len(spy.handed) > 50
 
 
-@pytest.mark.parametrize(
-    "options",
-    [{}, {"double_follow_up": "must_satisfy", "blanks_wild": True, "trains_start_public": True},
-     {"teams": True, "swan_drive": True, "branching_doubles": True}],
-)
+@pytest.mark.parametrize("options", HIDDEN_TILE_VARIANTS)
 def test_hidden_tiles_never_change_what_choose_among_is_handed_nor_the_choice(options):
     rules = RuleSet(rounds=2, **options)
     rng = random.Random(9)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.positions import planner_positions, redistribute
-from support.tables import random_table
+from support.tables import HIDDEN_TILE_VARIANTS, random_table
 
 from mexitrain.cli import main
 from mexitrain.commands.simulate import play_core
@@ -112,11 +112,7 @@ def _holds_nothing_hidden(cv: CompactView) -> None:
             assert e >> 7 == 0  # another seat's draw without its tile
 
 
-@pytest.mark.parametrize(
-    "options",
-    [{}, {"double_follow_up": "must_satisfy", "blanks_wild": True, "trains_start_public": True},
-     {"teams": True, "swan_drive": True, "branching_doubles": True}],
-)
+@pytest.mark.parametrize("options", HIDDEN_TILE_VARIANTS)
 def test_hidden_tiles_never_change_the_compact_view_nor_the_choice(options):
     rules = RuleSet(rounds=2, **options)
     rng = random.Random(5)

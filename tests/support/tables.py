@@ -11,6 +11,14 @@ from mexitrain.table import GameSetup, SeatConfig, default_seats
 SMALL = RuleSet(set=6, rounds=1)
 #: Two rounds of double-6: a game that goes on after its first round.
 SHORT_RULES = RuleSet(set=6, rounds=2)
+#: Rule options under which hidden tiles must never change what a seat is handed: the plain
+#: rules, the encyclopedia's must-satisfy with wild blanks and public trains, and teams with
+#: the swan drive and branching doubles.
+HIDDEN_TILE_VARIANTS = (
+    {},
+    {"double_follow_up": "must_satisfy", "blanks_wild": True, "trains_start_public": True},
+    {"teams": True, "swan_drive": True, "branching_doubles": True},
+)
 #: The names seats get in ``table(kinds=...)``, seat by seat.
 NAMES = ("You", "Bea", "Cal", "Dot", "Eli", "Fay")
 
