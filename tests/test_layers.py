@@ -8,6 +8,7 @@ The layers, bottom to top (README, "For developers"):
     table.py      a table to play (rules, seed, seats)
     players/ and storage/   computer players; files. Neither imports the other.
     session.py    the game session, without Textual
+    net/          a table on the network: protocol, server, client (without Textual)
     ui/           the Textual app
     commands/     one module a command
     cli.py        main(): parse the arguments, dispatch
@@ -32,11 +33,12 @@ LAYERS = {
     "players": 4,
     "storage": 4,
     "session": 5,
-    "ui": 6,
-    "commands": 7,
-    "cli": 8,
-    "__main__": 9,
-    "i18n_tools": 9,  # a developer's tool for the catalogues, run on its own
+    "net": 6,
+    "ui": 7,
+    "commands": 8,
+    "cli": 9,
+    "__main__": 10,
+    "i18n_tools": 10,  # a developer's tool for the catalogues, run on its own
 }
 #: Same layer, but never each other.
 APART = {frozenset({"players", "storage"})}
