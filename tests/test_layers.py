@@ -123,5 +123,5 @@ def test_the_check_sees_a_violation(tmp_path):
     (root / "ui" / "probe.py").write_text("from ..rules import probe\nfrom mexitrain import __version__\n", encoding="utf-8")
     found = _violations(root)
     assert len(found) == 2, found
-    assert "mexitrain/rules/probe.py:2 imports mexitrain.ui: rules (layer 0) may not import ui (layer 6)" in found
+    assert "mexitrain/rules/probe.py:2 imports mexitrain.ui: rules (layer 0) may not import ui (layer 7)" in found
     assert "mexitrain/storage/probe.py:1 imports mexitrain.players: storage and players never import each other" in found
