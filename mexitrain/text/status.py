@@ -9,6 +9,7 @@ from typing import Any
 from ..i18n import _
 from ..rules import SeatView
 from .basics import join_and, level_name, seat_called, tile_text, train_name
+from .events import VIEW_SEAT
 
 
 def open_doubles(view: SeatView) -> list[tuple[int, int, tuple[int, int]]]:
@@ -125,13 +126,17 @@ def _turn_line(
     )
 
 
-def knock_line(view: SeatView, names: Sequence[str]) -> str:
-    """The knock (§5.4): who is down to one tile ("" when nobody is)."""
+def knock_line(view: SeatView, names: Sequence[str], viewer: int | None = VIEW_SEAT) -> str:
+    """The knock (§5.4): who is down to one tile ("" when nobody is), told to ``viewer``
+    ("you"; VIEW_SEAT: the view's seat; None: nobody, everyone named, as with several people
+    at one keyboard)."""
+    if viewer == VIEW_SEAT:
+        viewer = view.seat
     ones = [s for s, k in enumerate(view.hand_sizes) if k == 1]
     if not ones:
         return ""
-    others = [seat_called(names, s) for s in ones if s != view.seat]
-    if view.seat in ones:
+    others = [seat_called(names, s) for s in ones if s != viewer]
+    if viewer in ones:
         if not others:
             return _("KNOCK! You have one tile left")
         return _("KNOCK! You and {names} have one tile left each").format(names=join_and(others))

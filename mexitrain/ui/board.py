@@ -65,7 +65,9 @@ class Board:
     flip: int = 0
     plain: bool = False
     auto_events: frozenset[int] = frozenset()  # indices of this round's events done for the player
-    you: int | None = VIEW_SEAT  # the seat the texts call "you": VIEW_SEAT the view's seat, None nobody (replay)
+    # the seat the texts call "you": VIEW_SEAT the view's seat when exactly one person plays
+    # (with several at one keyboard, or none, everyone is named), None nobody (replay)
+    you: int | None = VIEW_SEAT
     tip: str | None = None  # the tip asked for this very decision (n), gone once the game moves on
     tray: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     plan_len: int = field(default=0, compare=False)
@@ -77,8 +79,14 @@ class Board:
 
     @property
     def viewer(self) -> int | None:
-        """The seat the texts call "you" (None: nobody, in the replay viewer)."""
-        return self.view.seat if self.you == VIEW_SEAT else self.you
+        """The seat the texts call "you": the view's seat when it is the one person at the
+        table; None (everyone named: "Ann 15", "Ann played 4-6…") when several people share
+        the keyboard, when only computers play, and in the replay viewer."""
+        if self.you != VIEW_SEAT:
+            return self.you
+        v = self.view
+        one = list(self.kinds).count("human") == 1 and self.kinds[v.seat] == "human"
+        return v.seat if one else None
 
     @property
     def my_turn(self) -> bool:

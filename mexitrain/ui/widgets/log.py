@@ -10,7 +10,7 @@ from textual.widgets import Static
 from ...i18n import _
 from ...rules import SeatView
 from ...text.basics import who
-from ...text.events import end_words, event_line, round_header
+from ...text.events import VIEW_SEAT, end_words, event_line, round_header
 from ..board import Board, finished_round_view
 from ..cells import plain
 
@@ -47,8 +47,17 @@ def log_lines(board: Board) -> list[LogLine]:
     return lines
 
 
+def _bold_seat(board: Board) -> int | None:
+    """Whose moves the log shows in bold: the one person's ("you"), or with several people
+    at one keyboard the person whose screen it is (named like everyone else)."""
+    if board.viewer is not None or board.you != VIEW_SEAT:
+        return board.viewer
+    return board.seat if board.kinds[board.seat] == "human" else None
+
+
 def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[LogLine]:
     lines = []
+    bold = _bold_seat(board)
     i = 0
     while i < len(v.events):
         e = v.events[i]
@@ -61,7 +70,7 @@ def _event_lines(v: SeatView, board: Board, auto: frozenset[int]) -> list[LogLin
             rest = rest.removeprefix(subject)  # drop the repeated subject
             text = _("{drew} and {rest}").format(drew=text, rest=rest)
             i += 1
-        lines.append(LogLine(text, "b" if e.seat == board.viewer else ""))
+        lines.append(LogLine(text, "b" if e.seat == bold else ""))
         i += 1
     return lines
 
@@ -81,7 +90,7 @@ class MoveLog(VerticalScroll, can_focus=False):
         if board is None:
             return
         v = board.view
-        key = (v.events, v.last_round_events, v.round, v.phase == "game_over", board.names, board.auto_events, board.viewer)
+        key = (v.events, v.last_round_events, v.round, v.phase == "game_over", board.names, board.auto_events, board.viewer, _bold_seat(board))
         if key == self._key:
             return  # a new selection, not a new move: nothing to redo
         self._key = key

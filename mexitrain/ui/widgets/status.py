@@ -78,14 +78,15 @@ class StatusLine(BoardWidget):
 
     def _second_line(self, board: Board, width: int, mark: str | None = None) -> Content:
         v = board.view
-        knock = knock_line(v, board.names)
+        knock = knock_line(v, board.names, board.viewer)
         word = knock.split(" ", 1)[0]  # "KNOCK!": what the knock keeps when room is short
         # "not saving" at least (the reason when there is room), two cells from the counts
         mark_word = _("not saving: {reason}").split("{reason}")[0].rstrip(" :\u00a0")
         kept = Content(mark_word).cell_length + 2 if mark else 0
         whole = width - kept - (len(knock) + 3 if knock else 0)  # room beside the whole knock
         room = width - kept - (len(word) + 3 if knock else 0)  # beside its first word
-        shown = [pgettext("status line", "you") if s == v.seat else board.names[s] for s in range(v.players)]
+        # "you" only for the one person at the table; several people at one keyboard are named
+        shown = [pgettext("status line", "you") if s == board.viewer else board.names[s] for s in range(v.players)]
         levels = ((8, " · ", whole), (3, " ", whole), (8, " · ", room), (3, " ", room), (1, " ", room))
         for name_w, sep, space in levels:  # shorter names when many players, never "bone 0 y4 B1" for a knock
             pile = _("boneyard") if name_w > 1 else pgettext("short boneyard", "bone")
