@@ -147,7 +147,10 @@ class GameOverScreen(Screen[str]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#again", Button).focus()
+        # the score sheet first, to read and scroll: Enter (the one that played the last tile,
+        # or one press too many) must not throw the final sheet away; `a`, or Tab to the
+        # button and Enter, plays again
+        self.query_one("#final-sheet", VerticalScroll).focus()
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
