@@ -158,13 +158,13 @@ def plays(c: Core) -> list[int]:
     if cached is not None:
         return cached
     phase = c.phase
-    if phase == TURN:
+    if phase == TURN or phase == DRAWN:  # the hand (or the drawn tile) on the usual lines
         seat = c.turn
         tab = c.tab
-        hand = c.hands[seat]
+        mask = c.hands[seat] if phase == TURN else tab.bit[c.drawn]
         if c.open_dbl:
             lines, _ = default_lines(c, seat)
-            out = gen(c, hand, lines)
+            out = gen(c, mask, lines)
         else:  # the common case in one pass: every line of the trains the seat may use
             n = tab.n
             partner = tab.partner[seat]
@@ -172,23 +172,36 @@ def plays(c: Core) -> list[int]:
             fit = tab.fit
             ends = c.ends
             base = c.base
-            one_lay = tab.one_lay
             out = []
             ti = 0
-            for lines in c.train_lines:
-                if ti == n or marker[ti] or ti == seat or ti == partner:
-                    for line in lines:
-                        end = ends[line]
-                        h = hand & fit[end]
-                        if h:
-                            if h & (h - 1) == 0:
-                                code = one_lay[end][h.bit_length()]
-                                if code >= 0:
-                                    out.append(base[line] | code)
-                                    continue
-                            _add(out, h, base[line], end, tab)
-                ti += 1
-        if tab.first_turn_chain and c.chain_right[seat] and out:
+            if tab.simple:  # one lay a tile, in the order of the tile ids (see Table)
+                one_lay = tab.one_lay
+                for lines in c.train_lines:
+                    if ti == n or marker[ti] or ti == seat or ti == partner:
+                        for line in lines:
+                            end = ends[line]
+                            h = mask & fit[end]
+                            if h:
+                                b = base[line]
+                                codes = one_lay[end]
+                                if h & (h - 1):
+                                    while h:
+                                        low = h & -h
+                                        out.append(b | codes[low.bit_length()])
+                                        h ^= low
+                                else:
+                                    out.append(b | codes[h.bit_length()])
+                    ti += 1
+            else:
+                for lines in c.train_lines:
+                    if ti == n or marker[ti] or ti == seat or ti == partner:
+                        for line in lines:
+                            end = ends[line]
+                            h = mask & fit[end]
+                            if h:
+                                _add(out, h, base[line], end, tab)
+                    ti += 1
+        if phase == TURN and tab.first_turn_chain and c.chain_right[seat] and out:
             own = [m for m in out if m >> 15 == seat]
             if own:
                 out = own
@@ -264,7 +277,7 @@ def legal(c: Core) -> list[int]:
         out.append(M_PASS)
     elif phase == DRAWN or phase == FOLLOW_UP_DRAWN:
         if not ps:
-            out.append(end_without_play(c))
+            out.append(M_MARK if phase == DRAWN and c.tab.draw_marks else end_without_play(c))
         elif passes_by_choice(c):
             out.append(M_PASS)
     elif not ps and (phase == TURN or phase == FOLLOW_UP):

@@ -32,7 +32,54 @@ def step(c: Core, m: int) -> None:
     """Make legal move ``m`` (unchecked: see :func:`.refusals.check`) and settle."""
     c.plays_cache = None
     if m >= 0:
-        _play(c, m)
+        if c.phase == TURN and c.tab.plain_turn:
+            # the common play, in one piece: a tile laid on a turn (no chain opening, no
+            # swan drive), then the follow-up a double asks for or the next seat's turn
+            tab = c.tab
+            seat = c.turn
+            ti = m >> 15
+            lay = m & 511
+            bit = tab.bit_of_lay[lay]
+            hands = c.hands
+            hand = hands[seat] ^ bit
+            hands[seat] = hand
+            c.off ^= bit
+            line = c.train_lines[ti][(m >> 9) & 63]
+            laid = c.laid
+            laid[line] = laid[line] + [lay]  # copy on write: copies of the core share lines
+            open_dbl = c.open_dbl
+            if open_dbl and line in open_dbl:  # this play satisfies a double
+                open_dbl.remove(line)
+                if tab.branching:  # two more branches grow from it (§8)
+                    old_end = c.ends[line]
+                    c.add_line(ti, old_end)
+                    c.add_line(ti, old_end)
+            c.ends[line] = LAY_END[lay]
+            if ti == seat or ti == tab.partner[seat]:
+                marker = c.marker  # the owner (or a partner) removes the marker (§5)
+                for s in tab.team[seat]:
+                    marker[s] = False
+            c.failed[seat] = False
+            c.events.append(seat | m << 7)  # E_PLAY
+            c.drawn = -1
+            if ti == tab.n and c.mexican_starter is None:
+                c.mexican_starter = seat
+            if not hand:  # domino: the round ends at once, even on a double (§6, §7)
+                end_round(c, DOMINO, seat)
+            elif LAY_DOUBLE[lay]:
+                open_dbl.append(line)
+                c.phase = FOLLOW_UP
+                c.dline = line
+            else:
+                if tab.until_blocked:
+                    c.idle = 0
+                c.turn = tab.next_seat[seat]
+                c.dline = -1
+                c.swan_pos = None
+                if c.bpos < len(c.bone) or tab.until_blocked:
+                    return
+        else:
+            _play(c, m)
     elif m == M_DRAW:
         tab = c.tab
         seat = c.turn

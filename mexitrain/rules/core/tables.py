@@ -90,6 +90,14 @@ class Table:
                     self.lays[end][i] = codes
                     if len(codes) == 1:
                         self.one_lay[end][i + 1] = codes[0]
+        # every tile that fits an end fits one way, and its lay code grows with its id, so
+        # the lowest bit first gives a line's plays in order (true unless blanks are wild):
+        # the move generator's fast path
+        self.simple = all(
+            all(len(c) <= 1 for c in self.lays[end])
+            and [c for c in self.lays[end] if c] == sorted(c for c in self.lays[end] if c)
+            for end in range(19)
+        )
         # rule flags
         self.teams = rules.teams
         partner = [rules.partner(s, n) for s in range(n)]
@@ -107,6 +115,12 @@ class Table:
         self.chain_opening = rules.opening in ("first_turn_chain", "delayed_first_turn")
         self.descending = rules.engine == "descending"
         self.public_start = rules.trains_start_public
+        self.next_seat = [(s + 1) % n for s in range(n)]
+        # a play on a turn is only laid, then the turn ends or a double asks for its
+        # follow-up: no chain opening, no swan drive (the step's fast path)
+        self.plain_turn = not (self.swan or self.chain_opening)
+        # ending a turn without a play after a draw is always a Mark (see moves.end_without_play)
+        self.draw_marks = not (self.delayed or self.both_stuck)
         self.round_count = rules.round_count
         self._swan_orders: dict[tuple[int, int | None], tuple[int, ...]] = {}
         self._actions: dict[int, object] = dict(SPECIAL_ACTIONS)
