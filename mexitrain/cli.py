@@ -158,6 +158,26 @@ register(
 )
 
 
+def _serve_arguments(p: argparse.ArgumentParser) -> None:
+    from .commands.serve import add_arguments
+
+    add_arguments(p)
+
+
+register(
+    "serve",
+    Command(
+        help=N_("serve the game in a web browser"),
+        add_arguments=_serve_arguments,
+        run="mexitrain.commands.serve:run",
+        description=N_(
+            "Serve Mexican Train as a web page: each visitor plays their own game, in a "
+            "process of its own. Only this machine can connect unless --host says otherwise."
+        ),
+    ),
+)
+
+
 # ---------------------------------------------------------------------------------------
 # Entry point
 # ---------------------------------------------------------------------------------------

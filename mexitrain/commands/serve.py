@@ -1,0 +1,431 @@
+"""``mexitrain serve [--port P] [--host H]``: the game in a web browser.
+
+A small web server (`textual-serve`_, on aiohttp) sends a page holding a terminal (xterm.js);
+each visitor's page opens a websocket, and the server starts a game process of its own for it,
+``mexitrain play`` with the language and ``--data-dir`` this command runs with, whose screen
+and keys travel over that websocket. Closing the page ends its process (the game is autosaved
+after every move, as at a terminal, and offered for resuming next time).
+
+What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
+
+- one line in the player's language with the address to open, printed once the port is bound,
+  and one line when Ctrl+C stops the server (exit status 130; SIGTERM stops it the same way,
+  143), every game process asked to quit first and killed after :data:`STOP_WAIT` seconds;
+- a port in use, a host that is not this machine's: one line (exit status 1 or 2), as every
+  other command's errors;
+- every value from the network is bounded: the terminal's size (:data:`COLUMNS`,
+  :data:`ROWS`), the font size, a websocket message (:data:`MAX_MESSAGE`), the games running
+  at once (:data:`MAX_GAMES`); a malformed message is ignored, never a traceback;
+- a websocket from another web site is refused (its ``Origin`` must be the page's own), so a
+  page elsewhere cannot start games on this server behind the visitor's back;
+- the game processes are started without a shell (no quoting of the data folder's name) and in
+  a session of their own, so the Ctrl+C typed at the server's terminal reaches only the
+  server, which then closes them;
+- the page is in the player's language ("Session ended.", "Restart") and asks nothing from
+  other sites (textual-serve's page loads a font from Google's servers: that line goes; the
+  terminal's font is served here).
+
+.. _textual-serve: https://github.com/Textualize/textual-serve
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import html
+import ipaddress
+import json
+import re
+import signal
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import i18n
+from ..i18n import _, ngettext
+from .args import CommandError, UsageError, shown
+
+if TYPE_CHECKING:  # aiohttp and textual-serve are imported only when the command runs
+    from aiohttp import web
+
+#: The port served when ``--port`` is not given.
+DEFAULT_PORT = 8012
+#: The address served when ``--host`` is not given: this machine only.
+DEFAULT_HOST = "127.0.0.1"
+MAX_PORT = 65535
+#: The longest host name (RFC 1035).
+MAX_HOST = 253
+#: Games (visitors' processes) running at once; one more visitor is turned away (HTTP 503).
+MAX_GAMES = 16
+#: The terminal sizes a visitor's page may ask for, in cells (a page asking for more gets the
+#: largest, for less the smallest): a million columns would cost the game process its memory.
+COLUMNS = (20, 400)
+ROWS = (8, 200)
+#: The font sizes the page may be asked for (``?fontsize=``), in pixels.
+FONT_SIZES = (6, 64)
+#: The largest websocket message taken from a page (a key, a paste, a resize).
+MAX_MESSAGE = 64 * 1024
+#: Seconds a game process gets to close when its page goes or the server stops; then killed.
+STOP_WAIT = 5.0
+
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?\Z")
+_HOST_HEADER = re.compile(r"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?\Z")
+
+
+# ---------------------------------------------------------------------------------------
+# Arguments
+# ---------------------------------------------------------------------------------------
+def port_value(text: str) -> int:
+    """``--port P``: 0 to 65535 (0: any free port, the one taken is printed)."""
+    from .args import int_between
+
+    return int_between(0, MAX_PORT)(text)
+
+
+def host_value(text: str) -> str:
+    """``--host H``: an IP address (``127.0.0.1``, ``0.0.0.0``, ``::1``) or a host name."""
+    host = text.strip()
+    if host.startswith("[") and host.endswith("]"):  # [::1], as in an address
+        host = host[1:-1]
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if not (0 < len(host) <= MAX_HOST and host.isascii() and _HOST_NAME.match(host)):
+            raise argparse.ArgumentTypeError(
+                _("expected an IP address or a host name, not {value}").format(value=shown(text))
+            ) from None
+    return host
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from .args import add_data_dir_argument
+
+    p.add_argument(
+        "--port", type=port_value, default=DEFAULT_PORT, metavar="P",
+        help=_("port to serve on (default {port}; 0: any free port)").format(port=DEFAULT_PORT),
+    )
+    p.add_argument(
+        "--host", type=host_value, default=DEFAULT_HOST, metavar="H",
+        help=_(
+            "address to serve on (default {host}: this machine only; 0.0.0.0 opens the game "
+            "to the network)"
+        ).format(host=DEFAULT_HOST),
+    )
+    add_data_dir_argument(p)
+
+
+def game_command(args: argparse.Namespace) -> list[str]:
+    """The command each visitor's game runs: ``mexitrain play`` in this command's language and
+    data folder (the folder made absolute: the server could be started elsewhere)."""
+    argv = [sys.executable, "-m", "mexitrain", "play", "--lang", i18n.language()]
+    if getattr(args, "data_dir", None):
+        argv += ["--data-dir", str(Path(args.data_dir).expanduser().absolute())]
+    return argv
+
+
+# ---------------------------------------------------------------------------------------
+# Addresses
+# ---------------------------------------------------------------------------------------
+def _in_url(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _wildcard(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        return False
+
+
+def address_line(host: str, port: int) -> str:
+    """The line printed once the server listens: the address to open."""
+    if _wildcard(host):
+        local = "[::1]" if ":" in host else "127.0.0.1"
+        return _(
+            "Serving Mexican Train to the network: open http://{host}:{port}/ in a web browser "
+            "(here: http://{local}:{port}/); Ctrl+C stops"
+        ).format(host=_in_url(socket.gethostname()), local=local, port=port)
+    return _("Serving Mexican Train: open http://{host}:{port}/ in a web browser; Ctrl+C stops").format(
+        host=_in_url(host), port=port
+    )
+
+
+def _bind_error(exc: OSError, host: str, port: int) -> Exception:
+    """Why the server could not listen, as the command's one-line error."""
+    if isinstance(exc, socket.gaierror):
+        return UsageError(
+            _("argument {argument}: {message}").format(
+                argument="--host", message=_("no such host {host}").format(host=shown(host))
+            )
+        )
+    if exc.errno == errno.EADDRINUSE:
+        return CommandError(
+            _("port {port} is already in use on {host}; choose another with --port").format(
+                port=port, host=host
+            )
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return UsageError(
+            _("argument {argument}: {message}").format(
+                argument="--host",
+                message=_("{host} is not an address of this machine").format(host=shown(host)),
+            )
+        )
+    return CommandError(
+        _("cannot serve on {host} port {port}: {reason}").format(
+            host=host, port=port, reason=exc.strerror or type(exc).__name__
+        )
+    )
+
+
+def _bounded(value: Any, bounds: tuple[int, int], default: int) -> int:
+    """A whole number from the network, brought within ``bounds`` (``default`` if none)."""
+    if isinstance(value, str):
+        value = value.strip()
+        if not value.isascii() or not value.isdigit():
+            return default
+        value = int(value) if len(value) <= 9 else bounds[1]  # never int() of 5000 digits
+    if not isinstance(value, int) or isinstance(value, bool):
+        return default
+    low, high = bounds
+    return max(low, min(high, value))
+
+
+# ---------------------------------------------------------------------------------------
+# The server
+# ---------------------------------------------------------------------------------------
+def _make_server(argv: list[str], host: str, port: int):
+    """The web server, its classes defined here so that aiohttp and textual-serve are imported
+    only by this command."""
+    from aiohttp import WSCloseCode, WSMsgType, web
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server
+
+    class GameProcess(AppService):
+        """One visitor's game: ``argv`` started without a shell, in a session of its own."""
+
+        def __init__(self, argv: list[str], **kwargs: Any) -> None:
+            super().__init__(" ".join(argv), **kwargs)
+            self.argv = argv
+            self._closed = False
+
+        async def _open_app_process(self, width: int = 80, height: int = 24):
+            environment = self._build_environment(width=width, height=height)
+            self._process = process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=environment,
+                start_new_session=True,
+            )
+            self._stdin = process.stdin
+            return process
+
+        async def close(self) -> None:
+            """Ask the game to quit; kill it if it has not within :data:`STOP_WAIT` s."""
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                await asyncio.wait_for(self.stop(), STOP_WAIT)
+            except TimeoutError:
+                pass
+            process = self._process
+            if process is not None and process.returncode is None:
+                process.kill()
+                await process.wait()
+
+    class GameServer(Server):
+        def __init__(self) -> None:
+            super().__init__(" ".join(argv), host=host, port=port, title=_("Mexican Train"))
+            self.argv = argv
+            self.games: dict[web.WebSocketResponse, GameProcess | None] = {}
+
+        async def on_startup(self, app: web.Application) -> None:
+            """textual-serve's banner is not printed: :func:`run` prints the address."""
+
+        async def close_all(self) -> int:
+            """Close every page's websocket (each handler then closes its game); how many."""
+            sockets = list(self.games)
+            await asyncio.gather(
+                *(ws.close(code=WSCloseCode.GOING_AWAY) for ws in sockets), return_exceptions=True
+            )
+            return len(sockets)
+
+        async def handle_index(self, request: web.Request) -> web.Response:
+            """The page, in the player's language, its websocket's address the one the page
+            was asked at (so that it works through any of the machine's names)."""
+            import aiohttp_jinja2
+
+            origin = self.public_url
+            if _HOST_HEADER.match(request.host or ""):
+                origin = f"{request.scheme}://{request.host}"
+            font_size = _bounded(request.query.get("fontsize", "16"), FONT_SIZES, 16)
+            context = {
+                "font_size": font_size,
+                "app_websocket_url": ("wss:" if origin.startswith("https:") else "ws:")
+                + origin.partition(":")[2] + "/ws",
+                "config": {"static": {"url": origin + "/static/"}},
+                "application": {"name": self.title},
+            }
+            page = aiohttp_jinja2.render_string("app_index.html", request, context)
+            return web.Response(text=translate_page(page), content_type="text/html")
+
+        async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+            if not same_origin(request.headers.get("Origin"), request.host):
+                raise web.HTTPForbidden(text=_("This game is played from its own page only."))
+            if len(self.games) >= MAX_GAMES:
+                raise web.HTTPServiceUnavailable(
+                    text=_("Too many games are running; try again later.")
+                )
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE, timeout=2.0)
+            self.games[websocket] = None  # the place is taken before anything is awaited
+            width = _bounded(request.query.get("width"), COLUMNS, 80)
+            height = _bounded(request.query.get("height"), ROWS, 24)
+            game: GameProcess | None = None
+            try:
+                await websocket.prepare(request)
+                game = GameProcess(
+                    self.argv,
+                    write_bytes=websocket.send_bytes,
+                    write_str=websocket.send_str,
+                    close=websocket.close,
+                    download_manager=self.download_manager,
+                )
+                self.games[websocket] = game
+                await game.start(width, height)
+                await self._process_messages(websocket, game)
+            except asyncio.CancelledError:
+                pass
+            except (ConnectionError, OSError):  # the page went while its game started
+                pass
+            finally:
+                if game is not None:
+                    await asyncio.shield(game.close())
+                self.games.pop(websocket, None)
+                if not websocket.closed:
+                    await websocket.close()
+            return websocket
+
+        async def _process_messages(self, websocket: web.WebSocketResponse, app_service: Any) -> None:
+            """The page's messages to its game: keys, size, focus; anything else ignored."""
+            async for message in websocket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    envelope = json.loads(message.data)
+                except ValueError:
+                    continue
+                if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+                    continue
+                kind, data = envelope[0], (envelope[1] if len(envelope) > 1 else None)
+                if kind == "stdin" and isinstance(data, str):
+                    await app_service.send_bytes(data.encode("utf-8", "replace"))
+                elif kind == "resize" and isinstance(data, dict):
+                    await app_service.set_terminal_size(
+                        _bounded(data.get("width"), COLUMNS, 80), _bounded(data.get("height"), ROWS, 24)
+                    )
+                elif kind == "ping":
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await app_service.blur()
+                elif kind == "focus":
+                    await app_service.focus()
+
+    return GameServer()
+
+
+def same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a websocket may open: a browser always says which page opens it (``Origin``),
+    and it must be a page of this server (the same host and port as the request's ``Host``).
+    A client that is not a browser sends no ``Origin`` and is let in, as it could say anything."""
+    if origin is None:
+        return True
+    scheme, sep, rest = origin.partition("://")
+    return bool(sep) and scheme in ("http", "https") and bool(host) and rest == host
+
+
+#: textual-serve's page's own words, and the font it loads from Google's servers.
+_PAGE_WORDS: dict[str, Callable[[], str]] = {
+    ">Session ended.<": lambda: ">" + html.escape(_("Session ended.")) + "<",
+    '">Restart<': lambda: '">' + html.escape(_("Restart")) + "<",
+    '">Start<': lambda: '">' + html.escape(_("Start")) + "<",
+}
+_GOOGLE_FONT = re.compile(r'\s*<link\s+rel="stylesheet"\s+href="https://fonts\.googleapis\.com[^>]*/>')
+
+
+def translate_page(page: str) -> str:
+    """textual-serve's page in the player's language, with ``lang`` set, without the font
+    from Google's servers."""
+    page = _GOOGLE_FONT.sub("", page)
+    for english, translated in _PAGE_WORDS.items():
+        page = page.replace(english, translated())
+    return page.replace("<html>", f'<html lang="{i18n.language()}">', 1)
+
+
+async def _serve(server, host: str, port: int, announce: Callable[[int], None]) -> tuple[int, int]:
+    """Listen until SIGINT or SIGTERM; (the signal, the games that were open then)."""
+    from aiohttp import web
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    received: list[int] = []
+
+    def on_signal(signum: int) -> None:
+        received.append(signum)
+        stop.set()
+
+    app = await server._make_app()
+    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, host, port, shutdown_timeout=STOP_WAIT + 1)
+        try:
+            await site.start()
+        except OSError as exc:
+            raise _bind_error(exc, host, port) from None
+        bound = runner.addresses[0][1] if runner.addresses else port  # --port 0: the one taken
+        server.public_url = f"http://{_in_url(host)}:{bound}"  # the page's fallback address
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(signum, on_signal, signum)
+            except (NotImplementedError, RuntimeError):  # Windows: Ctrl+C is KeyboardInterrupt
+                pass
+        announce(bound)
+        try:
+            await stop.wait()
+        finally:
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                try:
+                    loop.remove_signal_handler(signum)
+                except (NotImplementedError, RuntimeError):
+                    pass
+        games = await server.close_all()
+    finally:
+        await runner.cleanup()
+    return received[0], games
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until Ctrl+C: one line with the address, one line when stopped (status 130)."""
+    host, port = args.host, args.port
+    server = _make_server(game_command(args), host, port)
+
+    def announce(bound: int) -> None:
+        print(address_line(host, bound), flush=True)
+
+    signum, games = asyncio.run(_serve(server, host, port, announce))
+    print(
+        ngettext(
+            "stopped serving; {n} game closed (a game in progress is autosaved)",
+            "stopped serving; {n} games closed (a game in progress is autosaved)",
+            games,
+        ).format(n=games),
+        file=sys.stderr,
+        flush=True,
+    )
+    return 128 + signum

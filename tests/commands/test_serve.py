@@ -1,0 +1,274 @@
+"""``mexitrain serve``: the game in a web browser (issue 23).
+
+Real processes: a bad argument is one line (exit 2, a port in use 1), the server prints one
+line with the address, answers HTTP with the page (in the player's language, asking nothing
+of other sites), starts a game for a websocket of its own page and refuses one from another
+site, and Ctrl+C ends it in one line (exit 130), its games' processes closed. The browser
+itself is tests/browser/test_serve_browser.py."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import re
+import socket
+import subprocess
+import sys
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from support.server import REPO_ROOT, env_for, serving, stop
+
+from mexitrain.commands import serve
+from mexitrain.commands.args import CommandError, UsageError
+
+# ---------------------------------------------------------------------------------------
+# Bad arguments: one line, exit 2 (a port in use: 1)
+# ---------------------------------------------------------------------------------------
+BAD = {
+    "port too big": (["--port", "65536"], "argument --port: must be between 0 and 65535, not '65536'"),
+    "port negative": (["--port", "-1"], "argument --port: must be between 0 and 65535, not '-1'"),
+    "port not a number": (["--port", "http"], "argument --port: expected a whole number, not 'http'"),
+    "port huge": (["--port", "9" * 5000], "argument --port: must be between 0 and 65535, not '999"),
+    "port empty": (["--port", ""], "argument --port: expected a whole number, not ''"),
+    "host with a space": (["--host", "a b"], "argument --host: expected an IP address or a host name, not 'a b'"),
+    "host escape": (["--host", "\x1b]2;pwned\x07"], "argument --host: expected an IP address or a host name, not '\\x1b]2;pwned\\x07'"),
+    "host too long": (["--host", "a" * 300], "argument --host: expected an IP address or a host name, not 'aaa"),
+    "host empty": (["--host", ""], "argument --host: expected an IP address or a host name, not ''"),
+    "host url": (["--host", "http://x"], "argument --host: expected an IP address or a host name, not 'http://x'"),
+    "host not here": (["--host", "192.0.2.1"], "argument --host: '192.0.2.1' is not an address of this machine"),
+}
+
+
+def _run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mexitrain", "serve", "--data-dir", str(tmp_path / "data"), *args],
+        cwd=REPO_ROOT, env=env_for(), capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_bad_arguments_are_one_line_in_real_processes(tmp_path: Path) -> None:
+    with ThreadPoolExecutor(4) as pool:
+        done = dict(zip(BAD, pool.map(lambda case: _run(case[0], tmp_path), BAD.values()), strict=True))
+    for name, (_args, start) in BAD.items():
+        proc = done[name]
+        assert proc.returncode == 2, (name, proc.stderr)
+        assert proc.stdout == "", name
+        [line] = proc.stderr.splitlines()
+        assert line.startswith("mexitrain: error: " + start), (name, line)
+        assert "\x1b" not in line and len(line) <= 300, name
+
+
+def test_a_port_in_use_is_one_line_and_status_1(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = _run(["--port", str(port)], tmp_path)
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr == (
+        f"mexitrain: error: port {port} is already in use on 127.0.0.1; choose another with --port\n"
+    )
+
+
+def test_why_the_server_could_not_listen() -> None:
+    """The errors of binding that a real process cannot produce at will."""
+    unknown = serve._bind_error(socket.gaierror(socket.EAI_NONAME, "Name or service not known"), "nosuch.example", 8012)
+    assert isinstance(unknown, UsageError)
+    assert str(unknown) == "argument --host: no such host 'nosuch.example'"
+    denied = serve._bind_error(PermissionError(errno.EACCES, "Permission denied"), "127.0.0.1", 80)
+    assert isinstance(denied, CommandError)
+    assert str(denied) == "cannot serve on 127.0.0.1 port 80: Permission denied"
+
+
+@pytest.mark.parametrize("text", ["127.0.0.1", "0.0.0.0", "::1", "[::1]", "::", "localhost", "game-box.lan", "a.b.c."])
+def test_good_hosts(text: str) -> None:
+    assert serve.host_value(text) == text.strip("[]")
+
+
+# ---------------------------------------------------------------------------------------
+# Values from the network
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("100", 100), (100, 100), ("100000000", 400), ("9" * 5000, 400), (10**12, 400), ("-5", 80),
+     (-5, 20), ("1", 20), ("ten", 80), ("١٠٠", 80), (None, 80), (True, 80), (3.5, 80), ([1], 80)],
+)
+def test_terminal_sizes_from_a_page_are_bounded(value, expected: int) -> None:
+    assert serve._bounded(value, serve.COLUMNS, 80) == expected
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "allowed"),
+    [
+        (None, "127.0.0.1:8012", True),  # not a browser
+        ("http://127.0.0.1:8012", "127.0.0.1:8012", True),
+        ("https://game.lan:8012", "game.lan:8012", True),
+        ("http://evil.example", "127.0.0.1:8012", False),
+        ("http://127.0.0.1:9999", "127.0.0.1:8012", False),
+        ("null", "127.0.0.1:8012", False),  # a sandboxed frame or a file: page
+        ("file://127.0.0.1:8012", "127.0.0.1:8012", False),
+        ("http://127.0.0.1:8012", "", False),
+    ],
+)
+def test_only_the_server_s_own_page_opens_a_game(origin, host: str, allowed: bool) -> None:
+    assert serve.same_origin(origin, host) is allowed
+
+
+def test_the_address_line() -> None:
+    assert serve.address_line("127.0.0.1", 8012) == (
+        "Serving Mexican Train: open http://127.0.0.1:8012/ in a web browser; Ctrl+C stops"
+    )
+    assert "http://[::1]:8012/" in serve.address_line("::1", 8012)
+    everywhere = serve.address_line("0.0.0.0", 8012)
+    assert f"http://{socket.gethostname()}:8012/" in everywhere
+    assert "(here: http://127.0.0.1:8012/)" in everywhere
+
+
+def test_each_game_runs_mexitrain_play_in_the_served_language_and_folder(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from mexitrain import i18n
+
+    i18n.set_language("fr")
+    argv = serve.game_command(SimpleNamespace(data_dir=str(tmp_path / "my data")))
+    assert argv == [sys.executable, "-m", "mexitrain", "play", "--lang", "fr", "--data-dir", str(tmp_path / "my data")]
+    assert serve.game_command(SimpleNamespace(data_dir=None))[3:] == ["play", "--lang", "fr"]
+
+
+# ---------------------------------------------------------------------------------------
+# The server
+# ---------------------------------------------------------------------------------------
+def _get(url: str) -> tuple[int, str, str]:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.status, response.headers.get("Content-Type", ""), response.read().decode("utf-8")
+
+
+def test_the_server_answers_with_the_page_and_ctrl_c_ends_it(tmp_path: Path) -> None:
+    with serving(tmp_path / "data") as served:
+        m = re.fullmatch(
+            r"Serving Mexican Train: open (http://127\.0\.0\.1:\d+/) in a web browser; Ctrl\+C stops\n",
+            served.first_line,
+        )
+        assert m and m[1] == served.url
+        status, kind, page = _get(served.url)
+        assert status == 200 and kind.startswith("text/html")
+        assert '<html lang="en">' in page
+        assert f'data-session-websocket-url="ws://{served.url[7:]}ws"' in page
+        assert "js/textual.js" in page
+        assert ">Session ended.<" in page
+        assert "googleapis" not in page  # asks nothing of other sites
+        status, _kind, script = _get(served.url + "static/js/textual.js")
+        assert status == 200 and "xterm" in script
+        out, err = stop(served.proc)
+    assert served.proc.returncode == 130
+    assert out == ""
+    assert err == "stopped serving; 0 games closed (a game in progress is autosaved)\n"
+
+
+def test_in_french(tmp_path: Path) -> None:
+    with serving(tmp_path / "data", "--lang", "fr") as served:
+        assert served.first_line.startswith("Le Train Mexicain est servi : ouvrez http://127.0.0.1:")
+        _status, _kind, page = _get(served.url)
+        assert '<html lang="fr">' in page
+        assert ">Session terminée.<" in page and ">Recommencer<" in page
+        _out, err = stop(served.proc)
+    assert served.proc.returncode == 130
+    assert err == "service arrêté ; 0 partie fermée (une partie en cours est sauvegardée automatiquement)\n"
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _session(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[3])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+async def _screen_until(ws, needle: bytes, timeout: float = 30) -> bytes:
+    """The game's output over the websocket until it holds ``needle``."""
+    import aiohttp
+
+    seen = b""
+    async with asyncio.timeout(timeout):
+        while needle not in seen:
+            message = await ws.receive()
+            if message.type == aiohttp.WSMsgType.BINARY:
+                seen += message.data
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                raise AssertionError(f"closed before {needle!r}: {seen[-500:]!r}")
+    return seen
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in /proc")
+async def test_a_page_s_websocket_gets_a_game_that_ctrl_c_closes(tmp_path: Path) -> None:
+    import aiohttp
+
+    with serving(tmp_path / "data") as served:
+        ws_url = served.url.replace("http:", "ws:") + "ws?width=100000&height=-3"
+        async with aiohttp.ClientSession() as session:
+            refused = await session.get(ws_url, headers={
+                "Origin": "http://evil.example", "Connection": "Upgrade", "Upgrade": "websocket",
+                "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+            })
+            assert refused.status == 403
+            assert _children(served.proc.pid) == set()  # no game was started for it
+
+            async with session.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:
+                await ws.send_str("not json")  # ignored, as every malformed message
+                await ws.send_json(["resize", {"width": "x" * 100, "height": None}])
+                screen = await _screen_until(ws, b"New game")
+                assert b"Mexican Train" in screen
+                [game] = _children(served.proc.pid)
+                assert _alive(game)
+                # a session of its own: the Ctrl+C typed at the server's terminal is not its
+                assert _session(game) == game != _session(served.proc.pid)
+                out, err = await asyncio.to_thread(stop, served.proc)
+    assert served.proc.returncode == 130
+    assert "Traceback" not in out + err
+    assert err == "stopped serving; 1 game closed (a game in progress is autosaved)\n"
+    assert not _alive(game)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in /proc")
+async def test_closing_the_page_ends_its_game_and_the_server_serves_on(tmp_path: Path) -> None:
+    import aiohttp
+
+    with serving(tmp_path / "data") as served:
+        ws_url = served.url.replace("http:", "ws:") + "ws"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(ws_url) as ws:
+                await _screen_until(ws, b"New game")
+                [game] = _children(served.proc.pid)
+            async with asyncio.timeout(serve.STOP_WAIT + 10):  # asked to quit, else killed
+                while _alive(game):
+                    await asyncio.sleep(0.05)
+            async with session.ws_connect(ws_url) as ws:  # the next visitor: a new game
+                await _screen_until(ws, b"New game")
+                [second] = _children(served.proc.pid)
+                assert second != game
+                out, err = await asyncio.to_thread(stop, served.proc)
+    assert served.proc.returncode == 130
+    assert err == "stopped serving; 1 game closed (a game in progress is autosaved)\n"
+    assert not _alive(second)
