@@ -654,8 +654,9 @@ def run(
     ``load`` starts a loaded game, ``replay`` opens one in the replay viewer. Returns the
     exit status; a crash raises mexitrain.ui.crash.AppCrashed (Textual's report kept for the log)."""
     from .crash import run_app
+    from .remote import TableApp  # the game's app, whose Host/Join lead to a table on the network
 
-    return run_app(MexitrainApp(setup, speed, data_dir=data_dir, load=load, replay=replay))
+    return run_app(TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -66,7 +66,7 @@ class StatusLine(BoardWidget):
         types = frozenset(a.type for a in board.legal)
         trains = {p.train for p in board.plays}
         nxt = next(iter(trains)) if len(trains) == 1 else None
-        several = list(board.kinds).count("human") > 1
+        several = board.viewer is None and list(board.kinds).count("human") > 1  # at a table: "you"
         person = board.names[v.seat] if several and v.seat < len(board.names) else None
         turn = turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt, person=person)
         head = pgettext("short round", "R{number}/{total}").format(number=v.round, total=v.rules.round_count)

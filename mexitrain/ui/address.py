@@ -1,0 +1,51 @@
+"""A table's address as a person types it (``HOST:PORT``), checked before anything connects.
+
+Plain Python (no Textual): ``mexitrain join`` checks its argument with it before the screens
+open, the Join form checks what is typed.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+
+#: A host name or an IPv4 address (letters, digits, dots, dashes), or an IPv6 address in brackets.
+_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.?|\[[0-9A-Fa-f:.]{2,45}\])$")
+#: The longest address accepted (a host name is at most 253 characters, a port 5 digits).
+ADDRESS_MAX = 260
+
+
+def split_address(text: str) -> tuple[str, int] | None:
+    """``"192.168.1.5:8765"`` -> ``("192.168.1.5", 8765)``; ``"[::1]:80"`` -> ``("::1", 80)``;
+    None when ``text`` is not ``HOST:PORT`` with a port from 1 to 65535.
+
+    >>> split_address("example.org:8765")
+    ('example.org', 8765)
+    >>> split_address("example.org") is None, split_address("a b:1") is None, split_address("h:0") is None
+    (True, True, True)
+    """
+    if not isinstance(text, str) or len(text) > ADDRESS_MAX:
+        return None
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not port.isascii() or not port.isdigit() or len(port) > 5:
+        return None
+    number = int(port)
+    if not 1 <= number <= 65535 or not _HOST.match(host):
+        return None
+    return host.strip("[]"), number
+
+
+def address_text(host: str, port: int) -> str:
+    """The address as a person types it (an IPv6 address in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def lan_address() -> str:
+    """This computer's address on its local network, as others would reach it (the address
+    the system would send from; nothing is sent), or 127.0.0.1 when there is none."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, never sent to
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"

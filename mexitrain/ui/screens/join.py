@@ -1,0 +1,215 @@
+"""The forms that lead to a table on the network: Join a table… (address, code, name) and
+Host a table… (the port, then the same setup as a local game).
+
+Each form checks what is typed and says what is wrong in one line; it dismisses with the
+values (never connects: the app does, :mod:`mexitrain.ui.remote`).
+"""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from ...i18n import N_, _
+from ...net.protocol import normalise_code
+from ...table import GameSetup
+from ...text.names import NAME_MAX, codepoint, first_unprintable
+from ..address import split_address
+from ..cells import plain
+from .new_game import NewGameScreen
+
+#: Key descriptions and tooltips of these forms, for the catalog (:mod:`mexitrain.ui.lang`).
+KEY_WORDS = (N_("Join"), N_("Join the table"), N_("Next"), N_("Set up the table"), N_("Cancel"), N_("Back"))
+
+#: The port a table listens on unless told otherwise.
+DEFAULT_TABLE_PORT = 8765
+
+
+def default_name() -> str:
+    """A name for this person at a table: the system's user name, if it is a fit name."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no user name at all (a container): the person types one
+        return ""
+    name = name.strip()[:NAME_MAX]
+    return name[:1].upper() + name[1:] if name and first_unprintable(name) is None else ""
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a seat's name at a table, or None."""
+    if not name.strip():
+        return _("Type your name.")
+    if len(name) > NAME_MAX:
+        return _("A name is at most {n} characters.").format(n=NAME_MAX)
+    bad = first_unprintable(name)
+    if bad is not None:
+        return _("A name cannot hold the control character {char}.").format(char=codepoint(bad))
+    return None
+
+
+@dataclass(frozen=True)
+class JoinRequest:
+    """What the Join form asks: the table's address (HOST:PORT), its code and a name."""
+
+    address: str
+    code: str
+    name: str
+
+
+class JoinScreen(ModalScreen[JoinRequest | None]):
+    """Join a table: its address and code (the host's lobby shows them) and your name."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "join", "Join", tooltip="Join the table", id="join-go"),
+        Binding("escape", "cancel", "Cancel", id="join-cancel"),
+    ]
+
+    def __init__(self, address: str = "", code: str = "", name: str | None = None) -> None:
+        super().__init__()
+        self.initial = (address, code, default_name() if name is None else name)
+
+    def compose(self) -> ComposeResult:
+        address, code, name = self.initial
+        with Vertical(id="join-box", classes="save-box"):
+            yield Label("[b]" + _("Join a table") + "[/]")
+            yield Label(_("The host's screen shows the line to type: mexitrain join HOST:PORT CODE."), classes="note")
+            with Horizontal(classes="row"):
+                yield Label(_("Address"), classes="field-label")
+                yield Input(value=address, placeholder=_("host:port"), max_length=260, compact=True, id="join-address")
+            with Horizontal(classes="row"):
+                yield Label(_("Table code"), classes="field-label")
+                yield Input(value=code, placeholder="ABCDEF", max_length=32, compact=True, id="join-code")
+            with Horizontal(classes="row"):
+                yield Label(_("Your name"), classes="field-label")
+                yield Input(value=name, max_length=NAME_MAX, compact=True, id="join-name")
+            yield Static("", id="join-problem", classes="problem", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button(_("Join ▶"), id="join-go", variant="success", compact=True, action="screen.join")
+                yield Button(_("Cancel"), id="join-cancel", compact=True, action="screen.cancel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        first_empty = next((i for i in ("address", "code", "name") if not self.query_one(f"#join-{i}", Input).value), "address")
+        self.query_one(f"#join-{first_empty}", Input).focus()
+
+    def check(self) -> tuple[JoinRequest | None, str]:
+        """The request the form describes, or None and what is wrong."""
+        address = self.query_one("#join-address", Input).value.strip()
+        code_text = self.query_one("#join-code", Input).value
+        name = self.query_one("#join-name", Input).value.strip()
+        if split_address(address) is None:
+            return None, _("The address is HOST:PORT, for example 192.168.1.20:8765.")
+        code = normalise_code(code_text)
+        if code is None:
+            return None, _("The table code is 6 letters, for example KXMPTR.")
+        problem = name_problem(name)
+        if problem is not None:
+            return None, problem
+        return JoinRequest(address, code, name), ""
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "join-name":
+            self.action_join()
+        else:
+            self.focus_next()
+
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        self.query_one("#join-problem", Static).update("")
+
+    def action_join(self) -> None:
+        request, problem = self.check()
+        if request is None:
+            self.query_one("#join-problem", Static).update(plain(problem))
+            return
+        self.dismiss(request)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HostScreen(ModalScreen[int | None]):
+    """Host a table, first step: the port others connect to (then the table's setup)."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "next", "Next", tooltip="Set up the table", id="host-next"),
+        Binding("escape", "cancel", "Cancel", id="host-cancel"),
+    ]
+
+    def __init__(self, port: int = DEFAULT_TABLE_PORT) -> None:
+        super().__init__()
+        self.port = port
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="host-box", classes="save-box"):
+            yield Label("[b]" + _("Host a table") + "[/]")
+            yield Label(
+                _("Others join this computer's table on this port; then you set up the table as for a local game. "
+                  "Each person seat is for one player: the first is yours, the others wait for those who join."),
+                classes="note",
+            )
+            with Horizontal(classes="row"):
+                yield Label(_("Port"), classes="field-label")
+                yield Input(value=str(self.port), type="integer", max_length=5, compact=True, id="host-port")
+            yield Static("", id="host-problem", classes="problem", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button(_("Next ▶"), id="host-next", variant="success", compact=True, action="screen.next")
+                yield Button(_("Cancel"), id="host-cancel", compact=True, action="screen.cancel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#host-port", Input).focus()
+
+    def check(self) -> tuple[int | None, str]:
+        text = self.query_one("#host-port", Input).value.strip()
+        if not text.isdigit() or not 0 <= int(text) <= 65535:
+            return None, _("The port is a number from 1024 to 65535 (0: any free port).")
+        port = int(text)
+        if 0 < port < 1024:
+            return None, _("The port is a number from 1024 to 65535 (0: any free port).")
+        return port, ""
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_next()
+
+    def action_next(self) -> None:
+        port, problem = self.check()
+        if port is None:
+            self.query_one("#host-problem", Static).update(plain(problem))
+            return
+        self.dismiss(port)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HostSetupScreen(NewGameScreen):
+    """Host a table, second step: the new-game form; Start opens the table instead of
+    starting a local game (it dismisses with the setup). The person seats are the places
+    of people: the first is the host's, the others are open for those who join."""
+
+    def __init__(self, setup: GameSetup | None = None, seed: int | None = None) -> None:
+        super().__init__(setup, seed=seed, can_go_back=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#form-title", Label).update(
+            "[b]" + _("Host a table") + "[/] · [dim]" + _("person seats: the first is yours, the others are for those who join") + "[/]"
+        )
+        self.query_one("#start", Button).label = _("Open ▶")
+        self.query_one("#row-net").display = False  # already on the way to a table
+
+    def on_new_game_screen_start(self, message: NewGameScreen.Start) -> None:
+        message.stop()  # not a local game: the table's setup goes back to the app
+        self.dismiss(message.setup)
+
+    def action_back(self) -> None:
+        self.dismiss(None)

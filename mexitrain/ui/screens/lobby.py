@@ -1,0 +1,193 @@
+"""The lobby of a table on the network: who sits where, the line others type to join, and
+for the host the level of the computer players that take the open seats, and Start.
+
+Attributes down, messages up: the app hands the screen each :class:`~mexitrain.net.protocol.Lobby`
+and :class:`~mexitrain.net.protocol.Welcome` it receives (:meth:`LobbyScreen.show`); the screen
+posts :class:`LobbyScreen.Start` and never talks to the network.
+"""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Label, Select, Static
+
+from ...i18n import N_, _
+from ...players import LEVELS
+from ...text.basics import level_name, player_count, round_count
+from ...text.names import fit
+from ..cells import markup, plain
+from ..colours import seat_colour
+from ..widgets.net import NetBar
+
+#: The lobby's key descriptions and tooltips, for the catalog (:mod:`mexitrain.ui.lang`).
+KEY_WORDS = (
+    N_("Start"), N_("Start the game: the open seats go to computer players"),
+    N_("Level"), N_("The level of the computer players that take the open seats"),
+    N_("Leave"), N_("Leave the table"),
+)
+
+
+def seat_state(seat, you: int | None) -> str:
+    """What a lobby seat is, in words: a person connected or away, a computer, or open."""
+    if seat.kind == "open":
+        words = _("open: waiting for a player")
+    elif seat.kind == "computer":
+        words = _("computer: {level}").format(level=level_name(seat.level or "planner"))
+    elif seat.connected:
+        words = _("person · connected")
+    else:
+        words = _("person · away")
+    if you is not None and seat.seat == you:
+        words = _("{state} · you").format(state=words)
+    return words
+
+
+def seats_content(seats, you: int | None) -> Content:
+    """The seats, one a line: number, name (plain text, in its seat colour), state."""
+    if not seats:
+        return Content(_("Nobody has joined yet."))
+    lines = []
+    for seat in seats:
+        name = seat.name if seat.kind != "open" else "—"
+        label = _("Seat {n}").format(n=seat.seat + 1)
+        lines.append(
+            Content(f"{fit(label, 8)} ")
+            + plain(fit(name, 20), f"b {seat_colour(seat.seat)}" if seat.kind != "open" else "dim")
+            + Content("  ")
+            + plain(seat_state(seat, you), "dim" if seat.kind == "open" else "")
+        )
+    return Content("\n").join(lines)
+
+
+class LobbyScreen(Screen[None]):
+    """Who has joined; the host chooses the open seats' level and starts the game."""
+
+    AUTO_FOCUS = "#lobby-level"
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", tooltip="Start the game: the open seats go to computer players", id="lobby-start"),
+        Binding("l", "level", "Level", tooltip="The level of the computer players that take the open seats", id="lobby-level"),
+        Binding("q,escape", "app.request_quit", "Leave", tooltip="Leave the table", id="lobby-leave"),
+    ]
+
+    class Start(Message):
+        """The host starts the game; the open seats become computer players of ``level``."""
+
+        def __init__(self, level: str) -> None:
+            self.level = level
+            super().__init__()
+
+    class LevelChosen(Message):
+        """The host chose the open seats' level (kept for handing over a seat later)."""
+
+        def __init__(self, level: str) -> None:
+            self.level = level
+            super().__init__()
+
+    def __init__(self, code: str, *, join_line: str | None = None, level: str = "planner") -> None:
+        super().__init__()
+        self.code = code
+        self.join_line = join_line
+        self.level = level if level in LEVELS else next(iter(LEVELS))
+        self.lobby = None  # the last Lobby message
+        self.welcome = None  # the Welcome message
+        self.connected = False
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="lobby"):
+            yield Label(markup("[b]" + _("Play together") + "[/] · " + _("table {code}").format(code="$code"), code=self.code), id="lobby-title")
+            yield Static("", id="lobby-rules", markup=False)
+            yield Static("", id="lobby-join", markup=False)
+            yield Label("[b]" + _("Seats") + "[/]", classes="section")
+            yield Static("", id="lobby-seats")
+            with Horizontal(id="lobby-host", classes="row"):
+                yield Label(_("Open seats become"), classes="field-label")
+                yield Select(
+                    [(_("computer: {level}").format(level=level_name(lvl)), lvl) for lvl in LEVELS],
+                    value=self.level, allow_blank=False, compact=True, id="lobby-level",
+                )
+                yield Button(_("Start ▶"), id="lobby-start", variant="success", compact=True, action="screen.start")
+            yield Static("", id="lobby-wait", markup=False)
+        yield NetBar(id="lobby-net")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._refresh()
+
+    # -- fed by the app ---------------------------------------------------------------------
+    def show(self, lobby=None, welcome=None, *, connected: bool | None = None) -> None:
+        """The table as it is now (a Lobby message, this client's Welcome, the link up or not)."""
+        if lobby is not None:
+            self.lobby = lobby
+        if welcome is not None:
+            self.welcome = welcome
+        if connected is not None:
+            self.connected = connected
+        if self.is_attached and self.is_mounted:
+            self._refresh()
+
+    @property
+    def is_host(self) -> bool:
+        return self.welcome is not None and self.welcome.host
+
+    def _you(self) -> int | None:
+        return None if self.welcome is None else self.welcome.seat
+
+    def _refresh(self) -> None:
+        lobby = self.lobby
+        seats = lobby.seats if lobby is not None else ()
+        self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you()))
+        rules = ""
+        if lobby is not None:
+            r = lobby.rules
+            n = len(seats)
+            rules = _("{players} · double-{set} · {rounds}").format(
+                players=player_count(n), set=r.set, rounds=round_count(r.round_count)
+            )
+        self.query_one("#lobby-rules", Static).update(rules)
+        join = self.join_line if self.is_host and self.join_line else ""
+        self.query_one("#lobby-join", Static).update(join)
+        self.query_one("#lobby-join").display = bool(join)
+        self.query_one("#lobby-host").display = self.is_host
+        if self.welcome is None:
+            wait = ""
+        elif self.is_host:
+            open_seats = sum(1 for s in seats if s.kind == "open")
+            wait = _("Start when everyone is here (Ctrl+S): the open seats go to computer players.") if open_seats else _("Every seat is taken: start the game (Ctrl+S).")
+        else:
+            wait = _("Waiting for the host to start the game…")
+        self.query_one("#lobby-wait", Static).update(wait)
+        self.query_one("#lobby-start", Button).disabled = not self.check_action("start", ())
+        self.refresh_bindings()
+
+    # -- keys ----------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("start", "level"):
+            if not self.is_host:
+                return False  # only the host starts: the others never see the key
+            started = self.lobby is not None and self.lobby.started
+            return True if (self.connected and self.lobby is not None and not started) else None
+        return True
+
+    def action_start(self) -> None:
+        if self.check_action("start", ()):
+            self.post_message(self.Start(self.level))
+
+    def action_level(self) -> None:
+        """The next computer level for the open seats (the list does the same with the mouse)."""
+        levels = list(LEVELS)
+        i = levels.index(self.level) if self.level in levels else -1
+        self.query_one("#lobby-level", Select).value = levels[(i + 1) % len(levels)]
+
+    @on(Select.Changed, "#lobby-level")
+    def _level_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str) and event.value != self.level:
+            self.level = event.value
+            self.post_message(self.LevelChosen(self.level))

@@ -1,0 +1,167 @@
+"""The app at a table on the network (mexitrain/ui/remote.py) against a stand-in client:
+the lobby, the game fed by the server's views, intents sent, refusals and away seats shown."""
+
+from __future__ import annotations
+
+from support.fake_table import FakeClient, factory, lobby, my_turn_game, state, update, welcome
+from support.pilot import wait_for
+
+from mexitrain.net.protocol import Away, Intent, Refused, StartGame
+from mexitrain.rules import legal_actions
+from mexitrain.ui.remote import TableApp, TableRequest, TableScreen
+from mexitrain.ui.screens.lobby import LobbyScreen
+from mexitrain.ui.widgets.net import NetBar
+
+
+def app_at_table(client: FakeClient, **request) -> TableApp:
+    values = {"address": "127.0.0.1:8765", "code": "KXMPTR", "name": "Ann", **request}
+    return TableApp(None, 0, table=TableRequest(**values), client_factory=factory(client))
+
+
+def bar(app) -> str:
+    return str(app.screen.query_one(NetBar).text)
+
+
+async def test_lobby_then_game_then_an_intent_goes_up():
+    client = FakeClient()
+    app = app_at_table(client, join_line="Others join with: mexitrain join 10.0.0.5:8765 KXMPTR")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+        assert isinstance(app.screen, LobbyScreen)
+        await wait_for(pilot, lambda: "Connecting" in bar(app), "connecting shown")
+        client.link("connected")
+        client.say(welcome())
+        client.say(lobby())
+        await pilot.pause()
+        text = str(app.screen.query_one("#lobby-seats").render())
+        assert "Ann" in text and "open" in text and "random" in text
+        assert "mexitrain join 10.0.0.5:8765 KXMPTR" in str(app.screen.query_one("#lobby-join").render())
+        assert bar(app) == ""
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: client.sent, "StartGame sent")
+        assert client.sent == [StartGame(level="planner")]
+        game = state()
+        client.say(lobby(started=True))
+        client.say(update(game, seat=game.turn if False else 0))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        board = app.game_screen.board
+        assert board.view.seat == 0 and board.viewer == 0
+
+
+def notices(app) -> list[str]:
+    from mexitrain.ui.textual_compat import notices as all_notices
+
+    return [str(n.message) for n in all_notices(app)]
+
+
+async def _at_game(pilot, app, client, game, seat=0, **kw) -> None:
+    await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+    client.link("connected")
+    client.say(welcome(seat=seat, **kw))
+    client.say(lobby(started=True, open_seat=False))
+    client.say(update(game, seat=seat))
+    await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+
+
+async def test_a_move_is_sent_as_an_intent_and_a_refusal_is_said_in_words():
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game)
+        board = app.game_screen.board
+        assert board.my_turn
+        key = "enter" if board.plays else "d"
+        await pilot.press(key)
+        await wait_for(pilot, lambda: client.sent, "an intent sent")
+        sent = client.sent[0]
+        assert isinstance(sent, Intent) and sent.seq == 1
+        assert sent.action in legal_actions(game)
+        # the server refuses it: the same sentence as a local refusal, in the player's words
+        client.say(Refused(seq=1, code="not_your_turn", values={"turn": 1}))
+        await wait_for(pilot, lambda: any("Bea is to play" in n for n in notices(app)), "the refusal")
+        client.say(Refused(seq=1, code="not_in_hand", values={"tile": [6, 6]}))
+        await wait_for(pilot, lambda: any("You do not hold 6-6" in n for n in notices(app)), "a rules refusal")
+
+
+async def test_not_my_turn_no_intent_is_sent():
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(1)  # Bea's turn: this terminal is Ann's
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game, seat=0)
+        assert not app.game_screen.board.my_turn
+        await pilot.press("enter", "d", "m")
+        await pilot.pause()
+        assert client.sent == []
+
+
+async def test_away_seat_shown_with_a_clock_and_the_host_hands_it_over():
+    from mexitrain.net.protocol import HandOver
+
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game)
+        assert not app.screen.query_one(NetBar).display
+        client.say(update(game, seat=0, seq=2, away=(Away(seat=1, name="Bea", seconds=42),)))
+        await wait_for(pilot, lambda: "Waiting for Bea to come back (0:4" in bar(app), "the away line")
+        assert "c hands the seat" in bar(app)
+        assert app.screen.query_one(NetBar).display
+        await pilot.press("c")
+        await wait_for(pilot, lambda: client.sent, "HandOver sent")
+        assert client.sent == [HandOver(seat=1, level="planner")]
+
+
+async def test_not_the_host_no_hand_over():
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game, host=False)
+        client.say(update(game, seat=0, seq=2, away=(Away(seat=1, name="Bea", seconds=3),)))
+        await wait_for(pilot, lambda: "Waiting for Bea" in bar(app), "the away line")
+        assert "c hands" not in bar(app)
+        assert app.check_action("hand_over", ()) is False
+        await pilot.press("c")
+        await pilot.pause()
+        assert client.sent == []
+
+
+async def test_the_link_retrying_is_on_screen():
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game)
+        client.link("retrying", attempt=3, retry_in=4.0, error="lost")
+        await wait_for(pilot, lambda: "attempt 3" in bar(app), "the retrying line")
+        assert "Connection lost" in bar(app)
+        # nothing is sent while the link is down: said, not lost silently
+        await pilot.press("enter" if app.game_screen.board.plays else "d")
+        await pilot.pause()
+        assert client.sent == []
+        assert any("Not connected" in n for n in notices(app))
+        client.link("connected")
+        await wait_for(pilot, lambda: bar(app) == "", "the line goes once connected")
+
+
+async def test_undo_and_save_are_local_only():
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game)
+        assert app.check_action("undo", ()) is None  # dimmed, with its reason
+        assert app.check_action("save_as", ()) is False
+        assert app.check_action("load_game", ()) is False
+        assert app.check_action("open_replay", ()) is False
+        await pilot.press("u")
+        await wait_for(pilot, lambda: any("not available at a table" in n for n in notices(app)), "why no undo")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert type(app.screen) is TableScreen
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Save game as…" not in titles and "Load a saved game…" not in titles and "Open replay…" not in titles
+        assert "Leave the table" in titles
