@@ -178,6 +178,27 @@ register(
 )
 
 
+def _join_arguments(p: argparse.ArgumentParser) -> None:
+    from .commands.join import add_arguments
+
+    add_arguments(p)
+
+
+register(
+    "join",
+    Command(
+        help=N_("sit at a table on the network"),
+        add_arguments=_join_arguments,
+        run="mexitrain.commands.join:run",
+        description=N_(
+            "Sit at the table another player hosts (mexitrain host, or Host a table… on the "
+            "new-game screen): its address and code are on the host's screen. Joining again "
+            "takes your seat back."
+        ),
+    ),
+)
+
+
 # ---------------------------------------------------------------------------------------
 # Entry point
 # ---------------------------------------------------------------------------------------

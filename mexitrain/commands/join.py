@@ -1,0 +1,69 @@
+"""``mexitrain join HOST:PORT CODE [--name NAME]``: sit at a table on the network.
+
+The address and the code are checked first (a bad one is one line, exit status 2); a table
+that cannot be reached is not an error here: the game's screen opens and says it is trying
+again (1, 2, 4 … 30 s), as it does when the link drops during a game. The seat's token is
+kept in the data folder, so that ``mexitrain join`` again takes the seat back.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..i18n import _
+from .args import CommandError, UsageError, add_data_dir_argument, shown
+
+
+def name_value(text: str) -> str:
+    """A seat's name as ``--name`` gives it (as the new-game form takes one)."""
+    from ..text.names import NAME_MAX, codepoint, first_unprintable, printable
+
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError(_("a name cannot be empty"))
+    bad = first_unprintable(name)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(
+            _("name {name} holds the control character {char}, which a name cannot").format(
+                name=shown(printable(name)), char=codepoint(bad)
+            )
+        )
+    if len(name) > NAME_MAX:
+        raise argparse.ArgumentTypeError(
+            _("name {name} is longer than 20 characters").format(name=shown(name[:NAME_MAX] + "…"))
+        )
+    return name
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("address", metavar=_("HOST:PORT"), help=_("the table's address, as the host's screen shows it"))
+    p.add_argument("code", metavar=_("CODE"), help=_("the table's code (6 letters)"))
+    p.add_argument("--name", type=name_value, metavar=_("NAME"), help=_("your name at the table (default: your user name)"))
+    add_data_dir_argument(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..net.protocol import normalise_code
+    from ..ui.address import split_address
+
+    if split_address(args.address) is None:
+        raise UsageError(
+            _("{address} is not a table's address: HOST:PORT, for example 192.168.1.20:8765").format(
+                address=shown(args.address)
+            )
+        )
+    code = normalise_code(args.code)
+    if code is None:
+        raise UsageError(_("{code} is not a table code: 6 letters, for example KXMPTR").format(code=shown(args.code)))
+    try:
+        from ..ui.remote import run_table_app
+        from ..ui.screens.join import default_name
+    except ImportError as exc:
+        raise CommandError(_("the game screens are not available: {error}").format(error=exc)) from None
+    name = args.name or default_name()
+    if not name:
+        raise UsageError(_("say your name at the table with --name NAME"))
+    from ..i18n import language
+
+    status = run_table_app(args.address.strip(), code, name, data_dir=getattr(args, "data_dir", None), lang=language())
+    return int(status or 0)
