@@ -252,9 +252,16 @@ def encode(msg: BaseModel) -> str:
     return msg.model_dump_json()
 
 
+def _size(text: str | bytes) -> int:
+    if isinstance(text, bytes):
+        return len(text)
+    if len(text) * 4 <= MAX_CLIENT_MESSAGE:
+        return len(text)  # at most 4 bytes a character: below any cap either way
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def _load(text: str | bytes, limit: int, types: set[str]) -> dict:
-    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
-    if size > limit:
+    if _size(text) > limit:
         raise ProtocolError("too_big", limit=limit)
     try:
         data = json.loads(text)
@@ -278,6 +285,14 @@ def _field(exc: ValidationError) -> str:
 def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye:
     """A client message, or :class:`ProtocolError` (bad_json, unknown_type, bad_message,
     too_big, version). A Hello of another version is ``version`` whatever its other fields."""
+    if _size(text) <= MAX_CLIENT_MESSAGE:
+        try:  # the fast path: JSON parsed and checked in one go
+            msg = CLIENT_ADAPTER.validate_json(text)
+        except ValidationError:
+            pass  # below: which problem it is
+        else:
+            if not (isinstance(msg, Hello) and msg.version != PROTOCOL_VERSION):
+                return msg
     data = _load(text, MAX_CLIENT_MESSAGE, _CLIENT_TYPES)
     if data["type"] == "hello":
         version = data.get("version")
@@ -291,6 +306,11 @@ def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | 
 
 def decode_server(text: str | bytes) -> Welcome | Lobby | Update | Refused | Error:
     """A server message, or :class:`ProtocolError` (bad_json, unknown_type, bad_message, too_big)."""
+    if _size(text) <= MAX_SERVER_MESSAGE:
+        try:  # the fast path: JSON parsed and checked in one go
+            return SERVER_ADAPTER.validate_json(text)
+        except ValidationError:
+            pass  # below: which problem it is
     data = _load(text, MAX_SERVER_MESSAGE, _SERVER_TYPES)
     try:
         return SERVER_ADAPTER.validate_python(data)

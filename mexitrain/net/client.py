@@ -1,0 +1,228 @@
+"""The table client: one seat's connection to a table server, kept up by itself
+(docs/protocol.md).
+
+:meth:`TableClient.run` connects, joins with Hello (with the seat's token if one is kept for
+this table, :mod:`mexitrain.storage.tokens`), hands every server message to ``on_message``
+and, when the connection is lost, connects again after 1, 2, 4 … 30 seconds (with jitter),
+taking its seat back with its token. It returns when closed or after a fatal Error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ..storage import tokens
+from ..storage.savefile import SaveError
+from .protocol import (
+    MAX_SERVER_MESSAGE,
+    PROTOCOL_VERSION,
+    Bye,
+    Error,
+    Hello,
+    ProtocolError,
+    Welcome,
+    decode_server,
+    encode,
+    normalise_code,
+)
+
+#: The first and the longest wait between two attempts, in seconds.
+BACKOFF = (1.0, 30.0)
+
+
+@dataclass(frozen=True)
+class LinkStatus:
+    """The link to the table: ``state``, the attempt number (0: the first connection),
+    the seconds until the next attempt while retrying, and the last problem as a code
+    (an Error's code, or "refused_connection", "unreachable", "lost", "bad_server_message")."""
+
+    state: Literal["connecting", "connected", "retrying", "closed"]
+    attempt: int = 0
+    retry_in: float | None = None
+    error: str | None = None
+
+
+def ws_uri(address: str) -> str:
+    """``HOST:PORT`` (or a ``ws://`` URI) as the WebSocket URI."""
+    address = address.strip()
+    if address.startswith(("ws://", "wss://")):
+        return address
+    return f"ws://{address}/"
+
+
+def _problem(exc: BaseException) -> str:
+    if isinstance(exc, ConnectionRefusedError):
+        return "refused_connection"
+    if isinstance(exc, (ConnectionClosed, ConnectionResetError, EOFError)):
+        return "lost"
+    return "unreachable"
+
+
+class TableClient:
+    """One seat at the table at ``address`` (``HOST:PORT``) with code ``code``.
+
+    ``token``: the seat's token to send (the host's, from the server); otherwise the one kept
+    in ``data_dir`` for this address, code and name, if any (``data_dir`` None: kept in memory
+    only). ``backoff``: the first and longest wait between attempts; ``retry=False`` stops at
+    the first lost connection.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        code: str,
+        name: str,
+        *,
+        data_dir: Path | None,
+        lang: str = "en",
+        token: str | None = None,
+        backoff: tuple[float, float] = BACKOFF,
+        rng: random.Random | None = None,
+        retry: bool = True,
+        open_timeout: float = 10.0,
+    ) -> None:
+        self.address = address
+        self.code = normalise_code(code) or code
+        self.name = name
+        self.data_dir = Path(data_dir) if data_dir is not None else None
+        self.lang = lang
+        self.token = token
+        if self.token is None and self.data_dir is not None:
+            self.token = tokens.load_token(self.data_dir, address, self.code, name)
+        self.backoff = backoff
+        self.rng = rng or random.Random()
+        self.retry = retry
+        self.open_timeout = open_timeout
+        self.welcome: Welcome | None = None
+        self.fatal: Error | None = None
+        self._ws: ClientConnection | None = None
+        self._closing = False
+        self._wake = asyncio.Event()
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
+    async def send(self, msg: Any) -> bool:
+        """Send a client message; False when not connected (it is not kept: an intent sent
+        while the link is down is lost, and the next Update shows the game as it is)."""
+        ws = self._ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(encode(msg))
+        except ConnectionClosed:
+            return False
+        return True
+
+    async def close(self) -> None:
+        """Leave: say Bye, close the connection, stop retrying (run returns)."""
+        self._closing = True
+        self._wake.set()
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.send(encode(Bye()))
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    def delay(self, attempt: int) -> float:
+        """The wait before attempt ``attempt`` (1, 2, 4 … the longest), ±20 % jitter."""
+        first, longest = self.backoff
+        base = min(longest, first * 2 ** max(0, attempt - 1))
+        return base * self.rng.uniform(0.8, 1.2)
+
+    async def run(
+        self,
+        on_message: Callable[[Any], Any],
+        on_status: Callable[[LinkStatus], Any] | None = None,
+    ) -> Error | None:
+        """Connect and deliver every server message until closed; returns the fatal Error
+        that ended it, or None."""
+
+        async def status(st: LinkStatus) -> None:
+            if on_status is not None:
+                r = on_status(st)
+                if inspect.isawaitable(r):
+                    await r
+
+        attempt = 0
+        problem: str | None = None
+        while not self._closing:
+            await status(LinkStatus("connecting", attempt, None, problem))
+            try:
+                problem = await self._connection(on_message, status)
+            except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
+                problem = _problem(exc)
+            if self.fatal is not None or self._closing:
+                break
+            if not self.retry:
+                break
+            if self.welcome is not None and problem is None:
+                problem = "lost"
+            attempt += 1
+            wait = self.delay(attempt)
+            await status(LinkStatus("retrying", attempt, wait, problem))
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+        await status(LinkStatus("closed", attempt, None, self.fatal.code if self.fatal else problem))
+        return self.fatal
+
+    async def _connection(self, on_message, status) -> str | None:
+        async with connect(
+            ws_uri(self.address),
+            max_size=MAX_SERVER_MESSAGE,
+            open_timeout=self.open_timeout,
+            compression=None,
+            proxy=None,
+        ) as ws:
+            hello = Hello(version=PROTOCOL_VERSION, code=self.code, name=self.name, token=self.token, lang=self.lang)
+            await ws.send(encode(hello))
+            self._ws = ws
+            try:
+                async for text in ws:
+                    try:
+                        msg = decode_server(text)
+                    except ProtocolError:
+                        self.fatal = Error(code="bad_server_message", fatal=True)
+                        await ws.close()
+                        return "bad_server_message"
+                    if isinstance(msg, Welcome):
+                        self._welcomed(msg)
+                        await status(LinkStatus("connected", 0, None, None))
+                    if isinstance(msg, Error) and msg.fatal:
+                        self.fatal = msg
+                        if msg.code == "bad_token":
+                            self._forget()
+                    r = on_message(msg)
+                    if inspect.isawaitable(r):
+                        await r
+                    if self.fatal is not None:
+                        return msg.code
+                return None
+            finally:
+                self._ws = None
+
+    def _welcomed(self, msg: Welcome) -> None:
+        self.welcome = msg
+        if msg.token != self.token:
+            self.token = msg.token
+            if self.data_dir is not None:
+                with contextlib.suppress(SaveError):
+                    tokens.save_token(self.data_dir, self.address, self.code, self.name, msg.token)
+
+    def _forget(self) -> None:
+        self.token = None
+        if self.data_dir is not None:
+            tokens.forget_token(self.data_dir, self.address, self.code, self.name)

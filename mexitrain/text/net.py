@@ -1,0 +1,200 @@
+"""The table on the network in words: errors and refusals from the server (codes and values,
+:mod:`mexitrain.net.protocol`), the link's status, a seat whose person is away, and the lines
+``mexitrain host`` prints.
+
+The network's objects are read by their fields (text sits below net/ and never imports it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..i18n import _, ngettext
+from ..rules.errors import IllegalAction
+from .basics import level_name
+from .names import printable
+from .refusals import reason_text
+
+#: The rules' own refusals are worded by text.refusals; these are the table's.
+_TABLE_REFUSALS = ("not_started", "not_your_turn", "no_seat")
+
+
+def clock(seconds: float) -> str:
+    """``42`` -> ``"0:42"``, ``3725`` -> ``"1:02:05"`` (the same in every language)."""
+    s = max(0, int(seconds))
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def refused_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer: int | None = None) -> str:
+    """Why the server refused an intent, as one sentence (``exc`` is
+    :func:`mexitrain.net.protocol.refusal` of the Refused message)."""
+    if exc.code == "not_started":
+        return _("The game has not started yet: the host starts it.")
+    if exc.code == "not_your_turn":
+        turn = exc.values.get("turn")
+        if isinstance(turn, int) and names is not None and 0 <= turn < len(names):
+            return _("It is not your turn: {name} is to play.").format(name=printable(names[turn]))
+        return _("It is not your turn.")
+    if exc.code == "no_seat":
+        return _("You have no seat at this table.")
+    return reason_text(exc, names, viewer)
+
+
+def error_text(code: str, values: Mapping[str, Any] | None = None, server_version: int | None = None) -> str:
+    """An error from the table (:data:`mexitrain.net.protocol.ERROR_CODES`), as one line."""
+    v = dict(values or {})
+    if code == "bad_json":
+        return _("The message was not valid JSON.")
+    if code == "unknown_type":
+        return _("The message's type is not known to this table.")
+    if code == "bad_message":
+        field = printable(str(v.get("field") or ""))[:80]
+        if field:
+            return _("The message has a bad field: {field}.").format(field=field)
+        return _("The message is not one this table understands.")
+    if code == "too_big":
+        return _("The message was too large (at most {limit} bytes).").format(limit=v.get("limit", "?"))
+    if code == "version":
+        if server_version is not None:
+            return _(
+                "This table speaks version {server} of the protocol and this program version {client}: "
+                "use the same version of mexitrain."
+            ).format(server=server_version, client=v.get("version", "?"))
+        return _("This table speaks another version of the protocol: use the same version of mexitrain.")
+    if code == "hello_first":
+        return _("The connection did not start by joining the table.")
+    if code == "wrong_code":
+        return _("There is no table with that code here: check the code.")
+    if code == "bad_token":
+        return _("This table does not know your seat any more: join again without it.")
+    if code == "bad_name":
+        return _("That name cannot be used.")
+    if code == "table_full":
+        return _("Every seat at this table is taken.")
+    if code == "replaced":
+        return _("Your seat was taken back from another connection.")
+    if code == "not_host":
+        return _("Only the host can do that.")
+    if code == "started":
+        return _("The game has already started.")
+    if code == "bad_seat":
+        seat = v.get("seat")
+        if isinstance(seat, int):
+            return _("Seat {seat} cannot be handed over: its player is not away.").format(seat=seat + 1)
+        return _("That seat cannot be handed over.")
+    if code == "flood":
+        return _("Too many messages too fast: disconnected.")
+    if code == "too_slow":
+        return _("This connection fell too far behind: disconnected.")
+    if code == "server_closing":
+        return _("The table was closed by its host.")
+    if code == "internal":
+        return _("The table failed on that message; the game goes on.")
+    # a code of a newer server, or a connection problem of the client (its code)
+    if code == "refused_connection":
+        return _("Nobody answers at that address.")
+    if code == "unreachable":
+        return _("That address cannot be reached.")
+    if code == "lost":
+        return _("The connection was lost.")
+    if code == "bad_server_message":
+        return _("The table sent a message this program cannot read.")
+    return _("Network error: {code}.").format(code=printable(str(code))[:40])
+
+
+def link_text(status: Any) -> str:
+    """The link to the table in words (a :class:`mexitrain.net.client.LinkStatus`)."""
+    state = status.state
+    if state == "connecting":
+        return _("Connecting to the table…")
+    if state == "connected":
+        return _("Connected.")
+    if state == "retrying":
+        why = error_text(status.error) if status.error else ""
+        wait = status.retry_in or 0
+        line = ngettext(
+            "Connection lost; trying again in {n} second (attempt {attempt}).",
+            "Connection lost; trying again in {n} seconds (attempt {attempt}).",
+            max(1, round(wait)),
+        ).format(n=max(1, round(wait)), attempt=status.attempt)
+        return f"{line} {why}".strip()
+    return _("Disconnected.")
+
+
+def away_text(away: Any) -> str:
+    """A seat whose person dropped (an :class:`mexitrain.net.protocol.Away`)."""
+    return _("Waiting for {name} to come back ({time})").format(
+        name=printable(away.name), time=clock(away.seconds)
+    )
+
+
+# -- mexitrain host ---------------------------------------------------------------------------
+
+
+def join_line(address: str, code: str) -> str:
+    """The line the host gives the others (the command itself is never translated)."""
+    return _("Others join with: {command}").format(command=f"mexitrain join {address} {code}")
+
+
+def serving_line(address: str, code: str, seats: int) -> str:
+    return ngettext(
+        "Table {code} open on {address}, {n} seat.",
+        "Table {code} open on {address}, {n} seats.",
+        seats,
+    ).format(code=code, address=address, n=seats)
+
+
+def other_addresses_line(addresses: Sequence[str]) -> str:
+    return _("This computer's other addresses: {addresses}").format(addresses=", ".join(addresses))
+
+
+def headless_start_line() -> str:
+    return _(
+        "The game starts when every seat is taken, or press Enter to start now "
+        "(open seats go to computer players). Ctrl+C closes the table."
+    )
+
+
+def joined_line(name: str, seat: int) -> str:
+    return _("{name} sits in seat {seat}.").format(name=printable(name), seat=seat + 1)
+
+
+def back_line(name: str, seat: int) -> str:
+    return _("{name} is back in seat {seat}.").format(name=printable(name), seat=seat + 1)
+
+
+def left_line(name: str, seat: int) -> str:
+    return _("{name} left seat {seat}; the seat waits for them.").format(name=printable(name), seat=seat + 1)
+
+
+def started_line(level: str) -> str:
+    return _("The game starts; open seats are played by computer players ({level}).").format(
+        level=level_name(level)
+    )
+
+
+def game_over_line() -> str:
+    return _("The game is over. The table stays open until Ctrl+C.")
+
+
+def resumed_line(code: str, round_: int, rounds: int) -> str:
+    return _("Table {code} reopened at round {round} of {rounds}.").format(code=code, round=round_, rounds=rounds)
+
+
+def stopped_line() -> str:
+    return _("Table closed: the game is autosaved; mexitrain host --resume reopens it.")
+
+
+def no_table_line() -> str:
+    return _("There is no table to reopen in this data folder.")
+
+
+def cannot_listen_line(address: str, problem: str) -> str:
+    return _("Cannot open the table on {address}: {problem}").format(address=address, problem=problem)
+
+
+def no_ui_line() -> str:
+    return _("The table's screen is not available in this version: use --no-play and join from another terminal.")
