@@ -12,8 +12,9 @@ The format is documented field by field in ``docs/record-format.md``. In short::
 ``replay`` trusts nothing in a record: it re-derives every deal from the seed and the rules,
 applies each event through :func:`~mexitrain.rules.engine.apply` and compares every declared
 result with the one the replay produces. The first thing that does not hold raises
-:class:`RecordError` with a one-line message naming where it is ("round 3, event 17 (seat 2
-play 7-3 on mexican): ...").
+:class:`RecordError`: a code (:data:`RECORD_CODES`) and values saying where it is (``round``,
+``event``, ``field``) and what is wrong; :func:`mexitrain.text.files.record_error_text` says it
+in the player's language ("round 3, move 17: ...").
 
 This module is pure: no files, no clocks. ``load_record``/``dump_record`` work on strings
 (the strict JSON reader and the line layout are :mod:`.record_json`); reading and writing
@@ -35,9 +36,9 @@ from pydantic import ValidationError
 
 from .actions import MEXICAN, SIMPLE_ACTIONS, Action, Play
 from .engine import apply, new_game
-from .errors import IllegalAction
+from .errors import CodedError, IllegalAction
 from .record_json import StrictJSONError, layout, strict_json
-from .ruleset import RuleSet, RuleSetError, error_data
+from .ruleset import RuleSet, RuleSetError, rule_set_error
 from .state import Event, GameState, RoundResult
 
 FORMAT = "mexitrain-record"
@@ -57,53 +58,52 @@ _EVENT_KEYS = {
 _ENDS = ("domino", "stuck", "blocked")
 
 
-class RecordError(ValueError):
+#: Every code a :class:`RecordError` may carry (docs/record-format.md, "Error codes").
+RECORD_CODES: tuple[str, ...] = (
+    "not_json", "truncated", "not_utf8", "not_strict_json", "too_deep", "not_writable", "not_a_record",
+    "other_version", "not_an_object", "event_not_an_object", "not_a_list", "wrong_length", "missing_keys",
+    "unknown_keys", "empty_string", "bad_player", "player_count", "not_whole_number", "out_of_range",
+    "not_a_tile", "not_in_set", "tile_order", "bad_rules", "no_rounds", "too_many_rounds",
+    "unfinished_round", "end_and_scores", "bad_end", "event_type", "bad_train", "wrong_engine",
+    "wrong_seat", "wrong_deal", "wrong_turn", "wrong_draw", "illegal_move", "round_over",
+    "round_not_over", "round_over_unsaid", "wrong_result", "game_ended", "game_truncated",
+    "wrong_totals", "wrong_winners",
+)
+
+
+class RecordError(CodedError, ValueError):
     """A record that is not a well-formed, legal, self-consistent mexitrain game.
 
-    As with :class:`~mexitrain.rules.errors.IllegalAction`, ``str(exc)`` is one English line
-    for developers and ``code`` + ``values`` are the same problem as data, for interfaces to
-    say in the player's language. Where it is, when known: ``round`` and ``event`` (counted
-    from 1) and ``field`` (the key path as the file writes it: ``hands[2]``, ``rules.set``).
-    JSON types are named by :func:`json_type` (``"list"``, ``"null"``...), tiles are
-    ``(a, b)`` tuples; ``error``/``reason`` hold the underlying RuleSetError/IllegalAction.
+    As with :class:`~mexitrain.rules.errors.IllegalAction`, it is data: ``code`` (one of
+    :data:`RECORD_CODES`) and ``values``, which interfaces say in the player's language;
+    ``str(exc)`` is the developer line (``wrong_turn (round=2, event=1, turn=0, seat=1)``).
+    Where it is, when known: ``round`` and ``event`` (counted from 1) and ``field`` (the key
+    path as the file writes it: ``hands[2]``, ``rules.set``); ``path``, the file, is added by
+    :mod:`mexitrain.storage.records`. JSON types are named by :func:`json_type` (``"list"``,
+    ``"null"``...), tiles are ``(a, b)`` tuples; ``error``/``reason`` hold the underlying
+    RuleSetError/IllegalAction/StrictJSONError.
     """
-
-    def __init__(self, message: str, code: str = "invalid", **values: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.values = values
 
 
 class _Where:
-    """Where a problem is: round and event (from 1), the field's key path, the event in words."""
+    """Where a problem is: round and event (from 1) and the field's key path."""
 
-    def __init__(self, field: str | None = None, round: int | None = None, event: int | None = None,
-                 desc: str = "", label: str | None = None) -> None:
-        self.field, self.round, self.event, self.desc = field, round, event, desc
-        self.label = label  # the field as the English message names it, if not its path
+    def __init__(self, field: str | None = None, round: int | None = None, event: int | None = None) -> None:
+        self.field, self.round, self.event = field, round, event
 
     def __truediv__(self, key: str | int) -> _Where:
         if isinstance(key, int):
             field = f"{self.field}[{key}]"
         else:
             field = key if self.field is None else f"{self.field}.{key}"
-        return _Where(field, self.round, self.event, self.desc)
-
-    def __str__(self) -> str:
-        field = self.label or self.field
-        if self.round is None:
-            return field or "the record"
-        head = f"round {self.round}" if self.event is None else f"round {self.round}, event {self.event}"
-        if self.event is not None and self.desc:
-            head += f" ({self.desc})"
-        return f"{head}: {field}" if field else head
+        return _Where(field, self.round, self.event)
 
     def values(self) -> dict[str, Any]:
         return {k: v for k, v in (("round", self.round), ("event", self.event), ("field", self.field)) if v is not None}
 
 
-def _error(code: str, message: str, where: _Where | None = None, **values: Any) -> RecordError:
-    return RecordError(message, code, **(where.values() if where is not None else {}), **values)
+def _error(code: str, where: _Where | None = None, **values: Any) -> RecordError:
+    return RecordError(code, **(where.values() if where is not None else {}), **values)
 
 
 # ---------------------------------------------------------------------------------------
@@ -117,9 +117,9 @@ def _player(p: Any) -> dict[str, str]:
     elif hasattr(p, "name") and hasattr(p, "kind"):  # a SeatConfig, or anything like it
         name, kind = p.name, p.kind
     else:
-        raise RecordError(f"a player is a {{name, kind}} mapping or a (name, kind) pair, not {p!r}", "bad_player")
+        raise RecordError("bad_player", found=type(p).__name__)
     if not isinstance(name, str) or not name or not isinstance(kind, str) or not kind:
-        raise RecordError(f"a player needs a non-empty name and kind, not {p!r}", "bad_player")
+        raise RecordError("bad_player", name=name, kind=kind)
     return {"name": name, "kind": kind}
 
 
@@ -171,10 +171,7 @@ def to_record(state: GameState, players: Iterable[Any], meta: Mapping[str, Any] 
     """
     seats = [_player(p) for p in players]
     if len(seats) != state.players:
-        raise RecordError(
-            f"the game has {state.players} players but {len(seats)} were given",
-            "player_count", players=state.players, given=len(seats),
-        )
+        raise RecordError("player_count", players=state.players, given=len(seats))
     rules = state.rules
     rounds = []
     for r in state.results:
@@ -222,15 +219,13 @@ def json_type(value: Any) -> str:
 
 
 def json_type_name(value: Any) -> str:
-    """What a JSON value is, in English words: "a number", "a list", "null"..."""
+    """What a JSON value is, in English words ("a number", "a list", "null"), for the developer
+    lines of :mod:`mexitrain.storage`; players read :func:`json_type` through :mod:`mexitrain.text`."""
     kind = json_type(value)
     return {
         "null": "null", "boolean": "a boolean", "number": "a number", "string": "a string",
         "list": "a list", "object": "an object",
     }.get(kind, kind)
-
-
-_type_name = json_type_name
 
 
 def _is_int(value: Any) -> bool:
@@ -239,47 +234,40 @@ def _is_int(value: Any) -> bool:
 
 def _want_int(value: Any, where: _Where, low: int | None = None, high: int | None = None) -> int:
     if not _is_int(value):
-        raise _error(
-            "not_whole_number", f"{where} must be a whole number, not {_type_name(value)} ({value!r})",
-            where, found=json_type(value),
-        )
+        raise _error("not_whole_number", where, found=json_type(value))
     if low is not None and value < low or high is not None and value > high:
-        span = f"from {low}" if high is None else f"from {low} to {high}"
-        raise _error("out_of_range", f"{where} must be {span}, not {value}", where, min=low, max=high, value=value)
+        raise _error("out_of_range", where, min=low, max=high, value=value)
     return value
 
 
 def _want_list(value: Any, where: _Where, length: int | None = None) -> list:
     if not isinstance(value, list):
-        raise _error("not_a_list", f"{where} must be a list, not {_type_name(value)}", where, found=json_type(value))
+        raise _error("not_a_list", where, found=json_type(value))
     if length is not None and len(value) != length:
-        raise _error(
-            "wrong_length", f"{where} must have {length} entries, one per seat, not {len(value)}",
-            where, length=length, count=len(value),
-        )
+        raise _error("wrong_length", where, length=length, count=len(value))
     return value
 
 
 def _want_keys(obj: Any, where: _Where, required: Iterable[str], optional: Iterable[str] = ()) -> dict:
     if not isinstance(obj, dict):
-        raise _error("not_an_object", f"{where} must be an object, not {_type_name(obj)}", where, found=json_type(obj))
+        raise _error("not_an_object", where, found=json_type(obj))
     required = tuple(required)
     missing = [k for k in required if k not in obj]
     if missing:
-        raise _error("missing_keys", f"{where} lacks {', '.join(repr(k) for k in missing)}", where, keys=tuple(missing))
+        raise _error("missing_keys", where, keys=tuple(missing))
     allowed = set(required) | set(optional)
     extra = [k for k in obj if k not in allowed]
     if extra:
-        raise _error("unknown_keys", f"{where} has unknown {', '.join(repr(k) for k in extra)}", where, keys=tuple(extra))
+        raise _error("unknown_keys", where, keys=tuple(extra))
     return obj
 
 
 def _want_tile(value: Any, where: _Where, top: int) -> tuple[int, int]:
     if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
-        raise _error("not_a_tile", f"{where} must be a tile [a, b] of two whole numbers, not {value!r}", where)
+        raise _error("not_a_tile", where, found=json_type(value))
     a, b = value
     if not (0 <= a <= top and 0 <= b <= top):
-        raise _error("not_in_set", f"{where}: {a}-{b} is not a tile of the double-{top} set", where, tile=(a, b), set=top)
+        raise _error("not_in_set", where, tile=(a, b), set=top)
     return (a, b)
 
 
@@ -288,42 +276,19 @@ def _want_tiles(value: Any, where: _Where, top: int, canonical: bool) -> tuple[t
     for i, t in enumerate(_want_list(value, where)):
         a, b = _want_tile(t, where / i, top)
         if canonical and a > b:
-            raise _error(
-                "tile_order", f"{where / i}: a dealt tile is written low half first, [{b}, {a}]", where / i, tile=(b, a)
-            )
+            raise _error("tile_order", where / i, tile=(b, a))
         out.append((a, b))
     return tuple(out)
-
-
-def _describe(e: dict) -> str:
-    """An event as written in the file, for messages: ``seat 2 play 7-3 on mexican``."""
-    parts = [f"seat {e.get('seat')!r}", str(e.get("type"))]
-    tile = e.get("tile")
-    if isinstance(tile, list) and len(tile) == 2:
-        parts.append(f"{tile[0]}-{tile[1]}")
-    elif tile is not None:
-        parts.append(repr(tile))
-    if "train" in e:
-        train = e["train"]
-        parts.append("on mexican" if train == MEXICAN else f"on train {train!r}")
-    if "branch" in e:
-        parts.append(f"branch {e['branch']!r}")
-    return " ".join(parts)
 
 
 def _check_event(e: Any, where: _Where, players: int, top: int) -> Action:
     """The action an event stands for; refuses a malformed event."""
     if not isinstance(e, dict):
-        raise _error(
-            "event_not_an_object", f"{where}: an event must be an object, not {_type_name(e)}", where, found=json_type(e)
-        )
-    where = _Where(None, where.round, where.event, _describe(e))
+        raise _error("event_not_an_object", where, found=json_type(e))
     kind = e.get("type")
     if not isinstance(kind, str) or kind not in _EVENT_KEYS:
-        choices = ", ".join(_EVENT_KEYS)
         raise _error(
-            "event_type", f"{where}: the event type must be one of {choices}, not {kind!r}", where,
-            choices=tuple(_EVENT_KEYS), value=kind if isinstance(kind, str) else None,
+            "event_type", where, choices=tuple(_EVENT_KEYS), value=kind if isinstance(kind, str) else None
         )
     required, optional = _EVENT_KEYS[kind]
     _want_keys(e, where, required, optional)
@@ -336,55 +301,38 @@ def _check_event(e: Any, where: _Where, players: int, top: int) -> Action:
     train = e["train"]
     if train != MEXICAN:
         if not _is_int(train):
-            raise _error(
-                "bad_train", f"{where}: train must be a seat number or \"mexican\", not {train!r}", where / "train"
-            )
+            raise _error("bad_train", where / "train", found=json_type(train))
         _want_int(train, where / "train", 0, players - 1)
     branch = 0
     if "branch" in e:
-        label = "branch (written only when not 0)"
-        branch = _want_int(e["branch"], _Where("branch", where.round, where.event, where.desc, label), 1)
+        branch = _want_int(e["branch"], where / "branch", 1)
     return Play.model_construct(tile=tile, train=train, branch=branch)
 
 
 def _check_rules(value: Any) -> RuleSet:
     if not isinstance(value, dict):
-        where = _Where("rules")
-        raise _error("not_an_object", f"rules must be an object, not {_type_name(value)}", where, found=json_type(value))
+        raise _error("not_an_object", _Where("rules"), found=json_type(value))
     try:
         return RuleSet.model_validate(value, strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"])
-        msg = err["msg"].removeprefix("Value error, ")
-        error = RuleSetError(msg)
-        error.code, error.values = error_data(err, value)
         raise RecordError(
-            f"rules.{loc}: {msg}" if loc else f"rules: {msg}", "bad_rules",
-            field=f"rules.{loc}" if loc else "rules", error=error,
+            "bad_rules", field=f"rules.{loc}" if loc else "rules", error=rule_set_error(err)
         ) from None
 
 
 def _check_header(record: Any) -> None:
     if not isinstance(record, dict):
-        raise RecordError(
-            f"a record must be a JSON object, not {_type_name(record)}", "not_a_record", found=json_type(record)
-        )
+        raise RecordError("not_a_record", found=json_type(record))
     fmt_ = record.get("format")
     if fmt_ != FORMAT:
-        raise RecordError(f"not a mexitrain record: format is {fmt_!r}, not {FORMAT!r}", "not_a_record")
+        raise RecordError("not_a_record", format=fmt_ if isinstance(fmt_, str) else json_type(fmt_))
     version = record.get("version")
     if not _is_int(version):
-        raise RecordError(
-            f"the record's version must be a whole number, not {version!r}", "not_whole_number",
-            field="version", found=json_type(version),
-        )
+        raise RecordError("not_whole_number", field="version", found=json_type(version))
     if version != VERSION:
-        newer = "newer than" if version > VERSION else "older than"
-        raise RecordError(
-            f"record version {version} is {newer} the version this mexitrain reads ({VERSION})",
-            "other_version", version=version, reads=VERSION,
-        )
+        raise RecordError("other_version", version=version, reads=VERSION)
 
 
 def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
@@ -399,24 +347,18 @@ def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
         _want_keys(p, where, ("name", "kind"))
         for key in ("name", "kind"):
             if not isinstance(p[key], str) or not p[key]:
-                raise _error(
-                    "empty_string", f"{where}.{key} must be a non-empty string, not {p[key]!r}", where / key,
-                    found=json_type(p[key]),
-                )
+                raise _error("empty_string", where / key, found=json_type(p[key]))
     n = len(players)
     try:
         rules.check_players(n)
     except RuleSetError as exc:
-        raise RecordError(f"players: {exc}", "bad_rules", field="players", error=exc) from None
+        raise RecordError("bad_rules", field="players", error=exc) from None
     top = rules.set
     rounds = _want_list(record["rounds"], _Where("rounds"))
     if not rounds:
-        raise RecordError("rounds must hold at least the first round", "no_rounds", field="rounds")
+        raise RecordError("no_rounds", field="rounds")
     if len(rounds) > rules.round_count:
-        raise RecordError(
-            f"rounds has {len(rounds)} rounds, but the rules play {rules.round_count}",
-            "too_many_rounds", field="rounds", count=len(rounds), max=rules.round_count,
-        )
+        raise RecordError("too_many_rounds", field="rounds", count=len(rounds), max=rules.round_count)
     actions: list[list[Action]] = []
     for k, rd in enumerate(rounds, start=1):
         where = _Where(round=k)
@@ -432,17 +374,16 @@ def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
             _want_tiles(h, where / "hands" / s, top, canonical=True)
         _want_tiles(rd["boneyard"], where / "boneyard", top, canonical=True)
         if ("end" in rd) != ("scores" in rd):
-            raise _error("end_and_scores", f"{where}: a finished round has both 'end' and 'scores'", where)
+            raise _error("end_and_scores", where)
         if "end" in rd:
             if rd["end"] not in _ENDS:
                 raise _error(
-                    "bad_end", f"{where}: end must be one of {', '.join(_ENDS)}, not {rd['end']!r}", where / "end",
-                    choices=_ENDS, value=rd["end"] if isinstance(rd["end"], str) else None,
+                    "bad_end", where / "end", choices=_ENDS, value=rd["end"] if isinstance(rd["end"], str) else None
                 )
             for s, v in enumerate(_want_list(rd["scores"], where / "scores", n)):
                 _want_int(v, where / "scores" / s, 0)
         elif k != len(rounds):
-            raise _error("unfinished_round", f"{where}: only the last round may be unfinished (no 'end')", where)
+            raise _error("unfinished_round", where)
         events = _want_list(rd["events"], where / "events")
         actions.append(
             [_check_event(e, _Where(round=k, event=j), n, top) for j, e in enumerate(events, start=1)]
@@ -454,20 +395,13 @@ def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
     for i, w in enumerate(winners):
         _want_int(w, _Where("winners") / i, 0, n - 1)
     if "meta" in record and not isinstance(record["meta"], dict):
-        raise _error(
-            "not_an_object", f"meta must be an object, not {_type_name(record['meta'])}", _Where("meta"),
-            found=json_type(record["meta"]),
-        )
+        raise _error("not_an_object", _Where("meta"), found=json_type(record["meta"]))
     return rules, actions
 
 
 # ---------------------------------------------------------------------------------------
 # Replay
 # ---------------------------------------------------------------------------------------
-def _fmt_tiles(tiles: Iterable[Iterable[int]]) -> str:
-    return " ".join(f"{a}-{b}" for a, b in tiles)
-
-
 def _check_deal(state: GameState, k: int, rd: dict) -> None:
     """Round ``k``'s recorded deal against the one the seed and rules give."""
     if len(state.results) >= k:  # the round ended before any event could be played
@@ -478,35 +412,20 @@ def _check_deal(state: GameState, k: int, rd: dict) -> None:
         hands, boneyard = state.dealt_hands, state.dealt_boneyard
     where = _Where(round=k)
     if rd["engine"] != r.engine:
-        raise _error(
-            "wrong_engine", f"{where}: the engine is {r.engine}, not {rd['engine']}", where / "engine",
-            engine=r.engine, found=rd["engine"],
-        )
+        raise _error("wrong_engine", where / "engine", engine=r.engine, found=rd["engine"])
     if "engine_seat" in rd and rd["engine_seat"] != r.engine_seat:
-        raise _error(
-            "wrong_seat", f"{where}: seat {r.engine_seat} set the engine, not seat {rd['engine_seat']}",
-            where / "engine_seat", seat=r.engine_seat, found=rd["engine_seat"],
-        )
+        raise _error("wrong_seat", where / "engine_seat", seat=r.engine_seat, found=rd["engine_seat"])
     if rd["first_seat"] != r.first_seat:
-        raise _error(
-            "wrong_seat", f"{where}: seat {r.first_seat} plays first, not seat {rd['first_seat']}",
-            where / "first_seat", seat=r.first_seat, found=rd["first_seat"],
-        )
+        raise _error("wrong_seat", where / "first_seat", seat=r.first_seat, found=rd["first_seat"])
     for s, (want, got) in enumerate(zip(hands, rd["hands"], strict=True)):
         if [list(t) for t in want] != got:
             raise _error(
-                "wrong_deal",
-                f"{where}: hands[{s}] is not seed {state.seed}'s deal: "
-                f"expected {_fmt_tiles(want)}, found {_fmt_tiles(got)}",
-                where / "hands" / s, seed=state.seed, expected=tuple(map(tuple, want)),
+                "wrong_deal", where / "hands" / s, seed=state.seed, expected=tuple(map(tuple, want)),
                 found=tuple(tuple(t) for t in got),
             )
     if [list(t) for t in boneyard] != rd["boneyard"]:
         raise _error(
-            "wrong_deal",
-            f"{where}: the boneyard is not seed {state.seed}'s deal: expected "
-            f"{_fmt_tiles(boneyard)}, found {_fmt_tiles(rd['boneyard'])}",
-            where / "boneyard", seed=state.seed, expected=tuple(map(tuple, boneyard)),
+            "wrong_deal", where / "boneyard", seed=state.seed, expected=tuple(map(tuple, boneyard)),
             found=tuple(tuple(t) for t in rd["boneyard"]),
         )
 
@@ -515,8 +434,6 @@ def _check_result(state: GameState, k: int, rd: dict) -> None:
     r = state.results[k - 1]
     if rd["end"] != r.end or list(r.scores) != rd["scores"]:
         raise RecordError(
-            f"round {k}: the record says it ended {rd['end']} with scores {rd['scores']}, "
-            f"but the replay ends it {r.end} with scores {list(r.scores)}",
             "wrong_result", round=k, end=rd["end"], scores=tuple(rd["scores"]), replay_end=r.end,
             replay_scores=tuple(r.scores),
         )
@@ -525,7 +442,7 @@ def _check_result(state: GameState, k: int, rd: dict) -> None:
 def replay(record: Any) -> GameState:
     """Rebuild a recorded game by applying its events; the snapshot after the last one.
 
-    Raises :class:`RecordError` with a one-line message for the first thing that is wrong:
+    Raises :class:`RecordError` (a code and its values) for the first thing that is wrong:
     format, version, a missing key or a wrong type, a deal that is not the seed's, an
     illegal or out-of-turn event, a declared result that differs from the replay's, or a
     record that stops short of where its game is.
@@ -536,70 +453,43 @@ def replay(record: Any) -> GameState:
     try:
         state = new_game(rules, players=n, seed=record["seed"])
     except RuleSetError as exc:  # pragma: no cover - check_players already passed
-        raise RecordError(str(exc), "bad_rules", field="players", error=exc) from None
+        raise RecordError("bad_rules", field="players", error=exc) from None
     for k, (rd, acts) in enumerate(zip(rounds, actions, strict=True), start=1):
         if state.over and len(state.results) < k:
-            raise RecordError(
-                f"round {k}: the game ended after round {len(state.results)}", "game_ended", round=k,
-                after=len(state.results),
-            )
+            raise RecordError("game_ended", round=k, after=len(state.results))
         _check_deal(state, k, rd)
         for j, (e, action) in enumerate(zip(rd["events"], acts, strict=True), start=1):
-            where = _Where(None, k, j, _describe(e))
+            where = _Where(None, k, j)
             if len(state.results) >= k:
-                ended = state.results[k - 1].end
-                raise _error(
-                    "round_over", f"{where}: the round is already over ({ended}) after event {j - 1}", where, end=ended
-                )
+                raise _error("round_over", where, end=state.results[k - 1].end)
             if e["seat"] != state.turn:
-                raise _error(
-                    "wrong_turn", f"{where}: it is seat {state.turn}'s turn, not seat {e['seat']}'s", where,
-                    turn=state.turn, seat=e["seat"],
-                )
+                raise _error("wrong_turn", where, turn=state.turn, seat=e["seat"])
             try:
                 after = apply(state, action)
             except IllegalAction as exc:
-                raise _error(
-                    "illegal_move", f"{where}: {exc}", where, seat=e["seat"], reason=exc
-                ) from None
+                raise _error("illegal_move", where, seat=e["seat"], reason=exc) from None
             if e["type"] == "draw":
                 got = state.boneyard[0]
                 if tuple(e["tile"]) != got:
-                    raise _error(
-                        "wrong_draw", f"{where}: the boneyard gives {got[0]}-{got[1]}, not that tile", where,
-                        tile=got, found=tuple(e["tile"]),
-                    )
+                    raise _error("wrong_draw", where, tile=got, found=tuple(e["tile"]))
             state = after
         finished = len(state.results) >= k
         if "end" in rd:
             if not finished:
-                raise RecordError(
-                    f"round {k}: the record is truncated: the round has not ended "
-                    f"after its {len(acts)} events, yet the record says it ended {rd['end']}",
-                    "round_not_over", round=k, events=len(acts), end=rd["end"],
-                )
+                raise RecordError("round_not_over", round=k, events=len(acts), end=rd["end"])
             _check_result(state, k, rd)
         elif finished:
-            raise RecordError(
-                f"round {k}: the round ended ({state.results[k - 1].end}) but the record "
-                "gives no 'end' and 'scores'",
-                "round_over_unsaid", round=k, end=state.results[k - 1].end,
-            )
+            raise RecordError("round_over_unsaid", round=k, end=state.results[k - 1].end)
     if not state.over and len(state.results) >= len(rounds):
-        raise RecordError(
-            f"the record is truncated: the game goes on to round {state.round}, which is missing",
-            "game_truncated", missing=state.round,
-        )
+        raise RecordError("game_truncated", missing=state.round)
     totals = _totals(state)
     if record["totals"] != totals:
         raise RecordError(
-            f"totals: the record says {record['totals']}, the replay gives {totals}", "wrong_totals",
-            field="totals", recorded=tuple(record["totals"]), replayed=tuple(totals),
+            "wrong_totals", field="totals", recorded=tuple(record["totals"]), replayed=tuple(totals)
         )
     if record["winners"] != list(state.winners):
         raise RecordError(
-            f"winners: the record says {record['winners']}, the replay gives {list(state.winners)}",
-            "wrong_winners", field="winners", recorded=tuple(record["winners"]), replayed=tuple(state.winners),
+            "wrong_winners", field="winners", recorded=tuple(record["winners"]), replayed=tuple(state.winners)
         )
     return state
 
@@ -616,24 +506,18 @@ def load_record(text: str | bytes) -> dict:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RecordError(
-                f"the record is not UTF-8 text: {exc.reason} at byte {exc.start}", "not_utf8", offset=exc.start
-            ) from None
+            raise RecordError("not_utf8", offset=exc.start) from None
     try:
         record = strict_json(text)
     except StrictJSONError as exc:
-        raise RecordError(f"the record is not strict JSON: {exc}", "not_strict_json", error=exc) from None
+        raise RecordError("not_strict_json", error=exc) from None
     except json.JSONDecodeError as exc:
         cut = exc.pos >= len(text.rstrip())
-        what = "truncated" if cut else "not valid JSON"
-        raise RecordError(
-            f"the record is {what}: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            "truncated" if cut else "not_json", line=exc.lineno, column=exc.colno,
-        ) from None
+        raise RecordError("truncated" if cut else "not_json", line=exc.lineno, column=exc.colno) from None
     except RecursionError:
-        raise RecordError("the record is not a game record: its JSON is nested too deeply", "too_deep") from None
-    except ValueError as exc:  # e.g. an integer with thousands of digits
-        raise RecordError(f"the record is not valid JSON: {exc}", "not_json") from None
+        raise RecordError("too_deep") from None
+    except ValueError:  # e.g. an integer with thousands of digits
+        raise RecordError("not_json") from None
     _check_header(record)
     return record
 
@@ -643,12 +527,13 @@ def dump_record(record: dict) -> str:
     try:
         text = layout(record)
     except (TypeError, ValueError) as exc:
-        raise RecordError(f"the record cannot be written as JSON: {exc}", "not_writable") from None
+        raise RecordError("not_writable", found=type(exc).__name__) from None
     return text + "\n"
 
 
 __all__ = [
     "FORMAT",
+    "RECORD_CODES",
     "VERSION",
     "RecordError",
     "check_record",

@@ -10,27 +10,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .errors import CodedError
 
-class StrictJSONError(ValueError):
-    """JSON that ``json`` accepts but a strict reader refuses (NaN, a key given twice).
+
+class StrictJSONError(CodedError, ValueError):
+    """JSON that ``json`` accepts but a strict reader refuses (NaN, a key given twice), as data:
     ``code`` is ``"not_a_number"`` (``values["name"]``: NaN, Infinity...) or ``"duplicate_key"``
-    (``values["key"]``)."""
-
-    def __init__(self, message: str, code: str, **values: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.values = values
+    (``values["key"]``); :func:`mexitrain.text.files.strict_json_text` says it to players."""
 
 
 def no_constants(name: str) -> Any:
-    raise StrictJSONError(f"{name} is not a number JSON allows", "not_a_number", name=name)
+    raise StrictJSONError("not_a_number", name=name)
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise StrictJSONError(f"the key {key!r} appears twice", "duplicate_key", key=key)
+            raise StrictJSONError("duplicate_key", key=key)
         out[key] = value
     return out
 

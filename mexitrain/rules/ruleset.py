@@ -6,22 +6,33 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from .errors import CodedError
 from .tiles import full_set
 
+#: Every code a :class:`RuleSetError` may carry, with the values it holds: a table the rules
+#: cannot deal (``too_few_players``: min, players; ``too_many_players``: set, fast, max, players;
+#: ``teams_players``: players; ``no_first_seat``: seat (from 1), players; ``not_enough_tiles``:
+#: players, each, need, set, available), options that do not go together (``fast_table``: set;
+#: ``too_many_rounds``: set, max, rounds), and what :func:`make_rules` refuses (``unknown_preset``:
+#: preset, choices; ``unknown_option``: option, choices; ``not_on_off``, ``not_whole_number``:
+#: option, value; ``bad_choice``: option, choices, value; ``too_small``: option, min, value;
+#: ``invalid``: option, kind, pydantic's error type, for a refusal without a code of its own).
+RULESET_CODES: tuple[str, ...] = (
+    "too_few_players", "too_many_players", "teams_players", "no_first_seat", "not_enough_tiles",
+    "fast_table", "too_many_rounds", "unknown_preset", "unknown_option", "not_on_off", "bad_choice",
+    "too_small", "not_whole_number", "invalid",
+)
 
-class RuleSetError(ValueError):
+
+class RuleSetError(CodedError, ValueError):
     """A rule set, or a rule set with a number of players, that cannot be played.
 
-    Like :class:`~mexitrain.rules.errors.IllegalAction`, it carries data for interfaces:
-    ``code`` names the problem and ``values`` its particulars (numbers, option names, the
-    value given); ``mexitrain.text.validation.ruleset_error_text`` turns them into a sentence in the
-    player's language. ``str(error)`` stays a plain English sentence for developers and logs.
+    Like :class:`~mexitrain.rules.errors.IllegalAction`, it is data: ``code`` (one of
+    :data:`RULESET_CODES`) names the problem and ``values`` its particulars (numbers, option
+    names, the value given); ``mexitrain.text.validation.ruleset_error_text`` turns them into a
+    sentence in the player's language. ``str(error)`` is the developer line
+    ``too_many_players (set=12, fast=False, max=10, players=11)``.
     """
-
-    def __init__(self, message: str, code: str = "invalid", **values: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.values = values
 
 
 #: docs/rules.md §2: (largest player count of the row, tiles each), by (set, table).
@@ -62,18 +73,9 @@ class RuleSet(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
         if self.hand_table == "fast" and self.set != 9:
-            raise RuleSetError(
-                "the fast hand-size table is for the double-9 set only", "fast_table", set=self.set
-            )
+            raise RuleSetError("fast_table", set=self.set)
         if self.engine == "descending" and self.rounds is not None and self.rounds > self.set + 1:
-            raise RuleSetError(
-                f"a double-{self.set} game with descending engines has at most "
-                f"{self.set + 1} rounds, not {self.rounds}",
-                "too_many_rounds",
-                set=self.set,
-                max=self.set + 1,
-                rounds=self.rounds,
-            )
+            raise RuleSetError("too_many_rounds", set=self.set, max=self.set + 1, rounds=self.rounds)
         return self
 
     # -- derived -------------------------------------------------------------------------
@@ -111,9 +113,7 @@ class RuleSet(BaseModel):
         raise self._too_many(players)
 
     def _too_many(self, players: int) -> RuleSetError:
-        table = " fast" if self.hand_table == "fast" else ""
         return RuleSetError(
-            f"the{table} double-{self.set} set takes at most {self.max_players} players, not {players}",
             "too_many_players",
             set=self.set,
             fast=self.hand_table == "fast",
@@ -124,28 +124,17 @@ class RuleSet(BaseModel):
     def check_players(self, players: int) -> None:
         """Raise :class:`RuleSetError`, with a clear reason, if this table cannot be dealt."""
         if players < 2:
-            raise RuleSetError(
-                "Mexican Train needs at least 2 players", "too_few_players", min=2, players=players
-            )
+            raise RuleSetError("too_few_players", min=2, players=players)
         if players > self.max_players:
             raise self._too_many(players)
         if self.teams and players not in (4, 6, 8):
-            raise RuleSetError(
-                f"teams need 4, 6 or 8 players, not {players}", "teams_players", players=players
-            )
+            raise RuleSetError("teams_players", players=players)
         if self.first_player == "chosen" and self.first_seat >= players:
-            raise RuleSetError(
-                f"first seat {self.first_seat + 1} does not exist with {players} players",
-                "no_first_seat",
-                seat=self.first_seat + 1,
-                players=players,
-            )
+            raise RuleSetError("no_first_seat", seat=self.first_seat + 1, players=players)
         each = self.hand_size if self.hand_size is not None else self.table_size(players)
         available = len(full_set(self.set)) - (1 if self.engine == "descending" else 0)
         if each * players > available:
             raise RuleSetError(
-                f"{players} hands of {each} tiles need {each * players} tiles, "
-                f"but the double-{self.set} set has only {available} to deal",
                 "not_enough_tiles",
                 players=players,
                 each=each,
@@ -180,9 +169,7 @@ def _parse_value(field: str, text: str) -> object:
             return True
         if lowered in ("0", "false", "no", "off"):
             return False
-        raise RuleSetError(
-            f"option {field} takes on or off, not {text!r}", "not_on_off", option=field, value=text
-        )
+        raise RuleSetError("not_on_off", option=field, value=text)
     if lowered in ("none", "default", ""):
         return None
     if lowered.lstrip("-").isdigit():
@@ -199,22 +186,12 @@ def make_rules(preset: str = "standard", options: dict[str, str] | None = None) 
     key = preset.strip().lower().replace("_", "-")
     key = {"fast-double-9": "fast", "double-9": "fast"}.get(key, key)
     if key not in PRESETS:
-        raise RuleSetError(
-            f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}",
-            "unknown_preset",
-            preset=preset,
-            choices=tuple(PRESETS),
-        )
+        raise RuleSetError("unknown_preset", preset=preset, choices=tuple(PRESETS))
     values = PRESETS[key].model_dump()
     for name, text in (options or {}).items():
         field = name.strip().replace("-", "_")
         if field not in RuleSet.model_fields:
-            raise RuleSetError(
-                f"unknown option {name!r}; options are {', '.join(RuleSet.model_fields)}",
-                "unknown_option",
-                option=name,
-                choices=tuple(RuleSet.model_fields),
-            )
+            raise RuleSetError("unknown_option", option=name, choices=tuple(RuleSet.model_fields))
         values[field] = _parse_value(field, text)
         if field == "first_seat" and isinstance(values[field], int):
             values[field] -= 1  # people count seats from 1
@@ -222,18 +199,24 @@ def make_rules(preset: str = "standard", options: dict[str, str] | None = None) 
     try:
         return RuleSet(**values)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "rules"
-        msg = err["msg"].removeprefix("Value error, ")
-        code, values = error_data(err, values)
-        raise RuleSetError(f"{where}: {msg}" if err["loc"] else msg, code, **values) from None
+        raise rule_set_error(exc.errors()[0]) from None
 
 
-def error_data(err: Any, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The code and values of one pydantic error of :func:`make_rules` (see RuleSetError)."""
+def rule_set_error(err: Any) -> RuleSetError:
+    """One pydantic error of a rule set (``ValidationError.errors()[0]``) as a RuleSetError:
+    the one the validator raised, or one built from the error's type, place and input."""
     inner = (err.get("ctx") or {}).get("error")
     if isinstance(inner, RuleSetError):
-        return inner.code, inner.values
+        return inner
+    code, values = error_data(err)
+    return RuleSetError(code, **values)
+
+
+def error_data(err: Any) -> tuple[str, dict[str, Any]]:
+    """The code and values of one pydantic error of a rule set (see :data:`RULESET_CODES`)."""
+    inner = (err.get("ctx") or {}).get("error")
+    if isinstance(inner, RuleSetError):
+        return inner.code, dict(inner.values)
     loc = err.get("loc") or ()
     field = str(loc[0]) if loc else "rules"
     value = err.get("input")
@@ -250,4 +233,4 @@ def error_data(err: Any, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return "too_small", {"option": field, "min": least, "value": value}
     if kind in ("int_parsing", "int_type", "int_from_float"):
         return "not_whole_number", {"option": field, "value": value}
-    return "invalid", {"option": field, "detail": err.get("msg", "")}
+    return "invalid", {"option": field, "kind": str(err.get("type", ""))}

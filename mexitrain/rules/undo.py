@@ -26,23 +26,23 @@ from dataclasses import dataclass
 from . import cache
 from .actions import event_action
 from .engine import apply, legal_actions, new_game, replay
-from .errors import IllegalAction
+from .errors import CodedError, IllegalAction
 from .state import Event, GameState
 
 #: Reason codes of :class:`UndoRefused`: the game is over, nothing to undo yet, nothing in this
 #: round (never back into an earlier one), the seat drew since (``tile``), another person moved
-#: since (``seats``), the position does not replay (``why``, a developer's detail).
+#: since (``seats``), the position does not replay (``why``, one of :data:`NOT_REPLAYABLE`).
 UNDO_CODES = ("game_over", "nothing_yet", "round_start", "drew", "other_player", "not_replayable")
 
+#: Why a position does not replay (the ``why`` of ``not_replayable``): the finished rounds
+#: replay to other results; event ``event`` (from 1) is out of turn, or refused by the rules
+#: (``reason``, the IllegalAction); the round's events replay to another position.
+NOT_REPLAYABLE = ("finished_rounds", "out_of_turn", "illegal_move", "other_position")
 
-class UndoRefused(Exception):
+
+class UndoRefused(CodedError):
     """Undo is not possible now. ``code`` is one of :data:`UNDO_CODES`, ``values`` its data;
-    ``str()`` is the code and values, for developers."""
-
-    def __init__(self, code: str, **values: object) -> None:
-        super().__init__(f"undo refused: {code} {values}" if values else f"undo refused: {code}")
-        self.code = code
-        self.values = values
+    ``str()`` is the developer line (``drew (tile=3-4)``)."""
 
 
 def _refuse(code: str, **values: object) -> UndoRefused:
@@ -66,7 +66,7 @@ def round_start(state: GameState) -> GameState:
     for _event, after in replay(start, [e for r in state.results for e in r.events]):
         start = after
     if start.results != state.results or start.round != state.round:
-        raise _refuse("not_replayable", why="the finished rounds do not replay")
+        raise _refuse("not_replayable", why="finished_rounds")
     return _ROUND_START.put(key, start)
 
 
@@ -92,19 +92,19 @@ def undo_plan(state: GameState, seat: int, humans: Collection[int] = ()) -> Undo
     try:
         current = round_start(state)
     except IllegalAction as exc:
-        raise _refuse("not_replayable", why=str(exc)) from None
+        raise _refuse("not_replayable", why="finished_rounds", reason=exc) from None
     choices: list[tuple[int, GameState]] = []  # (event index, snapshot before it)
-    try:
-        for i, event in enumerate(events):
-            if event.seat != current.turn:
-                raise _refuse("not_replayable", why=f"event {i + 1} is out of turn")
+    for i, event in enumerate(events):
+        if event.seat != current.turn:
+            raise _refuse("not_replayable", why="out_of_turn", event=i + 1)
+        try:
             if event.seat == seat and len(legal_actions(current)) > 1:
                 choices.append((i, current))
             current = apply(current, event_action(event))
-    except IllegalAction as exc:
-        raise _refuse("not_replayable", why=str(exc)) from None
+        except IllegalAction as exc:
+            raise _refuse("not_replayable", why="illegal_move", event=i + 1, reason=exc) from None
     if current != state:
-        raise _refuse("not_replayable", why="replaying the round gives another position")
+        raise _refuse("not_replayable", why="other_position")
     if not choices:
         raise _refuse("round_start" if state.round > 1 else "nothing_yet")
     index, before = choices[-1]
@@ -121,9 +121,9 @@ def undo(state: GameState, seat: int, humans: Collection[int] = ()) -> GameState
     """The snapshot before ``seat``'s last decision this round (see the module docstring).
 
     ``humans``: the other seats played by people, whose moves undo must not take back.
-    Raises :class:`UndoRefused` (with ``code`` and a one-line message) when it cannot.
+    Raises :class:`UndoRefused` (a code and its values) when it cannot.
     """
     return undo_plan(state, seat, humans).before
 
 
-__all__ = ["UNDO_CODES", "UndoPlan", "UndoRefused", "round_start", "undo", "undo_plan"]
+__all__ = ["NOT_REPLAYABLE", "UNDO_CODES", "UndoPlan", "UndoRefused", "round_start", "undo", "undo_plan"]

@@ -27,7 +27,7 @@ def read_record(path: str | os.PathLike[str]) -> dict:
     try:
         return load_record(data)
     except RecordError as exc:
-        raise RecordError(f"{path}: {exc}", exc.code, **{**exc.values, "path": str(path)}) from None
+        raise RecordError(exc.code, **{**exc.values, "path": str(path)}) from None
 
 
 __all__ = ["read_record", "write_record"]

@@ -122,24 +122,26 @@ _UNDO_REFUSED = {
     "round_start": N_("nothing to undo in this round: undo never goes back into an earlier round"),
     "drew": N_("you drew {tile} since then: undoing would reveal a hidden tile"),
     "other_player": N_("{who} has moved since then: undoing would take back their move too"),
-    "not_replayable": N_("this game cannot be rebuilt from its moves ({why})"),
+    # the developer's detail (``why``: which move does not replay) is not for the player
+    "not_replayable": N_("this game cannot be rebuilt from its moves, so nothing can be undone"),
 }
 
 
 def undo_refused_text(exc: Any) -> str:
-    """Why undo is not possible (a :class:`~mexitrain.rules.undo.UndoRefused`), in words."""
+    """Why undo is not possible (a :class:`~mexitrain.rules.undo.UndoRefused`), in words, from
+    its code and values; never its developer line."""
     values = dict(getattr(exc, "values", {}) or {})
     template = _UNDO_REFUSED.get(getattr(exc, "code", ""))
     if template is None:
-        return str(exc)
-    if "seats" in values:
-        values["who"] = join_and([_("the player in seat {seat}").format(seat=s + 1) for s in values["seats"]])
-    if "tile" in values:
-        values["tile"] = tile_text(values["tile"])
+        return _("undo is not possible now")
     try:
+        if "seats" in values:
+            values["who"] = join_and([_("the player in seat {seat}").format(seat=s + 1) for s in values["seats"]])
+        if "tile" in values:
+            values["tile"] = tile_text(values["tile"])
         return _(template).format(**values)
-    except (KeyError, IndexError):
-        return str(exc)
+    except (KeyError, IndexError, TypeError, ValueError):  # a code without the values it needs
+        return _("undo is not possible now")
 
 
 def undo_text(state: GameState, seat: int, humans: Sequence[int] = ()) -> tuple[bool, str]:

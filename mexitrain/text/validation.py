@@ -15,13 +15,16 @@ from .basics import LEVELS, join_or, quote, value_text
 
 
 def ruleset_error_text(exc: RuleSetError) -> str:
-    """Why a rule set, or a rule set with that many players, cannot be played (one line)."""
+    """Why a rule set, or a rule set with that many players, cannot be played (one line), from
+    the error's code and values (:data:`~mexitrain.rules.ruleset.RULESET_CODES`); never the
+    error's developer line."""
     code = getattr(exc, "code", None)
-    v = getattr(exc, "values", {})
+    v = getattr(exc, "values", {}) or {}
     try:
-        return _ruleset_error_text(code, v) or str(exc)
+        text = _ruleset_error_text(code, v)
     except (KeyError, TypeError, ValueError):  # a code without the values it needs
-        return str(exc)
+        text = None
+    return text if text is not None else _("these rules cannot be played")
 
 
 def _ruleset_error_text(code: str | None, v: dict) -> str | None:

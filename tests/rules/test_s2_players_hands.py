@@ -39,20 +39,25 @@ def test_hand_size_table(n: int, table: str, players: int, each: int) -> None:
 def test_too_many_players_refused(n: int, table: str, too_many: int) -> None:
     """docs/rules.md §2: a table the set cannot seat is refused with a clear message."""
     rules = RuleSet(set=n, hand_table=table)
-    with pytest.raises(RuleSetError, match=rf"double-{n} set takes at most {too_many - 1} players, not {too_many}"):
+    with pytest.raises(RuleSetError) as err:
         new_game(rules, players=too_many, seed=0)
+    assert err.value.code == "too_many_players"
+    assert {k: err.value.values[k] for k in ("set", "max", "players")} == {"set": n, "max": too_many - 1, "players": too_many}
 
 
 def test_one_player_refused() -> None:
     """docs/rules.md §2: the table starts at 2 players."""
-    with pytest.raises(RuleSetError, match="at least 2 players"):
+    with pytest.raises(RuleSetError) as err:
         new_game(RuleSet(), players=1, seed=0)
+    assert (err.value.code, dict(err.value.values)) == ("too_few_players", {"min": 2, "players": 1})
 
 
 def test_fast_table_is_for_double_nine_only() -> None:
     """docs/rules.md §2: the fast hand-size table belongs to the double-9 preset."""
-    with pytest.raises(ValidationError, match="double-9 set only"):
+    with pytest.raises(ValidationError) as err:
         RuleSet(set=12, hand_table="fast")
+    error = err.value.errors()[0]["ctx"]["error"]
+    assert (error.code, dict(error.values)) == ("fast_table", {"set": 12})
 
 
 def test_hand_size_override() -> None:
@@ -66,7 +71,8 @@ def test_impossible_override_refused_with_clear_message() -> None:
     """docs/rules.md §2: a deal asking more tiles than the set holds is refused, never a crash."""
     with pytest.raises(RuleSetError) as err:
         new_game(RuleSet(set=6, hand_size=14), players=2, seed=0)
-    assert str(err.value) == "2 hands of 14 tiles need 28 tiles, but the double-6 set has only 27 to deal"
+    assert err.value.code == "not_enough_tiles"
+    assert dict(err.value.values) == {"players": 2, "each": 14, "need": 28, "set": 6, "available": 27}
 
 
 def test_override_exactly_the_set_is_dealt() -> None:
@@ -78,17 +84,19 @@ def test_override_exactly_the_set_is_dealt() -> None:
 def test_highest_double_deals_the_whole_set() -> None:
     """docs/rules.md §2, §3: with engine=highest_double nothing is removed before the deal."""
     RuleSet(set=6, hand_size=14, engine="highest_double").check_players(2)
-    with pytest.raises(RuleSetError, match="need 30 tiles"):
+    with pytest.raises(RuleSetError) as err:
         RuleSet(set=6, hand_size=15, engine="highest_double").check_players(2)
+    assert (err.value.code, err.value.values["need"], err.value.values["available"]) == ("not_enough_tiles", 30, 28)
 
 
 def test_impossible_tables_through_make_rules() -> None:
     """docs/rules.md §2: bad options from the command line are refused with a one-line message."""
-    with pytest.raises(RuleSetError, match="hand_size"):
-        make_rules("standard", {"hand_size": "0"})
-    with pytest.raises(RuleSetError, match="unknown option"):
-        make_rules("standard", {"hand_sise": "3"})
-    with pytest.raises(RuleSetError, match="unknown preset"):
-        make_rules("quick")
-    with pytest.raises(RuleSetError, match="on or off"):
-        make_rules("standard", {"open_hands": "maybe"})
+    for make, code, values in [
+        (lambda: make_rules("standard", {"hand_size": "0"}), "too_small", {"option": "hand_size", "min": 1, "value": 0}),
+        (lambda: make_rules("standard", {"hand_sise": "3"}), "unknown_option", {"option": "hand_sise"}),
+        (lambda: make_rules("quick"), "unknown_preset", {"preset": "quick"}),
+        (lambda: make_rules("standard", {"open_hands": "maybe"}), "not_on_off", {"option": "open_hands", "value": "maybe"}),
+    ]:
+        with pytest.raises(RuleSetError) as err:
+            make()
+        assert err.value.code == code and {k: err.value.values[k] for k in values} == values

@@ -37,8 +37,10 @@ def test_shorter_game() -> None:
 
 def test_more_rounds_than_engines_refused() -> None:
     """docs/rules.md §3: with descending engines a double-N game has at most N+1 rounds."""
-    with pytest.raises(ValueError, match="at most 7 rounds, not 8"):
+    with pytest.raises(ValueError) as err:
         RuleSet(set=6, rounds=8)
+    error = err.value.errors()[0]["ctx"]["error"]
+    assert (error.code, dict(error.values)) == ("too_many_rounds", {"set": 6, "max": 7, "rounds": 8})
 
 
 def test_domino_deals_the_next_round() -> None:

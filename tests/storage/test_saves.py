@@ -147,13 +147,14 @@ BAD = {
         "do not match the record",
     ),
     "setup seed": (lambda d: _edit(d, lambda o: o["app"]["setup"].update(seed=99)), "seed"),
-    "illegal move": (lambda d: _edit(d, _illegal_move), "round 1, event"),
+    # a record's refusal is data: the developer line gives its code and values
+    "illegal move": (lambda d: _edit(d, _illegal_move), "illegal_move (round=1, event="),
     "deal edited": (
         lambda d: _edit(d, lambda o: o["record"]["rounds"][0]["hands"][0].reverse()),
-        "not seed 3's deal",
+        "wrong_deal (round=1, field=hands[0], seed=3,",
     ),
     "NaN": (lambda d: d.replace(b'"speed": null', b'"speed": NaN'), "not strict JSON"),
-    "duplicate key": (lambda d: d.replace(b'"name": null', b'"name": null, "name": "x"'), "twice"),
+    "duplicate key": (lambda d: d.replace(b'"name": null', b'"name": null, "name": "x"'), "duplicate_key (key=name)"),
     "deep nesting": (lambda d: b"[" * 100_000, "nested too deeply"),
     "huge number": (lambda d: b"1" * 5000, "damaged"),
 }
@@ -180,10 +181,11 @@ def test_illegal_move_message_names_round_event_and_move(good) -> None:
     path.write_bytes(_edit(data, _illegal_move))
     with pytest.raises(SaveError) as info:
         load_game(path)
-    text = str(info.value)
+    exc = info.value
+    assert exc.code == "illegal_move" and exc.values["round"] == 1 and exc.values["reason"].code
+    text = save_error_text(exc)  # what the player reads
     assert re.fullmatch(
-        rf"cannot load {re.escape(str(path))}: round 1, event \d+ \(seat \d play \d-\d on "
-        r"(train \d|mexican)\): .+",
+        rf"cannot load {re.escape(str(path))}: round 1, move \d+ by \w+ is not allowed: .+",
         text,
     ), text
 
