@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import _, ngettext, pgettext
-from .names import cells, printable
+from .names import ELLIPSIS, cells, printable, shorten
 from .names import cut as cut_to
 
 MEXICAN = "mexican"
@@ -169,17 +169,33 @@ def is_you_name(name: str) -> bool:
     return name in ("You", pgettext("player name", "You"))
 
 
+def _tail(name: str) -> str:
+    """What tells ``name`` apart from names that begin alike: its last word with the space
+    before it ("Planner 1": " 1"), else the digits it ends with ("Bot12": "12"), else ""."""
+    name = name.rstrip()
+    head, space, last = name.rpartition(" ")
+    if space and head.strip() and last:
+        return " " + last
+    digits = len(name) - len(name.rstrip("0123456789"))
+    return name[-digits:] if 0 < digits < len(name) else ""
+
+
 def short_names(names: Sequence[str], width: int) -> list[str]:
-    """Names cut to ``width`` terminal cells for the board, still told apart: names whose cut
-    forms would be the same ("Rand", "Rand") keep their last character ("Ran1", "Ran2")."""
-    plain = [cut_to(n, width) for n in names]
-    cut = [
-        cut_to(n, width - cells(n.rstrip()[-1])) + n.rstrip()[-1]
-        if cells(n) > width > 1 and plain.count(p) > 1 and n.strip()
-        else p
-        for n, p in zip(names, plain, strict=True)
-    ]
-    return [c if cut.count(c) == 1 else p for c, p in zip(cut, plain, strict=True)]
+    """Names in at most ``width`` terminal cells for the board: a name too long is cut with
+    "…" (:func:`~mexitrain.text.names.shorten`), never glued to a number. Names whose cut
+    forms would be the same ("Planne…" twice) keep their last word after the "…" when there
+    is room ("Plan… 1", "Plan… 2"); else the seat's number and colour tell them apart. In 3
+    cells or fewer a name is shortened to its first letters ("Bea", "B"), as the status line
+    does when room is short: a "…" would leave it two letters or none."""
+    if width <= 3:
+        return [cut_to(n, width) for n in names]
+    short = [shorten(n, width) for n in names]
+    told = []
+    for n, s in zip(names, short, strict=True):
+        tail = _tail(n) if s != n and short.count(s) > 1 else ""
+        body = cut_to(n, width - 1 - cells(tail)).rstrip() if tail else ""
+        told.append(body + ELLIPSIS + tail if cells(body) >= 2 else s)
+    return [t if told.count(t) == 1 else s for t, s in zip(told, short, strict=True)]
 
 
 def train_label(names: Sequence[str], players: int, index: Any) -> str:

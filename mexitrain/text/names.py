@@ -76,3 +76,18 @@ def fit(text: str, width: int) -> str:
     """``text`` cut (:func:`cut`) and padded with spaces to exactly ``width`` cells."""
     shown = cut(text, width)
     return shown + " " * max(0, width - cell_len(shown))
+
+
+#: What marks a name cut short on screen.
+ELLIPSIS = "…"
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells: whole when it fits, else cut (:func:`cut`) with
+    "…" in the last cell ("Planner 1" in 7 cells: "Planne…"); in one cell its first
+    character alone (no room for both)."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return cut(text, width)
+    return cut(text, width - 1) + ELLIPSIS

@@ -10,7 +10,7 @@ from support.tables import table
 from textual.content import Content
 
 from mexitrain.rules import RuleSet
-from mexitrain.text.names import fit
+from mexitrain.text.names import fit, shorten
 from mexitrain.ui.screens import GameOverScreen, GameScreen, HandoffScreen, RoundOverScreen
 from mexitrain.ui.widgets import MoveLog, StationHub, TrainRows
 
@@ -45,7 +45,7 @@ def _check_board(app) -> None:
     ends = set()
     width = max(4, min(12, (screen.query_one(TrainRows).size.width or 80) // 8))
     for name in NAMES:
-        shown = fit(name, width)
+        shown = fit(shorten(name, width), width)  # "…" where cut
         row = next(r for r in rows if shown in r)
         ends.add(cell_len(row[: row.index(shown) + len(shown)]))
     assert len(ends) == 1, trains.plain
@@ -88,7 +88,7 @@ async def test_hostile_names_are_plain_text_and_aligned_through_a_whole_game():
         leftovers = app.screen.query_one("#leftovers").render()
         _spans_are_ours(leftovers)
         for name in NAMES:
-            assert fit(name, 12).rstrip() in leftovers.plain, leftovers.plain
+            assert fit(shorten(name, 12), 12).rstrip() in leftovers.plain, leftovers.plain
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)

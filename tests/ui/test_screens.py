@@ -168,15 +168,16 @@ async def test_the_hub_tells_apart_names_it_must_cut():
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = str(app.screen.query_one(StationHub).render())
-        assert all(f"Random{i}" in text for i in (1, 2, 3)), text
+        # cut with "…", never glued to the number: "Rand… 1", not "Random1"
+        assert all(f"Rand… {i}" in text for i in (1, 2, 3)) and "Random1" not in text, text
 
 
 async def test_the_hub_makes_room_for_long_names_at_80_columns():
-    """At 80 columns the move log gives the hub room for 7 letters of a long name; short names
-    leave the layout as it was."""
+    """At 80 columns the move log gives the hub room for 7 cells of a long name (6 letters and
+    "…"); short names leave the layout as it was."""
     long_names = ("Alexandra", "Bartholomew", "Christina", "Dominique")
     widths = []
-    for names, shown in ((long_names, "Alexand"), (("You", "Bea", "Cal", "Dot"), "Dot")):
+    for names, shown in ((long_names, "Alexan…"), (("You", "Bea", "Cal", "Dot"), "Dot")):
         app = game_app(table(RuleSet(), seed=5, kinds=("human",) + ("random",) * 3, names=names))
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot)

@@ -139,8 +139,14 @@ def test_the_finished_rounds_log_hides_the_others_draws():
 
 
 def test_short_names_stay_apart():
-    # the hub and the status line cut long names; cut alike, they keep their last character
-    assert short_names(["Random 1", "Random 2", "Random 3"], 4) == ["Ran1", "Ran2", "Ran3"]
-    assert short_names(["Bartholomew", "Bea"], 8) == ["Bartholo", "Bea"]
+    # the hub and the status line cut long names with "…", never glued to a number; cut
+    # alike, they keep their last word after the "…" when there is room
+    assert short_names(["Planner 1", "Planner 2", "Planner 3"], 7) == ["Plan… 1", "Plan… 2", "Plan… 3"]
+    assert short_names(["Bot12", "Bot13", "Botanist"], 4) == ["Bot…", "Bot…", "Bot…"]  # no room
+    assert short_names(["Alexandra12", "Alexandra13"], 7) == ["Alex…12", "Alex…13"]
+    assert short_names(["Random 1", "Random 2", "Random 3"], 4) == ["Ran…", "Ran…", "Ran…"]  # no room
+    assert short_names(["Bartholomew", "Bea"], 8) == ["Barthol…", "Bea"]
     assert short_names(["Ann", "Ann"], 4) == ["Ann", "Ann"]  # nothing cut: nothing to do
-    assert short_names(["Ran1", "Random 1"], 4) == ["Ran1", "Rand"]  # never two alike
+    assert short_names(["Ran1", "Random 1"], 4) == ["Ran1", "Ran…"]  # never two alike
+    assert short_names(["Beatrice", "Planner 1", "Planner 2"], 3) == ["Bea", "Pla", "Pla"]  # first letters
+    assert short_names(["Planner 1", "Bea"], 1) == ["P", "B"]  # one cell: the initial alone

@@ -13,6 +13,7 @@ from ...i18n import _, ngettext
 from ...rules import SeatView, decided_by, standings
 from ...text.basics import ordinal, side_name
 from ...text.events import end_words, event_line, winners_text
+from ...text.names import shorten
 from ...text.rules import decided_text
 from ..board import finished_round_view
 from ..cells import cells, fit, markup, plain
@@ -38,7 +39,7 @@ def leftovers_content(view: SeatView, names: tuple[str, ...], width: int = 78) -
     for seat, hand in enumerate(res.leftovers):
         pts = sum(a + b for a, b in hand)
         score = res.scores[seat]
-        head = plain(fit(names[seat], name_w), f"b {seat_colour(seat)}")
+        head = plain(fit(shorten(names[seat], name_w), name_w), f"b {seat_colour(seat)}")
         if seat == res.out_seat:
             body = "[b $success]" + _("went out — domino!") + "[/]"
         elif not hand:
@@ -127,7 +128,7 @@ class GameOverScreen(Screen[str]):
             style = "b $success" if st.place == 1 else ""
             row = (
                 Content(f"{ordinal(st.place):>4}  ")
-                + plain(fit(name, 20), f"{style or 'b'} {seat_colour(st.seats[0])}")
+                + plain(fit(shorten(name, 20), 20), f"{style or 'b'} {seat_colour(st.seats[0])}")
                 + Content(f" {st.total:>5}   {st.zero_rounds:>3}   {low:>5}")
             )
             lines.append(row)

@@ -7,6 +7,7 @@ from textual.message import Message
 
 from ...i18n import _
 from ...text.basics import tile_count
+from ...text.names import shorten
 from ..board import Board, canon
 from ..cells import fit, markup, plain
 from ..colours import seat_colour
@@ -201,7 +202,7 @@ class OpenHands(BoardWidget):
         for seat, hand in enumerate(board.view.hands):
             if hand is None or seat == board.seat:
                 continue
-            name = fit(board.names[seat], 8)
+            name = fit(shorten(board.names[seat], 8), 8)
             parts, used = [], 10
             for t in sorted(hand, key=lambda t: (-max(t), -min(t))):
                 w = domino.laid_width(*t) + 1

@@ -6,6 +6,7 @@ from textual.content import Content
 
 from ...i18n import pgettext
 from ...text.basics import short_names, train_label
+from ...text.names import shorten
 from ..board import Board
 from ..cells import cells, cut, fit, plain
 from ..colours import seat_colour
@@ -89,7 +90,7 @@ class StationHub(BoardWidget):
         mex = ti == v.players
         name = train_label(board.names, v.players, ti)
         if mex and cells(name) > name_w:
-            name = cut(name, name_w - 1) + "."
+            name = shorten(name, name_w)
         elif not mex:
             name = self._cut[ti]
         key = "0" if mex else (str(ti + 1) if ti < 9 else "·")

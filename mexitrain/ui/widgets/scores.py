@@ -9,8 +9,9 @@ from textual.widget import Widget
 from ...i18n import pgettext
 from ...rules import SeatView, sides, standings
 from ...text.basics import ordinal, side_name
+from ...text.names import shorten
 from ..cells import cells as cell_width
-from ..cells import cut, markup
+from ..cells import markup
 from ..colours import seat_colour
 
 
@@ -75,7 +76,7 @@ def _sheet(view: SeatView, names: tuple[str, ...], width: int | None) -> tuple[s
         style = f"b {seat_colour(side[0])}"
         if side in leaders:
             style += " underline"
-        label = cut(c, w)  # in cells, as plain text
+        label = shorten(c, w)  # in cells, "…" where cut, as plain text
         values[f"name{len(values)}"] = label
         header_parts.append(" " + " " * (w - cell_width(label)) + f"[{style}]$name{len(values) - 1}[/]")
     lines.append("".join(header_parts))

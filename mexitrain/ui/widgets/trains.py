@@ -7,6 +7,7 @@ from textual.message import Message
 
 from ...i18n import _
 from ...text.basics import train_label
+from ...text.names import shorten
 from ..board import Board
 from ..cells import cells, plain
 from ..cells import fit as fit_cells
@@ -112,7 +113,7 @@ class TrainRows(BoardWidget):
                     flag = "[b $warning]⚑[/]" if train.marker and not mex else " "
                     head = (
                         parse(f"{cursor}[dim]{key}[/] ")
-                        + plain(fit_cells(name, name_w), f"b {colour}")
+                        + plain(fit_cells(shorten(name, name_w), name_w), f"b {colour}")
                         + parse(f" {flag} ")
                     )
                 else:
