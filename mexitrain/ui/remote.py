@@ -309,8 +309,17 @@ class TableApp(MexitrainApp):
         Binding("ctrl+g", "join_table", "Join", show=False, id="app-join"),
     ]
 
-    def __init__(self, *args: Any, table: TableRequest | None = None, client_factory: ClientFactory | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        table: TableRequest | None = None,
+        client_factory: ClientFactory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        #: the away clocks' and the retry countdown's time (tests stop it, for the pictures)
+        self.clock = clock
         self.table: Table | None = None
         self.lobby_screen: LobbyScreen | None = None
         self.client: Any = None
@@ -376,7 +385,7 @@ class TableApp(MexitrainApp):
         table = self.table
         if table is None:
             return
-        table.link, table.link_at = message.status, time.monotonic()
+        table.link, table.link_at = message.status, self.clock()
         self._show_lobby()
         self._tick()
 
@@ -397,7 +406,7 @@ class TableApp(MexitrainApp):
         table = self.table
         if table is None:
             return
-        text = table.bar_text(time.monotonic())
+        text = table.bar_text(self.clock())
         for screen in (self.lobby_screen, self.game_screen):
             if screen is not None and screen.is_attached:
                 for bar in screen.query(NetBar):
@@ -406,7 +415,7 @@ class TableApp(MexitrainApp):
     async def _take_update(self, update: Update) -> None:
         table = self.table
         assert table is not None
-        notices = table.take(update, time.monotonic())
+        notices = table.take(update, self.clock())
         if self.game_screen is None:
             self.game_screen = TableScreen(hint_time=self.hint_time)
             await self._goto(self.game_screen)

@@ -85,7 +85,7 @@ class JoinScreen(ModalScreen[JoinRequest | None]):
                 yield Input(value=address, placeholder=_("host:port"), max_length=260, compact=True, id="join-address")
             with Horizontal(classes="row"):
                 yield Label(_("Table code"), classes="field-label")
-                yield Input(value=code, placeholder="ABCDEF", max_length=32, compact=True, id="join-code")
+                yield Input(value=code, placeholder=_("6 letters"), max_length=32, compact=True, id="join-code")
             with Horizontal(classes="row"):
                 yield Label(_("Your name"), classes="field-label")
                 yield Input(value=name, max_length=NAME_MAX, compact=True, id="join-name")

@@ -161,8 +161,13 @@ class NewGameScreen(Screen):
             )
             with Horizontal(classes="row", id="row-net"):  # a table on the network (ui/remote.py)
                 yield Label(_("Play together"), classes="field-label")
-                yield Button(_("Host a table… ^N"), id="host", compact=True, action="app.host_table", tooltip=_("Open a table on this computer for players on the network (Ctrl+N)"))
-                yield Button(_("Join a table… ^G"), id="join", compact=True, action="app.join_table", tooltip=_("Sit at a table on the network: its address and code (Ctrl+G)"))
+                net = (
+                    Button(_("Host a table… ^N"), id="host", compact=True, action="app.host_table", tooltip=_("Open a table on this computer for players on the network (Ctrl+N)")),
+                    Button(_("Join a table… ^G"), id="join", compact=True, action="app.join_table", tooltip=_("Sit at a table on the network: its address and code (Ctrl+G)")),
+                )
+                for button in net:
+                    button.can_focus = False  # their keys (^N, ^G) or a click; Tab walks the table's setup
+                    yield button
             yield _row(
                 "preset",
                 Select([(preset_title(k), k) for k in PRESETS], value=self._preset_of(r), allow_blank=False, compact=True, id="preset"),
