@@ -663,7 +663,7 @@ class TableApp(MexitrainApp):
         humans = setup.humans
         host_seat = humans[0] if humans else None
         try:
-            server = TableServer(setup, data_dir=self.root, open_seats=tuple(humans[1:]), host_seat=host_seat)
+            server = TableServer(setup, data_dir=self.root, open_seats=tuple(humans[1:]), host_seat=host_seat, pace=self.speed)
             thread = run_in_thread(server, "0.0.0.0", port)
         except Exception as exc:  # the port is taken, or the system refuses: one line
             from ..text.errors import error_text as os_error_text

@@ -73,8 +73,9 @@ async def test_a_guest_has_no_start_and_no_level():
 
 
 async def test_names_in_the_lobby_are_plain_text():
-    from mexitrain.net.protocol import Lobby, LobbySeat
     from support.fake_table import RULES
+
+    from mexitrain.net.protocol import Lobby, LobbySeat
 
     client = FakeClient()
     app = recording_app(client, [], table=TableRequest("127.0.0.1:1", "KXMPTR", "Ann"))
