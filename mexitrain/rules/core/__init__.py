@@ -43,6 +43,7 @@ def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> C
     c.results = []
     c.round_scores = []
     c.winners = ()
+    c.over = False
     start_round(c, 1)
     settle(c)
     return c

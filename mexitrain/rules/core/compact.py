@@ -18,7 +18,11 @@ Fields, beside the scalar ones named as in :class:`~mexitrain.rules.state.GameSt
   change (copy on write), never changed in place, so that copies share them;
 - ``marker`` per train; ``drawn``/``dline``: tile id and line id, -1 for none;
 - ``events``: the round's events as ints; ``results``: finished rounds (compact tuples,
-  or the RoundResult objects a snapshot brought); ``round_scores``: their scores.
+  or the RoundResult objects a snapshot brought); ``round_scores``: their scores;
+- ``over``: the game is over (phase ``game_over``), a field so that a loop's test is cheap;
+- ``mbits``: the markers again, as an int (bit ``ti`` for train ``ti``), kept with
+  ``marker`` by every step: the key of the lines a seat may play on (``Table.usable``);
+- ``plays_cache``: the plays of the seat to move, None after each step.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ class Core:
         "phase", "hands", "rank", "bone", "bpos", "off", "train_lines", "ends", "laid",
         "starts", "line_ti", "line_li", "base", "open_dbl", "marker", "mexican_starter",
         "dline", "drawn", "swan_pos", "chain_right", "queue", "failed", "idle", "events",
-        "results", "round_scores", "winners", "dealt_hands", "dealt_boneyard", "plays_cache",
+        "results", "round_scores", "winners", "dealt_hands", "dealt_boneyard", "plays_cache", "mbits", "over",
     )
 
     tab: Table
@@ -78,15 +82,13 @@ class Core:
         new.dealt_hands = self.dealt_hands
         new.dealt_boneyard = self.dealt_boneyard
         new.plays_cache = self.plays_cache
+        new.mbits = self.mbits
+        new.over = self.over
         return new
 
     @property
     def players(self) -> int:
         return self.tab.n
-
-    @property
-    def over(self) -> bool:
-        return self.phase == 6  # GAME_OVER
 
     def add_line(self, ti: int, start: int) -> int:
         """A new empty line on train ``ti`` starting from ``start``; returns its id."""

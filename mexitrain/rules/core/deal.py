@@ -11,6 +11,42 @@ from .compact import Core
 from .tables import CHAIN, TURN, Table, table
 
 
+def shuffle(rng: random.Random, x: list) -> None:
+    """``rng.shuffle(x)``: the same permutation from the same draws (``Random.shuffle`` swaps
+    ``x[i]`` with ``x[_randbelow(i + 1)]`` for ``i`` from the end down to 1, and
+    ``_randbelow(n)`` draws ``n.bit_length()`` bits until one is below ``n``: CPython 3.11
+    to 3.13), without a Python call per tile. Where the generator draws otherwise (checked
+    once, below) it is ``rng.shuffle``; tests/rules/test_core_speed.py holds the two equal."""
+    if not _SAME_DRAWS or type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+_BITS = [n.bit_length() for n in range(512)]
+_SAME_DRAWS = True
+
+
+def _same_draws() -> bool:
+    for seed in range(20):
+        a, b = list(range(190)), list(range(190))
+        random.Random(seed).shuffle(a)
+        shuffle(random.Random(seed), b)
+        if a != b:
+            return False
+    return True
+
+
+_SAME_DRAWS = _same_draws()
+
+
 def shuffled(tab: Table, seed: int, number: int) -> tuple[int | None, list[int]]:
     """``(engine or None, tile ids in dealt order)`` of round ``number`` (§2: a descending
     engine is removed before shuffling)."""
@@ -19,7 +55,7 @@ def shuffled(tab: Table, seed: int, number: int) -> tuple[int | None, list[int]]
     if tab.descending:
         engine = tab.set - (number - 1)
         ids.remove(tab.id_of[(engine, engine)])
-    random.Random(f"mexitrain:{seed}:round:{number}").shuffle(ids)
+    shuffle(random.Random(f"mexitrain:{seed}:round:{number}"), ids)
     return engine, ids
 
 
@@ -57,8 +93,9 @@ def start_round(c: Core, number: int) -> None:
     engine, ids = shuffled(tab, c.seed, number)
     hands_ids = [ids[s * each : (s + 1) * each] for s in range(n)]
     bone = ids[n * each :]
-    c.dealt_hands = dealt = tuple(tuple(tiles[i] for i in h) for h in hands_ids)
-    c.dealt_boneyard = tuple(tiles[i] for i in bone)
+    tile = tiles.__getitem__
+    c.dealt_hands = dealt = tuple([tuple(map(tile, h)) for h in hands_ids])
+    c.dealt_boneyard = tuple(map(tile, bone))
     if c.starter is None:
         c.starter = first_seat(tab, c.seed, dealt)
     first = (c.starter + number - 1) % n
@@ -80,18 +117,9 @@ def start_round(c: Core, number: int) -> None:
         engine, engine_seat = max(held)
         hands_ids[engine_seat].remove(tab.id_of[(engine, engine)])
         first = (engine_seat + 1) % n
-    bit = tab.bit
-    hands = []
-    for h in hands_ids:
-        m = 0
-        for i in h:
-            m |= bit[i]
-        hands.append(m)
-    off = 0
-    for m in hands:
-        off |= m
-    for i in bone[bpos:]:
-        off |= bit[i]
+    bit = tab.bit.__getitem__
+    hands = [sum(map(bit, h)) for h in hands_ids]  # distinct bits: their sum is their union
+    off = tab.all_bits ^ bit(tab.id_of[(engine, engine)])  # every tile but the engine
     c.round = number
     c.engine = engine
     c.engine_seat = engine_seat
@@ -103,13 +131,13 @@ def start_round(c: Core, number: int) -> None:
     c.bone = bone
     c.bpos = bpos
     c.off = off
-    c.train_lines = [[ti] for ti in range(n + 1)]
+    c.train_lines = tab.trunk_lines[:]  # the inner lists are replaced, never changed
     c.ends = [engine] * (n + 1)
     c.laid = [[] for _ in range(n + 1)]
     c.starts = [engine] * (n + 1)
-    c.line_ti = list(range(n + 1))
-    c.line_li = [0] * (n + 1)
-    c.base = [ti << 15 for ti in range(n + 1)]
+    c.line_ti = tab.trunk_ti  # lists replaced, never changed (see Core.copy): shared
+    c.line_li = tab.trunk_li
+    c.base = tab.trunk_base
     c.open_dbl = []
     c.marker = [tab.public_start] * n + [False]
     c.mexican_starter = None
@@ -122,6 +150,7 @@ def start_round(c: Core, number: int) -> None:
     c.idle = 0
     c.events = []
     c.plays_cache = None
+    c.mbits = (1 << n) - 1 if tab.public_start else 0
     if tab.simultaneous:
         c.phase = CHAIN
         c.queue = [(first + k) % n for k in range(1, n)]

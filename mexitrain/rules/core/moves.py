@@ -33,9 +33,14 @@ def default_lines(c: Core, seat: int, exclude: int = -1) -> tuple[list[int], boo
                 base = c.base
                 blocking.sort(key=lambda x: base[x])
             return blocking, True
-    tab = c.tab
-    n = tab.n
-    partner = tab.partner[seat]
+    return usable_lines(c, seat), False
+
+
+def usable_lines(c: Core, seat: int) -> list[int]:
+    """Every line of the trains ``seat`` may play on when no double blocks (own or team's,
+    public ones, the Mexican Train), in order (a new list)."""
+    n = c.tab.n
+    partner = c.tab.partner[seat]
     marker = c.marker
     tl = c.train_lines
     lines: list[int] = []
@@ -43,7 +48,7 @@ def default_lines(c: Core, seat: int, exclude: int = -1) -> tuple[list[int], boo
         if marker[ti] or ti == seat or ti == partner:
             lines.extend(tl[ti])
     lines.extend(tl[n])
-    return lines, False
+    return lines
 
 
 def chain_lines(c: Core) -> list[int]:
@@ -158,62 +163,91 @@ def plays(c: Core) -> list[int]:
     if cached is not None:
         return cached
     phase = c.phase
-    if phase == TURN or phase == DRAWN:  # the hand (or the drawn tile) on the usual lines
-        seat = c.turn
-        tab = c.tab
-        mask = c.hands[seat] if phase == TURN else tab.bit[c.drawn]
-        if c.open_dbl:
-            lines, _ = default_lines(c, seat)
-            out = gen(c, mask, lines)
-        else:  # the common case in one pass: every line of the trains the seat may use
-            n = tab.n
-            partner = tab.partner[seat]
-            marker = c.marker
-            fit = tab.fit
-            ends = c.ends
-            base = c.base
-            out = []
-            ti = 0
-            if tab.simple:  # one lay a tile, in the order of the tile ids (see Table)
-                one_lay = tab.one_lay
-                for lines in c.train_lines:
-                    if ti == n or marker[ti] or ti == seat or ti == partner:
-                        for line in lines:
-                            end = ends[line]
-                            h = mask & fit[end]
-                            if h:
-                                b = base[line]
-                                codes = one_lay[end]
-                                if h & (h - 1):
-                                    while h:
-                                        low = h & -h
-                                        out.append(b | codes[low.bit_length()])
-                                        h ^= low
-                                else:
-                                    out.append(b | codes[h.bit_length()])
-                    ti += 1
-            else:
-                for lines in c.train_lines:
-                    if ti == n or marker[ti] or ti == seat or ti == partner:
-                        for line in lines:
-                            end = ends[line]
-                            h = mask & fit[end]
-                            if h:
-                                _add(out, h, base[line], end, tab)
-                    ti += 1
-        if phase == TURN and tab.first_turn_chain and c.chain_right[seat] and out:
-            own = [m for m in out if m >> 15 == seat]
-            if own:
-                out = own
-    elif phase == GAME_OVER:
-        out = []
-    else:
-        lines, why = targets(c)
-        if why == "blocked_by_double" and phase != SWAN and len(lines) > 1:
-            base = c.base
-            lines = sorted(lines, key=lambda x: base[x])
-        out = gen(c, tile_mask(c), lines)
+    out = _usual_plays(c, phase) if phase < CHAIN else None
+    if out is None:
+        out = target_plays(c) if phase != GAME_OVER else []
+    if phase == TURN and out and c.tab.first_turn_chain and c.chain_right[c.turn]:
+        own = [m for m in out if m >> 15 == c.turn]  # §8: the chain starts on one's own
+        if own:
+            out = own
     c.plays_cache = out
+    return out
+
+
+def target_plays(c: Core) -> list[int]:
+    """The plays of the tiles the seat may lay now on the lines it may play on now
+    (:func:`targets`): every case, as :func:`_usual_plays` does the usual ones in one pass."""
+    lines, why = targets(c)
+    if why == "blocked_by_double" and c.phase != SWAN and len(lines) > 1:
+        base = c.base
+        lines = sorted(lines, key=lambda x: base[x])
+    return gen(c, tile_mask(c), lines)
+
+
+def _usual_plays(c: Core, phase: int) -> list[int] | None:
+    """The plays of a turn, a drawn tile or a double's follow-up in the usual case, in one
+    pass: no open double blocks (§6), and the lines are those of every train the seat may
+    use (own or team's, public ones, the Mexican Train), the owed double's among them.
+    None in the other cases (see :func:`targets`)."""
+    seat = c.turn
+    tab = c.tab
+    if phase == TURN:
+        mask = c.hands[seat]
+        owed = -1
+    elif phase == DRAWN:
+        mask = tab.bit[c.drawn]
+        owed = -1
+    else:  # a double's follow-up (§6): not a double
+        if tab.must_satisfy or c.swan_pos is not None:
+            return None
+        mask = (c.hands[seat] if phase == FOLLOW_UP else tab.bit[c.drawn]) & ~tab.double_mask
+        owed = c.dline
+    n = tab.n
+    partner = tab.partner[seat]
+    marker = c.marker
+    if owed >= 0:
+        ti = c.line_ti[owed]
+        if not (ti == n or marker[ti] or ti == seat or ti == partner):
+            return None  # the owed line on a train the seat may not use otherwise
+    ends = c.ends
+    open_dbl = c.open_dbl
+    if open_dbl:
+        sat = tab.satmask
+        off = c.off
+        for x in open_dbl:
+            if x != owed and off & sat[ends[x]]:
+                return None  # a double that blocks (§6)
+    if tab.branching:
+        lines = usable_lines(c, seat)
+    else:  # one line a train: the lines follow from the markers alone
+        key = c.mbits << 5 | seat
+        lines = tab.usable.get(key)
+        if lines is None:
+            lines = tab.usable[key] = usable_lines(c, seat)
+    fit = tab.fit
+    base = c.base
+    out: list[int] = []
+    if tab.simple:  # one lay a tile, in the order of the tile ids (see Table)
+        one_lay = tab.one_lay
+        for line in lines:
+            end = ends[line]
+            h = mask & fit[end]
+            if h:
+                b = base[line]
+                codes = one_lay[end]
+                if h & (h - 1):
+                    while h:
+                        low = h & -h
+                        out.append(b | codes[low.bit_length()])
+                        h ^= low
+                else:
+                    out.append(b | codes[h.bit_length()])
+    else:
+        for line in lines:
+            end = ends[line]
+            h = mask & fit[end]
+            if h:
+                _add(out, h, base[line], end, tab)
     return out
 
 

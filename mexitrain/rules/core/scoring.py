@@ -66,6 +66,7 @@ def end_round(c: Core, end: str, out_seat: int | None) -> None:
     c.plays_cache = None
     if len(c.results) >= tab.round_count:
         c.phase = GAME_OVER
+        c.over = True
         c.drawn = -1
         c.winners = winners(c)
         return

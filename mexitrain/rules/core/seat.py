@@ -46,7 +46,7 @@ class CompactView:
         "starts", "line_ti", "line_li", "base", "open_dbl", "marker", "mexican_starter",
         "dline", "drawn", "swan_pos", "chain_right", "failed", "bone", "bpos", "events",
         "plays_cache", "hand_sizes", "round", "engine", "engine_seat", "first_seat",
-        "open_hands", "_seen",
+        "open_hands", "mbits", "_seen",
     )
 
     seat: int
@@ -317,6 +317,7 @@ def seat_view(c: Core, seat: int) -> CompactView:
     v.bpos = 0
     v.events = c.events[:] if open_hands else _public_events(c.events, seat)
     v.plays_cache = c.plays_cache if turn == seat else None
+    v.mbits = c.mbits
     v.round = c.round
     v.engine = c.engine
     v.engine_seat = c.engine_seat

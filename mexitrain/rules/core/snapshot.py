@@ -8,7 +8,7 @@ from ..actions import MEXICAN
 from ..state import Event, GameState, RoundResult, Train, construct
 from .compact import Core
 from .scoring import hand_tiles
-from .tables import E_PLAY, EVENT_KINDS, LAY, PHASES, Table, move, table
+from .tables import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Table, move, table
 
 HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
 _KIND_CODE = {k: i for i, k in enumerate(EVENT_KINDS)}
@@ -307,4 +307,6 @@ def from_state(state: GameState) -> Core:
     c.dealt_hands = state.dealt_hands
     c.dealt_boneyard = state.dealt_boneyard
     c.plays_cache = None
+    c.mbits = sum(1 << ti for ti in range(n) if c.marker[ti])
+    c.over = c.phase == GAME_OVER
     return c

@@ -32,9 +32,10 @@ def step(c: Core, m: int) -> None:
     """Make legal move ``m`` (unchecked: see :func:`.refusals.check`) and settle."""
     c.plays_cache = None
     if m >= 0:
-        if c.phase == TURN and c.tab.plain_turn:
-            # the common play, in one piece: a tile laid on a turn (no chain opening, no
-            # swan drive), then the follow-up a double asks for or the next seat's turn
+        if c.phase < CHAIN and c.tab.plain_turn:
+            # the common play, in one piece: a tile laid on a turn, a drawn tile, a
+            # follow-up (no chain opening, no swan drive), then the follow-up a double asks
+            # for or the next seat's turn
             tab = c.tab
             seat = c.turn
             ti = m >> 15
@@ -57,23 +58,29 @@ def step(c: Core, m: int) -> None:
             c.ends[line] = LAY_END[lay]
             if ti == seat or ti == tab.partner[seat]:
                 marker = c.marker  # the owner (or a partner) removes the marker (§5)
-                for s in tab.team[seat]:
-                    marker[s] = False
+                team = tab.team[seat]
+                if marker[team[0]] or marker[team[-1]]:
+                    for s in team:
+                        marker[s] = False
+                    c.mbits &= ~tab.team_bits[seat]
             c.failed[seat] = False
             c.events.append(seat | m << 7)  # E_PLAY
             c.drawn = -1
             if ti == tab.n and c.mexican_starter is None:
                 c.mexican_starter = seat
+            double = LAY_DOUBLE[lay]
+            if double:
+                open_dbl.append(line)
             if not hand:  # domino: the round ends at once, even on a double (§6, §7)
                 end_round(c, DOMINO, seat)
-            elif LAY_DOUBLE[lay]:
-                open_dbl.append(line)
+            elif double:
                 c.phase = FOLLOW_UP
                 c.dline = line
             else:
                 if tab.until_blocked:
                     c.idle = 0
                 c.turn = tab.next_seat[seat]
+                c.phase = TURN
                 c.dline = -1
                 c.swan_pos = None
                 if c.bpos < len(c.bone) or tab.until_blocked:
@@ -105,6 +112,7 @@ def step(c: Core, m: int) -> None:
             marker = c.marker
             for s in tab.team[target]:
                 marker[s] = True
+            c.mbits |= tab.team_bits[target]
         end_turn(c, played)
     phase = c.phase
     if phase == DRAWN or phase == FOLLOW_UP_DRAWN:
@@ -143,8 +151,11 @@ def _play(c: Core, m: int) -> None:
     if ti < n and (ti == seat or ti == tab.partner[seat]):
         # the owner (or a partner) removes the marker by playing here
         marker = c.marker
-        for s in tab.team[seat]:
-            marker[s] = False
+        team = tab.team[seat]
+        if marker[team[0]] or marker[team[-1]]:
+            for s in team:
+                marker[s] = False
+            c.mbits &= ~tab.team_bits[seat]
     c.failed[seat] = False
     c.events.append(seat | E_PLAY << 4 | m << 7)
     c.drawn = -1

@@ -56,6 +56,7 @@ class Table:
         self.size = len(tiles)
         self.id_of = {t: i for i, t in enumerate(tiles)}
         self.bit = [1 << i for i in range(len(tiles))]
+        self.all_bits = (1 << len(tiles)) - 1
         self.pips = [a + b for a, b in tiles]
         self.code = [a * 19 + b for a, b in tiles]  # a tile's own lay code (low half first)
         self.bit_of_lay = [0] * (19 * 19)  # lay code -> the laid tile's bit
@@ -103,6 +104,7 @@ class Table:
         partner = [rules.partner(s, n) for s in range(n)]
         self.partner = [s if p is None else p for s, p in enumerate(partner)]
         self.team = [(s,) if p is None else (s, p) for s, p in enumerate(partner)]
+        self.team_bits = [sum(1 << s for s in team) for team in self.team]
         self.sides = rules.sides(n)
         self.both_stuck = rules.teams and rules.team_marker == "both_stuck"
         self.must_satisfy = rules.double_follow_up == "must_satisfy"
@@ -116,12 +118,21 @@ class Table:
         self.descending = rules.engine == "descending"
         self.public_start = rules.trains_start_public
         self.next_seat = [(s + 1) % n for s in range(n)]
+        # a round's lines before any branch: one a train (the Mexican Train's last); the
+        # cores of the round share these lists, which are replaced, never changed
+        self.trunk_lines = [[ti] for ti in range(n + 1)]
+        self.trunk_ti = list(range(n + 1))
+        self.trunk_li = [0] * (n + 1)
+        self.trunk_base = [ti << 15 for ti in range(n + 1)]
         # a play on a turn is only laid, then the turn ends or a double asks for its
         # follow-up: no chain opening, no swan drive (the step's fast path)
         self.plain_turn = not (self.swan or self.chain_opening)
         # ending a turn without a play after a draw is always a Mark (see moves.end_without_play)
         self.draw_marks = not (self.delayed or self.both_stuck)
         self.round_count = rules.round_count
+        # without branches (one line a train, line ti on train ti): per markers (as bits)
+        # and seat, the lines the seat may play on when no double blocks (moves.usable_lines)
+        self.usable: dict[int, list[int]] = {}
         self._swan_orders: dict[tuple[int, int | None], tuple[int, ...]] = {}
         self._actions: dict[int, object] = dict(SPECIAL_ACTIONS)
         self._events: dict[int, object] = {}

@@ -1,0 +1,126 @@
+"""The rules core's fast paths are the same rules as its general ones (issue 22).
+
+The core takes shortcuts for the common cases: the plays of a turn, a drawn tile or a
+follow-up in one pass (``moves._usual_plays``, against ``moves.target_plays`` for every
+case), each fitting tile laid one way in id order (``Table.simple``), a play stepped in one
+piece (``Table.plain_turn``), a drawn tile that does not fit ending in a Mark
+(``Table.draw_marks``), the lines a seat may use looked up by its markers (``Core.mbits``,
+``Table.usable``) and its own shuffle (``deal.shuffle``). Here each is held to the general
+path over random games under random rule sets (every §8 option): a twin core whose table
+has the shortcuts off is stepped with the same moves, and after EVERY action both have the
+same legal moves in the same order and the same fields. A small sample always runs;
+MEXITRAIN_HEAVY=1 runs the ``slow`` heavy sample.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+
+import pytest
+from support.tables import random_table
+
+from mexitrain.rules import RuleSet, core
+from mexitrain.rules.core.tables import CHAIN, GAME_OVER
+
+deal = sys.modules["mexitrain.rules.core.deal"]
+moves = sys.modules["mexitrain.rules.core.moves"]
+
+_SKIP = {"tab", "plays_cache"}
+
+
+def _fields(c: core.Core) -> dict:
+    return {name: getattr(c, name) for name in core.Core.__slots__ if name not in _SKIP}
+
+
+def _slow_twin(c: core.Core) -> core.Core:
+    """A copy of ``c`` on a table with every shortcut of the move generator and the step
+    turned off, and no cached lines."""
+    twin = c.copy()
+    tab = copy.copy(c.tab)
+    tab.simple = tab.plain_turn = tab.draw_marks = False
+    tab.usable = {}  # its own
+    twin.tab = tab
+    return twin
+
+
+def _mbits(c: core.Core) -> int:
+    return sum(1 << ti for ti in range(c.tab.n) if c.marker[ti])
+
+
+def play_twins(rules: RuleSet, players: int, seed: int, rng: random.Random) -> int:
+    """One game on a core and its slow twin, with the same random legal moves; returns the
+    number of actions."""
+    c = core.new_game(rules, players=players, seed=seed)
+    twin = _slow_twin(c)
+    steps = 0
+    while True:
+        assert c.mbits == _mbits(c), steps
+        phase = c.phase
+        if phase < CHAIN:
+            fast = moves._usual_plays(c, phase)
+            if fast is not None:  # the one-pass plays (lines looked up) are the general ones
+                assert fast == moves.target_plays(c), (steps, phase)
+        moves_now = core.legal(c)
+        assert moves_now == core.legal(twin), (steps, phase)
+        if phase == GAME_OVER:
+            assert twin.over and c.over
+            return steps
+        m = moves_now[rng.randrange(len(moves_now))]
+        core.step(c, m)
+        core.step(twin, m)
+        steps += 1
+        assert _fields(c) == _fields(twin), (steps, m)
+
+
+def test_fast_paths_on_the_standard_game():  # §2-§7: the game most played, whole
+    rng = random.Random(3)
+    for seed in range(3):
+        assert play_twins(RuleSet(), 4, seed, rng) > 500
+
+
+def test_fast_paths_under_random_rule_sets():  # §1-§8
+    rng = random.Random(11)
+    for _ in range(40):
+        rules, players = random_table(rng, max_players=8)
+        play_twins(rules, players, rng.randrange(10**6), rng)
+
+
+@pytest.mark.slow
+def test_fast_paths_heavy():  # §1-§8, thousands of games
+    rng = random.Random(2022)
+    for _ in range(2000):
+        rules, players = random_table(rng)
+        play_twins(rules, players, rng.randrange(10**6), rng)
+
+
+def test_shuffle_draws_as_random_shuffle():  # §2: the deal comes from the game's seed
+    rng = random.Random(5)
+    for seed in range(300):
+        size = rng.randrange(0, 200)
+        a, b = list(range(size)), list(range(size))
+        random.Random(f"mexitrain:{seed}:round:1").shuffle(a)
+        deal.shuffle(random.Random(f"mexitrain:{seed}:round:1"), b)
+        assert a == b
+
+
+def test_a_generator_that_draws_otherwise_shuffles_its_own_way():  # §2
+    class Other(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    x = list(range(10))
+    deal.shuffle(Other(1), x)
+    assert x == list(range(9, -1, -1))
+
+
+def test_a_core_from_a_snapshot_knows_its_markers():  # §5: markers as bits too
+    rng = random.Random(8)
+    rules = RuleSet(trains_start_public=False)
+    c = core.new_game(rules, players=4, seed=8)
+    while c.round == 1 and not any(c.marker[:4]):
+        ms = core.legal(c)
+        core.step(c, ms[rng.randrange(len(ms))])
+    back = core.from_state(core.to_state(c))
+    assert back.mbits == c.mbits == _mbits(c) != 0
