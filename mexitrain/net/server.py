@@ -77,8 +77,8 @@ class Limits:
 
     hello_timeout: float = 10.0  # seconds to send Hello after connecting
     send_queue: int = 256  # messages waiting for one client; more: dropped as too slow
-    burst: int = 40  # the token bucket: messages at once...
-    rate: float = 20.0  # ...and per second after that
+    burst: int = 200  # the token bucket: messages at once...
+    rate: float = 100.0  # ...and per second after that (a person sends a few; a bot may play fast)
     frame_cap: int = 4 * MAX_CLIENT_MESSAGE  # larger frames: websockets closes (1009)
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0

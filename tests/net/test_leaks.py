@@ -1,0 +1,149 @@
+"""THE LEAK TEST: every byte the server sends one seat, during whole games, holds no tile that
+seat could not see at that moment: no other hand, no boneyard tile, no tile another seat drew
+(docs/rules.md §5.2: drawn tiles stay hidden; only open_hands shows the hands)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from support.net import served, table
+from websockets.asyncio.client import connect
+
+import mexitrain.net.server as server_module
+from mexitrain.net.protocol import Hello, Intent, Update, decode_server, encode
+from mexitrain.players import make_player
+from mexitrain.rules import apply, new_game, view
+from mexitrain.rules.actions import event_action
+from mexitrain.rules.state import evolve
+from mexitrain.rules.tiles import tile
+from mexitrain.rules.view import PublicRound
+
+# Fields of a view that hold numbers in pairs that are not tiles.
+NOT_TILES = {"double_line", "hand_sizes", "chain_right", "failed", "opening_queue", "winners", "starts", "rules"}
+
+
+async def raw_seat(address: str, code: str, name: str, seed: int) -> list[str]:
+    """A client written from docs/protocol.md alone: join, play random moves, keep every text."""
+    player = make_player("random", seed)
+    texts: list[str] = []
+    acted = set()
+    async with connect(f"ws://{address}/", max_size=2**20) as ws:
+        await ws.send(encode(Hello(code=code, name=name)))
+        async for text in ws:
+            texts.append(text)
+            msg = decode_server(text)
+            if isinstance(msg, Update):
+                if msg.view.phase == "game_over":
+                    break
+                if msg.view.my_turn and msg.seq not in acted:
+                    acted.add(msg.seq)
+                    await ws.send(encode(Intent(seq=msg.seq, action=player.choose(msg.view))))
+    return texts
+
+
+def states_by_seq(final):
+    """The snapshot after each number of actions, rebuilt from the finished game."""
+    state = new_game(final.rules, players=final.players, seed=final.seed)
+    states = [state]
+    for r in final.results:
+        for e in r.events:
+            state = apply(state, event_action(e))
+            states.append(state)
+    for e in () if final.over else final.events:  # a finished game's events are its last round's
+        state = apply(state, event_action(e))
+        states.append(state)
+    assert state == final
+    return states
+
+
+def _pairs(node, key=None):
+    if key in NOT_TILES:
+        return
+    if isinstance(node, list):
+        if len(node) == 2 and all(type(x) is int for x in node):
+            yield tuple(node)
+            return
+        for x in node:
+            yield from _pairs(x)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            yield from _pairs(v, k)
+
+
+def leaks(text: str, states, seat: int) -> list[str]:
+    """What ``text`` shows that ``seat`` could not see when it was sent."""
+    data = json.loads(text)
+    if data.get("type") != "update":
+        return [f"pair {p} in a {data.get('type')}" for p in _pairs(data)]
+    state = states[data["seq"]]
+    v = dict(data["view"])
+    found = []
+    hidden = set(state.boneyard)
+    if not state.rules.open_hands:
+        for i, hand in enumerate(state.hands):
+            if i != seat:
+                hidden.update(hand)
+    for r in v.pop("results"):
+        extra = set(r) - set(PublicRound.model_fields)
+        found += [f"results hold {k}" for k in extra]
+    for e in v.pop("last_round_events"):
+        if e["type"] == "draw" and e["seat"] != seat and e["tile"] is not None and not state.rules.open_hands:
+            found.append(f"seat {e['seat']}'s draw {e['tile']} in the last round")
+    rest = {k: val for k, val in data.items() if k != "view"}
+    rest["view"] = v
+    for a, b in _pairs(rest):
+        if tile(a, b) in hidden:
+            found.append(f"hidden tile {a}-{b} at seq {data['seq']}")
+    return found
+
+
+async def _game(tmp_path, preset, seed, players=3, rounds=2):
+    setup = table(players, 2, preset=preset, rounds=rounds, seed=seed)
+    async with served(setup, tmp_path) as server:
+        address = f"127.0.0.1:{server.port}"
+        texts = await asyncio.wait_for(
+            asyncio.gather(*(raw_seat(address, server.code, f"R{i}", seed + i) for i in range(2))), 60
+        )
+        final = server.state
+    return texts, final
+
+
+@pytest.mark.parametrize("preset, seed", [("standard", 1), ("fast", 2), ("common", 3)])
+async def test_no_update_shows_a_tile_the_seat_cannot_see(tmp_path, preset, seed):
+    texts, final = await _game(tmp_path, preset, seed)
+    assert final.over and not final.rules.open_hands
+    states = states_by_seq(final)
+    for seat, sent in enumerate(texts):
+        assert sum('"type":"update"' in t for t in sent) > 20
+        problems = [p for t in sent for p in leaks(t, states, seat)]
+        assert problems == []
+
+
+async def test_the_leak_test_catches_a_server_that_shows_other_hands(tmp_path, monkeypatch):
+    """A server sending the view of an open-hands game (every hand) is caught at once."""
+    def leaky(state, seat):
+        return view(evolve(state, {"rules": state.rules.model_copy(update={"open_hands": True})}), seat)
+
+    monkeypatch.setattr(server_module, "view", leaky)
+    texts, final = await _game(tmp_path, "fast", 5, rounds=1)
+    states = states_by_seq(final)
+    assert any("hidden tile" in p for t in texts[0] for p in leaks(t, states, 0))
+
+
+def test_the_leak_test_catches_the_full_state():
+    """The full snapshot as a view (hands, boneyard) is caught; so are others' draws."""
+    state = new_game(table(3, 0).rules, players=3, seed=4)
+    while state.round == 1 and not any(e.type == "draw" and e.seat == 1 for e in state.events):
+        state = apply(state, make_player("random", 1).choose(view(state, state.turn)))
+    states = [state]
+    honest = json.dumps({"type": "update", "seq": 0, "view": json.loads(view(state, 0).model_dump_json())})
+    assert leaks(honest, states, 0) == []
+    full = json.loads(state.model_dump_json())
+    full["results"], full["last_round_events"] = [], []
+    assert leaks(json.dumps({"type": "update", "seq": 0, "view": full}), states, 0)
+    drew = json.loads(view(state, 0).model_dump_json())
+    seen_by_1 = json.loads(view(state, 1).model_dump_json())
+    drew["events"] = seen_by_1["events"]  # seat 1's draws with their tiles
+    assert leaks(json.dumps({"type": "update", "seq": 0, "view": drew}), states, 0)
