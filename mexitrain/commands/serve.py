@@ -207,10 +207,11 @@ def _make_server(argv: list[str], host: str, port: int):
     class GameProcess(AppService):
         """One visitor's game: ``argv`` started without a shell, in a session of its own."""
 
-        def __init__(self, argv: list[str], **kwargs: Any) -> None:
+        def __init__(self, argv: list[str], on_closed: Callable[[], object], **kwargs: Any) -> None:
             super().__init__(" ".join(argv), **kwargs)
             self.argv = argv
-            self._closed = False
+            self._on_closed = on_closed
+            self._closing: asyncio.Future[None] | None = None
 
         async def _open_app_process(self, width: int = 80, height: int = 24):
             environment = self._build_environment(width=width, height=height)
@@ -225,19 +226,32 @@ def _make_server(argv: list[str], host: str, port: int):
             self._stdin = process.stdin
             return process
 
-        async def close(self) -> None:
-            """Ask the game to quit; kill it if it has not within :data:`STOP_WAIT` s."""
-            if self._closed:
-                return
-            self._closed = True
-            try:
-                await asyncio.wait_for(self.stop(), STOP_WAIT)
-            except TimeoutError:
-                pass
+        def close(self) -> asyncio.Future[None]:
+            """Ask the game to quit; kill it if it has not within :data:`STOP_WAIT` s; then
+            ``on_closed()``. Every caller awaits the same closing, which goes on even if a
+            caller is cancelled (aiohttp cancels the handler of a page that went)."""
+            if self._closing is None:
+                self._closing = asyncio.ensure_future(self._close())
+            return asyncio.shield(self._closing)
+
+        async def _close(self) -> None:
             process = self._process
-            if process is not None and process.returncode is None:
-                process.kill()
-                await process.wait()
+            try:
+                try:
+                    async with asyncio.timeout(STOP_WAIT):
+                        await self.stop()
+                        if process is not None:
+                            # its end is seen by asyncio's child watcher before the process
+                            # object goes (else asyncio's clean-up may reap it first, and
+                            # the watcher warn of an "Unknown child process")
+                            await process.wait()
+                except TimeoutError:
+                    pass
+                if process is not None and process.returncode is None:
+                    process.kill()
+                    await process.wait()
+            finally:
+                self._on_closed()
 
     class GameServer(Server):
         def __init__(self) -> None:
@@ -249,12 +263,14 @@ def _make_server(argv: list[str], host: str, port: int):
             """textual-serve's banner is not printed: :func:`run` prints the address."""
 
         async def close_all(self) -> int:
-            """Close every page's websocket (each handler then closes its game); how many."""
-            sockets = list(self.games)
+            """Close every page's websocket and its game; how many there were."""
+            open_now = list(self.games.items())
             await asyncio.gather(
-                *(ws.close(code=WSCloseCode.GOING_AWAY) for ws in sockets), return_exceptions=True
+                *(ws.close(code=WSCloseCode.GOING_AWAY) for ws, _game in open_now),
+                *(game.close() for _ws, game in open_now if game is not None),
+                return_exceptions=True,
             )
-            return len(sockets)
+            return len(open_now)
 
         async def handle_index(self, request: web.Request) -> web.Response:
             """The page, in the player's language, its websocket's address the one the page
@@ -291,6 +307,7 @@ def _make_server(argv: list[str], host: str, port: int):
                 await websocket.prepare(request)
                 game = GameProcess(
                     self.argv,
+                    on_closed=lambda: self.games.pop(websocket, None),  # its place is free
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
                     close=websocket.close,
@@ -304,9 +321,10 @@ def _make_server(argv: list[str], host: str, port: int):
             except (ConnectionError, OSError):  # the page went while its game started
                 pass
             finally:
-                if game is not None:
-                    await asyncio.shield(game.close())
-                self.games.pop(websocket, None)
+                if game is None:
+                    self.games.pop(websocket, None)
+                else:
+                    await game.close()
                 if not websocket.closed:
                     await websocket.close()
             return websocket
@@ -380,10 +398,10 @@ async def _serve(server, host: str, port: int, announce: Callable[[int], None]) 
         stop.set()
 
     app = await server._make_app()
-    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=STOP_WAIT + 1)
     await runner.setup()
     try:
-        site = web.TCPSite(runner, host, port, shutdown_timeout=STOP_WAIT + 1)
+        site = web.TCPSite(runner, host, port)
         try:
             await site.start()
         except OSError as exc:

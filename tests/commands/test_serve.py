@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from support.server import REPO_ROOT, env_for, serving, stop
 
+from mexitrain.cli import main
 from mexitrain.commands import serve
 from mexitrain.commands.args import CommandError, UsageError
 
@@ -49,10 +50,24 @@ def _run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.parametrize("name", BAD)
+def test_bad_arguments_are_one_line(name: str, tmp_path: Path, capsys) -> None:
+    args, start = BAD[name]
+    assert main(["serve", "--data-dir", str(tmp_path / "data"), *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("mexitrain: error: " + start) and err.count("\n") == 1, err
+
+
+#: The cases run again as real processes (each costs a Python start).
+IN_PROCESSES = ["port too big", "port huge", "host escape", "host not here"]
+
+
 def test_bad_arguments_are_one_line_in_real_processes(tmp_path: Path) -> None:
     with ThreadPoolExecutor(4) as pool:
-        done = dict(zip(BAD, pool.map(lambda case: _run(case[0], tmp_path), BAD.values()), strict=True))
-    for name, (_args, start) in BAD.items():
+        done = dict(zip(IN_PROCESSES, pool.map(lambda name: _run(BAD[name][0], tmp_path), IN_PROCESSES), strict=True))
+    for name in IN_PROCESSES:
+        start = BAD[name][1]
         proc = done[name]
         assert proc.returncode == 2, (name, proc.stderr)
         assert proc.stdout == "", name
@@ -272,3 +287,31 @@ async def test_closing_the_page_ends_its_game_and_the_server_serves_on(tmp_path:
     assert served.proc.returncode == 130
     assert err == "stopped serving; 1 game closed (a game in progress is autosaved)\n"
     assert not _alive(second)
+
+
+#: A stand-in for a game process: says it is a Textual app, then ends at its first input (the quit).
+FAKE_GAME = [sys.executable, "-c", "import sys; print('__GANGLION__', flush=True); sys.stdin.buffer.read(1)"]
+
+
+async def test_one_visitor_too_many_is_turned_away(monkeypatch) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    monkeypatch.setattr(serve, "MAX_GAMES", 2)
+    server = serve._make_server(FAKE_GAME, "127.0.0.1", 0)
+    async with TestClient(TestServer(await server._make_app())) as client:
+        first = await client.ws_connect("/ws")
+        second = await client.ws_connect("/ws")
+        turned_away = await client.get("/ws", headers={
+            "Connection": "Upgrade", "Upgrade": "websocket",
+            "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        })
+        assert turned_away.status == 503
+        assert await turned_away.text() == "Too many games are running; try again later."
+        await first.close()
+        async with asyncio.timeout(serve.STOP_WAIT + 10):  # its place is free again
+            while len(server.games) > 1:
+                await asyncio.sleep(0.02)
+        third = await client.ws_connect("/ws")
+        assert await server.close_all() == 2
+        for ws in (second, third):
+            await ws.close()
