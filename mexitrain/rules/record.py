@@ -327,7 +327,9 @@ def _check_header(record: Any) -> None:
         raise RecordError("not_a_record", found=json_type(record))
     fmt_ = record.get("format")
     if fmt_ != FORMAT:
-        raise RecordError("not_a_record", format=fmt_ if isinstance(fmt_, str) else json_type(fmt_))
+        if isinstance(fmt_, str):
+            raise RecordError("not_a_record", format=fmt_)
+        raise RecordError("not_a_record", found=json_type(fmt_))
     version = record.get("version")
     if not _is_int(version):
         raise RecordError("not_whole_number", field="version", found=json_type(version))

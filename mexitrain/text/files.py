@@ -11,6 +11,7 @@ from typing import Any
 
 from ..i18n import N_, _, ngettext
 from .basics import join_and, join_or, quote, seat_called, seat_label, tile_text
+from .names import cut, printable
 from .refusals import reason_text
 from .validation import ruleset_error_text, validation_error_text
 
@@ -183,6 +184,11 @@ def _numbers(values: Sequence[int]) -> str:
     return ", ".join(str(x) for x in values)
 
 
+def _shown(value: str) -> str:
+    """A value read from a file, quoted for a sentence: printable and at most 40 cells."""
+    return quote(cut(printable(value), 40))
+
+
 def strict_json_text(exc: Any) -> str:
     """What strict JSON refuses (NaN, a key given twice), in the player's language."""
     code = getattr(exc, "code", None)
@@ -196,7 +202,10 @@ def strict_json_text(exc: Any) -> str:
 
 #: Record problems said of a thing (the field, the move, the round, the record): "must be...".
 _PREDICATES: dict[str, Any] = {
-    "not_whole_number": lambda v: _("must be a whole number, not {found}").format(found=_json_type(v["found"])),
+    "not_whole_number": lambda v: (
+        _("must be a whole number, written without a decimal point") if v["found"] == "number"  # 12.5 or 12.0
+        else _("must be a whole number, not {found}").format(found=_json_type(v["found"]))
+    ),
     "out_of_range": lambda v: (
         _("must be {min} or more, not {value}") if v.get("max") is None
         else _("must be from {min} to {max}, not {value}")
@@ -274,6 +283,8 @@ def _record_clause(code: str | None, v: dict) -> str | None:
     if code == "unfinished_round":
         return _("only the last round may be unfinished")
     if code == "not_a_record":
+        if isinstance(v.get("format"), str):
+            return _("it is not a mexitrain game record: its format is {format}").format(format=_shown(v["format"]))
         return _("it is not a mexitrain game record")
     if code == "other_version":
         if v["version"] > v["reads"]:
@@ -308,6 +319,10 @@ def _record_clause(code: str | None, v: dict) -> str | None:
     if code == "illegal_move":
         return reason_text(v["reason"], None, None)
     if code == "wrong_draw":
+        if v.get("found") is not None:
+            return _("the boneyard gives {tile}, not {found}").format(
+                tile=tile_text(v["tile"]), found=tile_text(v["found"])
+            )
         return _("the boneyard gives {tile}, not that tile").format(tile=tile_text(v["tile"]))
     if code == "round_not_over":
         return ngettext(
@@ -328,6 +343,8 @@ def _record_clause(code: str | None, v: dict) -> str | None:
             recorded=_seats(v["recorded"]), replayed=_seats(v["replayed"])
         )
     if code == "not_utf8":
+        if v.get("offset") is not None:
+            return _("the file is damaged: it is not text (byte {offset})").format(offset=v["offset"])
         return _("the file is damaged: it is not text")
     if code == "not_strict_json":
         return _("the file is damaged: {problem}").format(problem=strict_json_text(v["error"]))
@@ -341,7 +358,9 @@ def _record_clause(code: str | None, v: dict) -> str | None:
         return _("the file is damaged: not valid JSON")
     if code == "too_deep":
         return _("the file is damaged: not valid JSON")
-    if code in ("bad_player", "player_count", "not_writable"):
+    if code == "player_count":
+        return _("the game has {players} players, not {given}").format(players=v["players"], given=v["given"])
+    if code in ("bad_player", "not_writable"):
         return _("the game cannot be written as a record")
     return None
 

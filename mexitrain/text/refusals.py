@@ -121,7 +121,6 @@ _UNDO_REFUSED = {
     "nothing_yet": N_("nothing to undo yet"),
     "round_start": N_("nothing to undo in this round: undo never goes back into an earlier round"),
     "drew": N_("you drew {tile} since then: undoing would reveal a hidden tile"),
-    "other_player": N_("{who} has moved since then: undoing would take back their move too"),
     # the developer's detail (``why``: which move does not replay) is not for the player
     "not_replayable": N_("this game cannot be rebuilt from its moves, so nothing can be undone"),
 }
@@ -131,12 +130,18 @@ def undo_refused_text(exc: Any) -> str:
     """Why undo is not possible (a :class:`~mexitrain.rules.undo.UndoRefused`), in words, from
     its code and values; never its developer line."""
     values = dict(getattr(exc, "values", {}) or {})
+    if getattr(exc, "code", "") == "other_player" and values.get("seats"):
+        seats = values["seats"]
+        who = join_and([_("the player in seat {seat}").format(seat=s + 1) for s in seats])
+        return ngettext(
+            "{who} has moved since then: undoing would take back their move too",
+            "{who} have moved since then: undoing would take back their moves too",
+            len(seats),
+        ).format(who=who)
     template = _UNDO_REFUSED.get(getattr(exc, "code", ""))
     if template is None:
         return _("undo is not possible now")
     try:
-        if "seats" in values:
-            values["who"] = join_and([_("the player in seat {seat}").format(seat=s + 1) for s in values["seats"]])
         if "tile" in values:
             values["tile"] = tile_text(values["tile"])
         return _(template).format(**values)
