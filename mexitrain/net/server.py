@@ -23,6 +23,7 @@ import hmac
 import logging
 import random
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -83,6 +84,8 @@ class Limits:
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
     close_timeout: float = 2.0
+    write_limit: int = 64 * 1024  # bytes buffered for one client before a send waits
+    sndbuf: int | None = None  # the kernel's send buffer for each connection (None: the system's)
 
 
 @dataclass(eq=False)
@@ -247,6 +250,7 @@ class TableServer:
             ping_timeout=lim.ping_timeout,
             close_timeout=lim.close_timeout,
             compression=None,
+            write_limit=lim.write_limit,
         )
         sock = next(iter(self._server.sockets))
         self.port = sock.getsockname()[1]
@@ -482,6 +486,9 @@ class TableServer:
     # -- a connection -------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
         conn = _Conn(ws, asyncio.Queue(self.limits.send_queue), tokens=float(self.limits.burst))
+        if self.limits.sndbuf is not None:
+            with contextlib.suppress(OSError, AttributeError):
+                ws.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.sndbuf)
         self._conns.add(conn)
         conn.sender = asyncio.create_task(self._sender(conn))
         try:
