@@ -1,0 +1,1 @@
+"""Tests in a real headless browser (Debian's Chromium through Selenium), marked ``browser``."""
