@@ -11,7 +11,14 @@ from support.games import VARIANTS, history
 from support.tables import SHORT_RULES
 
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game
-from mexitrain.rules.undo import UNDO_CODES, UndoRefused, round_start, undo, undo_plan
+from mexitrain.rules.undo import (
+    NOT_REPLAYABLE,
+    UNDO_CODES,
+    UndoRefused,
+    round_start,
+    undo,
+    undo_plan,
+)
 from mexitrain.text.refusals import undo_refused_text, undo_text
 
 HUMAN = 0
@@ -150,6 +157,26 @@ def test_a_position_that_does_not_replay_is_refused() -> None:
     with pytest.raises(UndoRefused) as info:
         undo(forged, states[-1].events[-1].seat)
     assert info.value.code == "not_replayable"
+    assert info.value.values["why"] in NOT_REPLAYABLE
+    # the player reads their own sentence, never the developer's detail
+    ok, message = undo_text(forged, states[-1].events[-1].seat)
+    assert not ok and message == "this game cannot be rebuilt from its moves, so nothing can be undone"
+
+
+def test_an_event_the_rules_refuse_is_named_as_data() -> None:
+    states = _game(players=2, steps=8, rng=5)
+    state = states[-1]
+    seat = state.events[-1].seat
+    # the last event made illegal: a tile its seat never held
+    held = {t for h in state.hands for t in h} | set(state.boneyard)
+    stranger = next(t for t in ((a, b) for a in range(13) for b in range(a, 13)) if t not in held)
+    bad = state.events[-1].model_copy(update={"type": "play", "tile": stranger, "train": "mexican"})
+    forged = state.model_copy(update={"events": state.events[:-1] + (bad,)})
+    with pytest.raises(UndoRefused) as info:
+        undo(forged, seat)
+    assert info.value.code == "not_replayable"
+    assert info.value.values["why"] == "illegal_move" and info.value.values["event"] == len(state.events)
+    assert info.value.values["reason"].code == "not_in_hand"
 
 
 def test_round_start_is_the_snapshot_the_round_began_with() -> None:
