@@ -159,96 +159,23 @@ def _add(out: list[int], h: int, b: int, end: int, tab) -> None:
 
 def plays(c: Core) -> list[int]:
     """Every legal play of the seat to move (§5, §6, §8), in order. Do not mutate."""
-    cached = c.plays_cache
-    if cached is not None:
-        return cached
-    phase = c.phase
-    out = _usual_plays(c, phase) if phase < CHAIN else None
-    if out is None:
-        out = target_plays(c) if phase != GAME_OVER else []
-    if phase == TURN and out and c.tab.first_turn_chain and c.chain_right[c.turn]:
-        own = [m for m in out if m >> 15 == c.turn]  # §8: the chain starts on one's own
-        if own:
-            out = own
-    c.plays_cache = out
-    return out
+    ps = c.plays_cache
+    if ps is None:
+        if c.phase == GAME_OVER:
+            return []
+        legal(c)
+        ps = c.plays_cache
+    return ps
 
 
 def target_plays(c: Core) -> list[int]:
     """The plays of the tiles the seat may lay now on the lines it may play on now
-    (:func:`targets`): every case, as :func:`_usual_plays` does the usual ones in one pass."""
+    (:func:`targets`): every case, as :func:`legal` does the usual ones in one pass."""
     lines, why = targets(c)
     if why == "blocked_by_double" and c.phase != SWAN and len(lines) > 1:
         base = c.base
         lines = sorted(lines, key=lambda x: base[x])
     return gen(c, tile_mask(c), lines)
-
-
-def _usual_plays(c: Core, phase: int) -> list[int] | None:
-    """The plays of a turn, a drawn tile or a double's follow-up in the usual case, in one
-    pass: no open double blocks (§6), and the lines are those of every train the seat may
-    use (own or team's, public ones, the Mexican Train), the owed double's among them.
-    None in the other cases (see :func:`targets`)."""
-    seat = c.turn
-    tab = c.tab
-    if phase == TURN:
-        mask = c.hands[seat]
-        owed = -1
-    elif phase == DRAWN:
-        mask = tab.bit[c.drawn]
-        owed = -1
-    else:  # a double's follow-up (§6): not a double
-        if tab.must_satisfy or c.swan_pos is not None:
-            return None
-        mask = (c.hands[seat] if phase == FOLLOW_UP else tab.bit[c.drawn]) & ~tab.double_mask
-        owed = c.dline
-    n = tab.n
-    partner = tab.partner[seat]
-    marker = c.marker
-    if owed >= 0:
-        ti = c.line_ti[owed]
-        if not (ti == n or marker[ti] or ti == seat or ti == partner):
-            return None  # the owed line on a train the seat may not use otherwise
-    ends = c.ends
-    open_dbl = c.open_dbl
-    if open_dbl:
-        sat = tab.satmask
-        off = c.off
-        for x in open_dbl:
-            if x != owed and off & sat[ends[x]]:
-                return None  # a double that blocks (§6)
-    if tab.branching:
-        lines = usable_lines(c, seat)
-    else:  # one line a train: the lines follow from the markers alone
-        key = c.mbits << 5 | seat
-        lines = tab.usable.get(key)
-        if lines is None:
-            lines = tab.usable[key] = usable_lines(c, seat)
-    fit = tab.fit
-    base = c.base
-    out: list[int] = []
-    if tab.simple:  # one lay a tile, in the order of the tile ids (see Table)
-        one_lay = tab.one_lay
-        for line in lines:
-            end = ends[line]
-            h = mask & fit[end]
-            if h:
-                b = base[line]
-                codes = one_lay[end]
-                if h & (h - 1):
-                    while h:
-                        low = h & -h
-                        out.append(b | codes[low.bit_length()])
-                        h ^= low
-                else:
-                    out.append(b | codes[h.bit_length()])
-    else:
-        for line in lines:
-            end = ends[line]
-            h = mask & fit[end]
-            if h:
-                _add(out, h, base[line], end, tab)
-    return out
 
 
 def can_start_own(c: Core, tid: int) -> bool:
@@ -294,13 +221,90 @@ def end_without_play(c: Core) -> int:
 
 
 def legal(c: Core) -> list[int]:
-    """Every move the seat to move may make now, in the reducer's order. Do not mutate."""
+    """Every move the seat to move may make now, in the reducer's order. Do not mutate.
+
+    The plays (kept in ``c.plays_cache`` until the next step) come in one pass in the usual
+    case of a turn, a drawn tile or a double's follow-up: no open double blocks (§6), and
+    the lines are those of every train the seat may use (own or team's, public ones, the
+    Mexican Train), the owed double's among them; else from :func:`target_plays`.
+    tests/rules/test_core_fast_paths.py holds the two ways equal."""
     phase = c.phase
     ps = c.plays_cache
     if ps is None:
-        if phase == GAME_OVER:
-            return []
-        ps = plays(c)
+        if phase >= CHAIN:
+            if phase == GAME_OVER:
+                return []
+            ps = target_plays(c)
+        else:
+            seat = c.turn
+            tab = c.tab
+            if phase == TURN:
+                mask = c.hands[seat]
+                owed = -1
+            elif phase == DRAWN:
+                mask = tab.bit[c.drawn]
+                owed = -1
+            else:  # a double's follow-up (§6): not a double
+                mask = (c.hands[seat] if phase == FOLLOW_UP else tab.bit[c.drawn]) & ~tab.double_mask
+                owed = c.dline
+            ends = c.ends
+            lines = None
+            if owed >= 0 and (tab.must_satisfy or c.swan_pos is not None):
+                lines = [owed]  # §6 must_satisfy, or a follow-up within a swan drive (§8)
+            elif c.open_dbl:  # the doubles that block (§6), and the owed one, in order
+                sat = tab.satmask
+                off = c.off
+                for x in c.open_dbl:
+                    if x != owed and off & sat[ends[x]]:
+                        if lines is None:
+                            lines = [x]
+                        else:
+                            lines.append(x)
+                if lines is not None:
+                    if owed >= 0:
+                        lines.append(owed)
+                    if len(lines) > 1:
+                        lines.sort(key=c.base.__getitem__)
+            if lines is None:  # every line of the trains the seat may use
+                if tab.branching:
+                    lines = usable_lines(c, seat)
+                else:  # one line a train: the lines follow from the markers alone
+                    key = c.mbits << 5 | seat
+                    try:
+                        lines = tab.usable[key]
+                    except KeyError:
+                        lines = tab.usable[key] = usable_lines(c, seat)
+                if owed >= 0 and owed not in lines:
+                    lines = sorted([*lines, owed], key=c.base.__getitem__)
+            fit = tab.fit
+            base = c.base
+            ps = []
+            if tab.simple:  # one lay a tile, in the order of the tile ids (see Table)
+                one_lay = tab.one_lay
+                for line in lines:
+                    end = ends[line]
+                    h = mask & fit[end]
+                    if h:
+                        b = base[line]
+                        codes = one_lay[end]
+                        if h & (h - 1):
+                            while h:
+                                low = h & -h
+                                ps.append(b | codes[low.bit_length()])
+                                h ^= low
+                        else:
+                            ps.append(b | codes[h.bit_length()])
+            else:
+                for line in lines:
+                    end = ends[line]
+                    h = mask & fit[end]
+                    if h:
+                        _add(ps, h, base[line], end, tab)
+            if tab.first_turn_chain and phase == TURN and ps and c.chain_right[seat]:
+                own = [m for m in ps if m >> 15 == seat]  # §8: the chain starts on one's own
+                if own:
+                    ps = own
+        c.plays_cache = ps
     if ps and phase == TURN:
         return ps
     out = list(ps)

@@ -32,11 +32,12 @@ def step(c: Core, m: int) -> None:
     """Make legal move ``m`` (unchecked: see :func:`.refusals.check`) and settle."""
     c.plays_cache = None
     if m >= 0:
-        if c.phase < CHAIN and c.tab.plain_turn:
+        tab = c.tab
+        phase = c.phase
+        if phase < CHAIN and tab.plain_turn:
             # the common play, in one piece: a tile laid on a turn, a drawn tile, a
-            # follow-up (no chain opening, no swan drive), then the follow-up a double asks
-            # for or the next seat's turn
-            tab = c.tab
+            # follow-up (no chain opening, no swan drive, so no swan position to reset),
+            # then the follow-up a double asks for or the next seat's turn
             seat = c.turn
             ti = m >> 15
             lay = m & 511
@@ -45,7 +46,7 @@ def step(c: Core, m: int) -> None:
             hand = hands[seat] ^ bit
             hands[seat] = hand
             c.off ^= bit
-            line = c.train_lines[ti][(m >> 9) & 63]
+            line = c.train_lines[ti][(m >> 9) & 63] if tab.branching else ti
             laid = c.laid
             laid[line] = laid[line] + [lay]  # copy on write: copies of the core share lines
             open_dbl = c.open_dbl
@@ -56,18 +57,17 @@ def step(c: Core, m: int) -> None:
                     c.add_line(ti, old_end)
                     c.add_line(ti, old_end)
             c.ends[line] = LAY_END[lay]
-            if ti == seat or ti == tab.partner[seat]:
+            if (ti == seat or ti == tab.partner[seat]) and c.mbits & tab.team_bits[seat]:
                 marker = c.marker  # the owner (or a partner) removes the marker (§5)
-                team = tab.team[seat]
-                if marker[team[0]] or marker[team[-1]]:
-                    for s in team:
-                        marker[s] = False
-                    c.mbits &= ~tab.team_bits[seat]
+                for s in tab.team[seat]:
+                    marker[s] = False
+                c.mbits &= ~tab.team_bits[seat]
             c.failed[seat] = False
             c.events.append(seat | m << 7)  # E_PLAY
-            c.drawn = -1
             if ti == tab.n and c.mexican_starter is None:
                 c.mexican_starter = seat
+            if phase:  # not a turn: a drawn tile (none on a turn) or a follow-up
+                c.drawn = -1
             double = LAY_DOUBLE[lay]
             if double:
                 open_dbl.append(line)
@@ -77,13 +77,14 @@ def step(c: Core, m: int) -> None:
                 c.phase = FOLLOW_UP
                 c.dline = line
             else:
+                if phase:  # the owed double, if any, is satisfied or given up
+                    c.phase = TURN
+                    c.dline = -1
+                c.turn = tab.next_seat[seat]
                 if tab.until_blocked:
                     c.idle = 0
-                c.turn = tab.next_seat[seat]
-                c.phase = TURN
-                c.dline = -1
-                c.swan_pos = None
-                if c.bpos < len(c.bone) or tab.until_blocked:
+                    return
+                if c.bpos < len(c.bone):
                     return
         else:
             _play(c, m)
