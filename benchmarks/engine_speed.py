@@ -15,7 +15,10 @@ a game with random legal actions. In this tree the rules are the compact core
 (``mexitrain.rules.core``), so engine mode steps one core per game in place
 (``core.new_game``, ``legal``, ``step``), each move drawn by ``random.Random(seed).choice``
 among ``legal(core)``: the same generator over the same moves in the same order as
-``legal_actions``, so the very same games as the public-API loop. In a tree without the core
+``legal_actions``, so the very same games as the public-API loop. The draw is
+``players.base.choice_of`` (the random level's: ``Random.choice``'s very draws without its
+two Python frames, held to it by tests/players/test_choose_among.py), so that the figure is
+the rules' and not the harness's; where it is missing, ``Random.choice``. In a tree without the core
 (an older commit, side by side) it is that public-API loop: ``rng.choice(legal_actions(state))``
 and ``apply``, a new pydantic snapshot per action. ``--mode reducer`` always times that
 public-API loop (``legal_actions`` + ``apply`` on snapshots, the path the UI uses), so that
@@ -64,11 +67,17 @@ def play_games(job: tuple[str, tuple[tuple[str, str], ...], int, list[int], str]
         mode = "reducer"  # a tree without the core: its engine is the public API
     if mode == "engine":
         from mexitrain.rules.core import legal
+
+        try:
+            from mexitrain.players.base import choice_of
+        except ImportError:  # an older tree: Random.choice itself
+            def choice_of(rng):
+                return rng.choice
     actions = 0
     start = time.process_time()
     for seed in seeds:
         if mode == "engine":  # the rules alone: one core in place, random legal moves
-            choice = random.Random(seed).choice  # as legal_actions' loop: the same games
+            choice = choice_of(random.Random(seed))  # as legal_actions' loop: the same games
             c = core_new_game(rules, players=players, seed=seed)
             while not c.over:
                 step(c, choice(legal(c)))

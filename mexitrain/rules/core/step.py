@@ -27,6 +27,8 @@ from .tables import (
     TURN,
 )
 
+_DRAW_EVENT = E_DRAW << 4
+
 
 def step(c: Core, m: int) -> None:
     """Make legal move ``m`` (unchecked: see :func:`.refusals.check`) and settle."""
@@ -96,7 +98,8 @@ def step(c: Core, m: int) -> None:
         c.hands[seat] |= tab.bit[t]
         c.drawn = t
         c.phase = FOLLOW_UP_DRAWN if c.phase == FOLLOW_UP else DRAWN
-        c.events.append(seat | E_DRAW << 4 | tab.code[t] << 7)
+        c.events.append(seat | _DRAW_EVENT | tab.code[t] << 7)
+        return  # nothing is forced after a draw
     elif m == M_SKIP:
         c.swan_pos = swan_next(c)
         c.events.append(c.turn | MOVE_EVENT[m] << 4)
