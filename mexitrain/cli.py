@@ -199,6 +199,28 @@ register(
 )
 
 
+def _host_arguments(p: argparse.ArgumentParser) -> None:
+    from .commands.host import add_arguments
+
+    add_arguments(p)
+
+
+register(
+    "host",
+    Command(
+        help=N_("open a table on the network for others to join"),
+        add_arguments=_host_arguments,
+        run="mexitrain.commands.host:run",
+        description=N_(
+            "Open a table on the network and print the line the others type to join "
+            "(mexitrain join HOST:PORT CODE). Play your seat here, or serve the table "
+            "headless with --no-play. The table code is the only key: use it on a "
+            "trusted network. --resume reopens the table where it stopped."
+        ),
+    ),
+)
+
+
 # ---------------------------------------------------------------------------------------
 # Entry point
 # ---------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from ..players import make_player
-from ..rules import GameState, IllegalAction, apply, new_game, view
+from ..rules import ACTION_ADAPTER, GameState, IllegalAction, apply, new_game, view
 from ..storage import locks, tokens
 from ..storage.autosaver import Autosaver
 from ..storage.paths import saves_dir
@@ -170,6 +170,7 @@ class TableServer:
         self._driver: asyncio.Task | None = None
         self._saver = Autosaver(self.root)
         self._kept = False  # the finished game was saved in saves/
+        self._journal: tokens.Journal | None = None
         self.errors = 0  # internal errors (tests)
 
     # -- files ----------------------------------------------------------------------------------
@@ -217,8 +218,12 @@ class TableServer:
         if meta.started:
             if locks.held_elsewhere(path):
                 raise SaveError(f"cannot resume {path}: it is open in another process", path, action="resume", code="busy")
-            game = load_save(path)
-            setup, state = game.setup, game.state
+            if path.exists():
+                game = load_save(path)
+                setup, state = game.setup, game.state
+            else:  # killed before the first autosave: the deal, and the journal below
+                state = new_game(setup.rules, players=setup.players, seed=setup.seed)
+            state = _replay_journal(root, meta.code, state)
         server = cls(
             setup, data_dir=root, open_seats=(), host_seat=meta.host_seat, code=meta.code, **kwargs
         )
@@ -234,6 +239,8 @@ class TableServer:
             server.state = state
             server.seq = _count_actions(state)
             server._saver.adopt(path, setup)
+            server._saver.submit(state, setup, None)
+            server._journal = tokens.Journal(root, meta.code)
         return server
 
     # -- lifetime -------------------------------------------------------------------------------
@@ -276,6 +283,8 @@ class TableServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 5)
         await asyncio.to_thread(self._saver.close)
+        if self._journal is not None:
+            self._journal.close()
 
     # -- the lobby ------------------------------------------------------------------------------
     @property
@@ -317,6 +326,7 @@ class TableServer:
         )
         self.state = new_game(self.setup.rules, players=len(self.seats), seed=self.setup.seed)
         self.seq = 0
+        self._journal = tokens.Journal(self.root, self.code, fresh=True)
         self._write_table()
         self._saver.adopt(self.game_path, self.setup)
         self._saver.submit(self.state, self.setup, None)
@@ -422,10 +432,16 @@ class TableServer:
                 log.exception("on_event")
 
     # -- the game -------------------------------------------------------------------------------
-    def _moved(self, new: GameState) -> None:
-        """Take ``new``: autosave it, tell every seat, let the computers play on."""
+    def _moved(self, new: GameState, action: Any) -> None:
+        """Take ``new`` (after ``action``): journal and autosave it, tell every seat, let the
+        computers play on."""
         self.state = new
         self.seq += 1
+        if self._journal is not None:
+            try:
+                self._journal.append(self.seq, action.model_dump(mode="json"))
+            except OSError as exc:  # the autosave still has it, a little later
+                log.warning("journal: %s", exc)
         self._saver.submit(new, self.setup, None)
         self._broadcast_updates()
         if new.over and not self._kept:
@@ -481,7 +497,7 @@ class TableServer:
                     log.exception("computer player in seat %d", s.index)
                     await asyncio.sleep(1)
                     continue
-                self._moved(new)
+                self._moved(new, action)
 
     # -- a connection -------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
@@ -665,7 +681,7 @@ class TableServer:
         except IllegalAction as exc:
             self._send(conn, refused_of(msg.seq, exc))
             return
-        self._moved(new)
+        self._moved(new, msg.action)
 
 
 def _reopenable(root: Path, code: str) -> bool:
@@ -674,6 +690,22 @@ def _reopenable(root: Path, code: str) -> bool:
     except SaveError:
         return False
     return not meta.over
+
+
+def _replay_journal(root: Path, code: str, state: GameState) -> GameState:
+    """``state`` (the autosave's) with the journal's later moves played again."""
+    done = _count_actions(state)
+    for seq, data in tokens.read_journal(root, code):
+        if seq <= done:
+            continue
+        if seq != done + 1:
+            break  # a gap: the journal of another start of the table
+        try:
+            state = apply(state, ACTION_ADAPTER.validate_python(data))
+        except (IllegalAction, ValueError):
+            break
+        done = seq
+    return state
 
 
 def _count_actions(state: GameState) -> int:

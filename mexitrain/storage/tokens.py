@@ -13,6 +13,7 @@ Finished tables keep their ``table.json`` (the game is kept in ``saves/``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -165,6 +166,54 @@ def tables(root: str | os.PathLike[str]) -> list[str]:
 
 
 __all__ = [
-    "TableFile", "TableSeat", "forget_token", "game_path", "load_table", "load_token", "save_table",
+    "Journal", "TableFile", "TableSeat", "forget_token", "read_journal", "game_path", "load_table", "load_token", "save_table",
     "save_token", "table_dir", "tables", "token_path",
 ]
+
+
+# -- the moves since the last autosave ----------------------------------------------------------
+JOURNAL_FILE = "moves.jsonl"
+
+
+def journal_path(root: str | os.PathLike[str], code: str) -> Path:
+    return table_dir(root, code) / JOURNAL_FILE
+
+
+class Journal:
+    """``tables/<CODE>/moves.jsonl``: one line a move (``{"seq": n, "action": {...}}``), written
+    before the move is announced. The autosave is written in the background and may lag behind
+    by a few moves; a process killed at any moment loses none of them: ``--resume`` replays the
+    journal's moves past the autosave. One ``write`` a move (the system keeps it even if the
+    process dies; not fsynced, so a power cut may cost the last moves, as it may the autosave)."""
+
+    def __init__(self, root: str | os.PathLike[str], code: str, *, fresh: bool = False) -> None:
+        self.path = journal_path(root, code)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if fresh else 0), 0o644)
+
+    def append(self, seq: int, action: dict[str, Any]) -> None:
+        line = json.dumps({"seq": seq, "action": action}, separators=(",", ":")) + "\n"
+        os.write(self._fd, line.encode())
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def read_journal(root: str | os.PathLike[str], code: str) -> list[tuple[int, dict[str, Any]]]:
+    """The journal's moves in order; a line cut short by a crash (the last) is left out."""
+    try:
+        data = read_regular(journal_path(root, code))
+    except OSError:
+        return []
+    moves = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        try:
+            entry = json.loads(line)
+            seq, action = entry["seq"], entry["action"]
+        except (ValueError, KeyError, TypeError):
+            break
+        if not isinstance(seq, int) or not isinstance(action, dict):
+            break
+        moves.append((seq, action))
+    return moves
