@@ -177,7 +177,7 @@ def started_line(level: str) -> str:
 
 
 def game_over_line() -> str:
-    return _("The game is over. The table stays open until Ctrl+C.")
+    return _("The game is over. The table closes once everyone has left (or with Ctrl+C).")
 
 
 def resumed_line(code: str, round_: int, rounds: int) -> str:

@@ -1,0 +1,87 @@
+"""mexitrain host: bad options in one line (exit 2), Ctrl+C in one line (exit 130), the join
+line, the play mode handing the host's seat to the remote screens."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from mexitrain import cli
+from mexitrain.commands import host as host_command
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--port", "70000"], "--port"),
+        (["--bind", "not an address"], "--bind"),
+        (["--players", "1"], "--players"),
+        (["--ai", "god"], "--ai"),
+        (["--name", "A\x1bB"], "--name"),
+        (["--preset", "nope"], "nope"),
+        (["--no-play", "--resume", "ABCDEF", "--seed", "3"], "--resume"),
+    ],
+)
+def test_a_bad_option_is_one_line_and_exit_2(capsys, tmp_path, args, words):
+    status = cli.main(["host", "--data-dir", str(tmp_path), *args])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1 and err.startswith("mexitrain: error:") and words in err
+    assert "\x1b" not in err
+
+
+def test_resume_without_a_table_is_one_line(capsys, tmp_path):
+    assert cli.main(["host", "--data-dir", str(tmp_path), "--no-play", "--resume"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no table to reopen" in err
+
+
+def test_headless_host_prints_the_join_line_and_ctrl_c_is_one_line(tmp_path):
+    env = dict(os.environ, MEXITRAIN_DATA_DIR=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mexitrain", "--lang", "en", "host", "--no-play", "--port", "0",
+         "--bind", "127.0.0.1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        first = proc.stdout.readline()
+        m = re.match(r"Table ([A-Z]{6}) open on 127\.0\.0\.1:(\d+), 4 seats\.$", first.strip())
+        assert m, first
+        join = proc.stdout.readline().strip()
+        assert join == f"Others join with: mexitrain join 127.0.0.1:{m.group(2)} {m.group(1)}"
+        assert "Enter" in proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert out.strip().splitlines() == ["Table closed: the game is autosaved; mexitrain host --resume reopens it."]
+    assert err == ""
+
+
+def test_playing_host_runs_the_remote_screens_with_the_host_token(monkeypatch, tmp_path):
+    """Without --no-play the server runs in a thread and the host's seat is played in the
+    remote screens (mexitrain.ui.remote.run_table_app), with the host's token."""
+    import mexitrain.ui.remote as remote
+
+    seen = {}
+
+    def fake(address, code, name, *, data_dir, lang, host_token=None, on_exit=None):
+        from mexitrain.net.server import TableServer  # noqa: F401 - the server is up: connect to it
+
+        seen.update(address=address, code=code, name=name, token=host_token, data_dir=data_dir)
+        return 0
+
+    monkeypatch.setattr(remote, "run_table_app", fake)
+    monkeypatch.setattr(host_command, "_shared", lambda bind: ["192.0.2.7"])
+    status = cli.main(["host", "--data-dir", str(tmp_path), "--port", "0", "--bind", "127.0.0.1", "--name", "Ann",
+                       "--players", "3"])
+    assert status == 0
+    assert seen["name"] == "Ann" and seen["address"].startswith("127.0.0.1:") and len(seen["token"]) >= 32
+    assert re.fullmatch(r"[A-Z]{6}", seen["code"])
