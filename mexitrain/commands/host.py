@@ -8,8 +8,8 @@ computer players); when the game is over the table closes once everyone has left
 closes it in one line (exit status 130); ``mexitrain host --resume`` reopens it, with the same
 code, seats and tokens, where its autosave left it.
 
-The default port is 7421 and the default address 0.0.0.0 (every IPv4 interface): a family's
-LAN game needs the computer's LAN address, which is printed. The table code is the only key:
+The default port is 8765 (as the app's Host a table…) and the default address 0.0.0.0 (every
+IPv4 interface): a family's LAN game needs the computer's LAN address, which is printed. The table code is the only key:
 host on a trusted network only.
 """
 
@@ -44,7 +44,7 @@ from .args import (
     speed_value,
 )
 
-DEFAULT_PORT = 7421
+DEFAULT_PORT = 8765
 DEFAULT_BIND = "0.0.0.0"
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$")
 
