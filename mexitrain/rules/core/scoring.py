@@ -26,15 +26,18 @@ def hand_pips(c: Core, mask: int) -> int:
 
 def hand_tiles(c: Core, mask: int) -> tuple[tuple[int, int], ...]:
     """A hand's tiles in the snapshot's order (dealt order, then drawn order)."""
+    return ranked_tiles(c.tab, c.rank, mask)
+
+
+def ranked_tiles(tab, rank: list[int], mask: int) -> tuple[tuple[int, int], ...]:
+    """The tiles of ``mask`` in the order of ``rank`` (a round's deal order, see Core)."""
     ids = []
     while mask:
         low = mask & -mask
         ids.append(low.bit_length() - 1)
         mask ^= low
-    rank = c.rank
     ids.sort(key=rank.__getitem__)
-    tiles = c.tab.tiles
-    return tuple(tiles[i] for i in ids)
+    return tuple(map(tab.tiles.__getitem__, ids))
 
 
 def winners(c: Core) -> tuple[int, ...]:
@@ -46,9 +49,12 @@ def winners(c: Core) -> tuple[int, ...]:
 
 
 def end_round(c: Core, end: str, out_seat: int | None) -> None:
-    """Score the round (§7), then deal the next one or end the game (not settled)."""
+    """Score the round (§7), then deal the next one or end the game (not settled). The
+    round's result is a compact tuple: its leftovers are the hands' masks with the round's
+    deal order (``snapshot._result`` makes them tiles, only when a snapshot needs them)."""
     tab = c.tab
-    scores = [hand_pips(c, h) for h in c.hands]
+    hands = tuple(c.hands)
+    scores = [hand_pips(c, h) for h in hands]
     if out_seat is not None:  # the seat out, and any other with no tile left (§8 simultaneous)
         for out in range(tab.n):
             if out == out_seat or not c.hands[out]:
@@ -59,7 +65,7 @@ def end_round(c: Core, end: str, out_seat: int | None) -> None:
     c.results = c.results + [
         (
             c.round, c.engine, c.engine_seat, c.first_seat, c.dealt_hands, c.dealt_boneyard,
-            tuple(c.events), end, out_seat, tuple(hand_tiles(c, h) for h in c.hands), scores_t,
+            tuple(c.events), end, out_seat, (hands, c.rank), scores_t,  # leftovers: masks
         )
     ]
     c.round_scores = c.round_scores + [scores_t]

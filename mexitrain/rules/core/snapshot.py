@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..actions import MEXICAN
 from ..state import Event, GameState, RoundResult, Train, construct
 from .compact import Core
-from .scoring import hand_tiles
+from .scoring import hand_tiles, ranked_tiles
 from .tables import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Table, move, table
 
 HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
@@ -49,6 +49,8 @@ def _result(tab: Table, r) -> RoundResult:
     if isinstance(r, RoundResult):
         return r
     number, engine, engine_seat, first, hands, boneyard, events, end, out, left, scores = r
+    masks, rank = left
+    left = tuple([ranked_tiles(tab, rank, m) for m in masks])
     return construct(
         RoundResult,
         {
