@@ -25,7 +25,8 @@ public-API loop (``legal_actions`` + ``apply`` on snapshots, the path the UI use
 its figure stays visible beside the core's. ``--mode players`` asks a ``RandomPlayer`` for
 each move, as ``mexitrain simulate`` does: in a tree with the compact seat view (issue 22)
 one rules core per game is stepped in place and each player chooses through
-``players.base.core_move``; in an older tree, ``choose(view(state, seat))`` and ``apply``.
+``players.base.core_chooser`` (resolved once per seat, as ``simulate`` does; ``core_move``
+where the tree has only that); in an older tree, ``choose(view(state, seat))`` and ``apply``.
 
 ``--against REV`` checks REV out in a temporary git worktree and times the same work there and
 here in alternating child processes (``--repeats`` rounds each, this tree first in odd rounds
@@ -91,9 +92,14 @@ def play_games(job: tuple[str, tuple[tuple[str, str], ...], int, list[int], str]
                 actions += 1
         elif core_move is not None:  # the player API as simulate uses it: one core in place
             bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
+            chooser = getattr(sys.modules["mexitrain.players.base"], "core_chooser", None)
+            if chooser is not None:  # each seat's path resolved once, as simulate does
+                choose = [chooser(b) for b in bots]
+            else:
+                choose = [lambda c, b=b: core_move(b, c) for b in bots]
             c = core_new_game(rules, players=players, seed=seed)
             while not c.over:
-                step(c, core_move(bots[c.turn], c))
+                step(c, choose[c.turn](c))
                 actions += 1
         else:
             bots = [RandomPlayer(seed * 16 + s) for s in range(players)]

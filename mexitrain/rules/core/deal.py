@@ -21,16 +21,18 @@ def shuffle(rng: random.Random, x: list) -> None:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n]
+    size = len(x)
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
 
 
-_BITS = [n.bit_length() for n in range(512)]
+_STEPS: dict[int, list[tuple[int, int, int]]] = {}  # per length: (i, i + 1, its bit length)
 _SAME_DRAWS = True
 
 
