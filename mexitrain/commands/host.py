@@ -294,13 +294,14 @@ def _play(server, args: argparse.Namespace, root: Path, port: int, level: str) -
         raise CommandError(t.cannot_listen_line(_hostport(args.bind, port), exc.strerror or str(exc))) from None
     try:
         shared = _shared(args.bind)
-        _say(t.join_line(_hostport(shared[0], st.port), server.code))
+        line = t.join_line(_hostport(shared[0], st.port), server.code)
+        _say(line)
         seat = server.host_seat if server.host_seat is not None else 0
         name = server.seats[seat].name
         here = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else args.bind
         status = run_table_app(
             _hostport(here, st.port), server.code, name, data_dir=root, lang=language(),
-            host_token=server.host_token,
+            host_token=server.host_token, join_line=line,
         )
     finally:
         st.stop()

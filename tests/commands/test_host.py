@@ -72,10 +72,8 @@ def test_playing_host_runs_the_remote_screens_with_the_host_token(monkeypatch, t
 
     seen = {}
 
-    def fake(address, code, name, *, data_dir, lang, host_token=None, on_exit=None):
-        from mexitrain.net.server import TableServer  # noqa: F401 - the server is up: connect to it
-
-        seen.update(address=address, code=code, name=name, token=host_token, data_dir=data_dir)
+    def fake(address, code, name, *, data_dir, lang, host_token=None, join_line=None, on_exit=None):
+        seen.update(address=address, code=code, name=name, token=host_token, line=join_line)
         return 0
 
     monkeypatch.setattr(remote, "run_table_app", fake)
@@ -85,3 +83,5 @@ def test_playing_host_runs_the_remote_screens_with_the_host_token(monkeypatch, t
     assert status == 0
     assert seen["name"] == "Ann" and seen["address"].startswith("127.0.0.1:") and len(seen["token"]) >= 32
     assert re.fullmatch(r"[A-Z]{6}", seen["code"])
+    port = seen["address"].split(":")[1]
+    assert seen["line"] == f"Others join with: mexitrain join 192.0.2.7:{port} {seen['code']}"
