@@ -238,20 +238,17 @@ def legal(c: Core) -> list[int]:
         else:
             seat = c.turn
             tab = c.tab
-            if phase == TURN:
-                mask = c.hands[seat]
-                owed = -1
-            elif phase == DRAWN:
-                mask = tab.bit[c.drawn]
+            ends = c.ends
+            lines = None
+            if phase < FOLLOW_UP:  # a turn, a drawn tile
+                mask = c.hands[seat] if phase == TURN else tab.bit[c.drawn]
                 owed = -1
             else:  # a double's follow-up (§6): not a double
                 mask = (c.hands[seat] if phase == FOLLOW_UP else tab.bit[c.drawn]) & ~tab.double_mask
                 owed = c.dline
-            ends = c.ends
-            lines = None
-            if owed >= 0 and (tab.must_satisfy or c.swan_pos is not None):
-                lines = [owed]  # §6 must_satisfy, or a follow-up within a swan drive (§8)
-            elif c.open_dbl:  # the doubles that block (§6), and the owed one, in order
+                if tab.must_satisfy or c.swan_pos is not None:
+                    lines = [owed]  # §6 must_satisfy, or a follow-up within a swan drive (§8)
+            if lines is None and c.open_dbl:  # the doubles that block (§6), and the owed one
                 sat = tab.satmask
                 off = c.off
                 for x in c.open_dbl:
