@@ -33,7 +33,6 @@ from ..rules.core.tables import (
     DRAWN,
     FOLLOW_UP,
     FOLLOW_UP_DRAWN,
-    GAME_OVER,
     LAY,
     LAY_DOUBLE,
     SWAN,
@@ -106,8 +105,9 @@ def run(
         pointers = [0] * c.tab.n
     book: dict[int, tuple] = {}
     done = len(c.round_scores)
+    number = c.round  # the round ends when the next is dealt or the game is over
     steps = 0
-    while c.phase != GAME_OVER and len(c.round_scores) == done and steps < max_steps:
+    while not c.over and c.round == number and steps < max_steps:
         ms = legal(c)
         if len(ms) == 1:
             m = ms[0]
