@@ -38,6 +38,9 @@ def core_chooser(player) -> Callable[[Core], int]:
     (the action checked against the rules)."""
     among = getattr(player, "choose_among", None)
     if among is not None:
+        fused = getattr(among, "over_legal", None)  # choice_of's draw over legal(c) itself
+        if fused is not None:
+            return fused
         return lambda c: among(legal(c))
     fast = getattr(player, "choose_move", None)
     if fast is not None:
@@ -72,6 +75,20 @@ def choice_of(rng: random.Random) -> Callable[[list], object]:
             r = getrandbits(k)
         return seq[r]
 
+    def over_legal(c: Core) -> int:
+        """``choice(legal(c))`` in one frame: the same draw over the seat's legal moves
+        (what :func:`core_chooser` hands a player of ``choose_among``, nothing more)."""
+        seq = legal(c)
+        n = len(seq)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return seq[r]
+
+    choice.over_legal = over_legal  # type: ignore[attr-defined]
     return choice
 
 
