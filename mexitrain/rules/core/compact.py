@@ -5,8 +5,9 @@ A :class:`Core` is private to its user: the step functions change it in place, a
 
 Fields, beside the scalar ones named as in :class:`~mexitrain.rules.state.GameState`:
 
-- ``hands``: one int bitmask of tile ids per seat; ``rank``: each tile's position in the
-  round's deal (hands in their order, then the boneyard), which gives a hand its order;
+- ``hands``: one int bitmask of tile ids per seat; ``order``: the round's tile ids in deal
+  order (hands in their order, then the boneyard), which gives a hand its order; ``rank``:
+  each tile's position in ``order``, worked out when first asked (``scoring.ranks``), else None;
 - ``bone``/``bpos``: the round's boneyard in draw order and the next tile to draw;
   ``off``: the mask of every tile not on the table (hands and boneyard), which answers
   "could this double still be satisfied" (§6);
@@ -33,7 +34,7 @@ from .tables import Table
 class Core:
     __slots__ = (
         "tab", "seed", "starter", "round", "engine", "engine_seat", "first_seat", "turn",
-        "phase", "hands", "rank", "bone", "bpos", "off", "train_lines", "ends", "laid",
+        "phase", "hands", "order", "rank", "bone", "bpos", "off", "train_lines", "ends", "laid",
         "starts", "line_ti", "line_li", "base", "open_dbl", "marker", "mexican_starter",
         "dline", "drawn", "swan_pos", "chain_right", "queue", "failed", "idle", "events",
         "results", "round_scores", "winners", "dealt_hands", "dealt_boneyard", "plays_cache", "mbits", "over",
@@ -54,7 +55,8 @@ class Core:
         new.turn = self.turn
         new.phase = self.phase
         new.hands = self.hands[:]
-        new.rank = self.rank  # replaced, never changed, by a new round
+        new.order = self.order  # replaced, never changed, by a new round
+        new.rank = self.rank  # idem (or None, until asked)
         new.bone = self.bone  # idem
         new.bpos = self.bpos
         new.off = self.off

@@ -101,9 +101,6 @@ def start_round(c: Core, number: int) -> None:
     if c.starter is None:
         c.starter = first_seat(tab, c.seed, dealt)
     first = (c.starter + number - 1) % n
-    rank = [0] * tab.size
-    for pos, i in enumerate(ids):
-        rank[i] = pos
     bpos = 0
     engine_seat = None
     if engine is None:  # engine = highest_double (§3)
@@ -129,7 +126,8 @@ def start_round(c: Core, number: int) -> None:
     c.turn = first
     c.phase = TURN
     c.hands = hands
-    c.rank = rank
+    c.order = ids  # never changed: the hands and the boneyard are copies
+    c.rank = None  # worked out when a snapshot or a result needs it (scoring.ranks)
     c.bone = bone
     c.bpos = bpos
     c.off = off

@@ -26,7 +26,23 @@ def hand_pips(c: Core, mask: int) -> int:
 
 def hand_tiles(c: Core, mask: int) -> tuple[tuple[int, int], ...]:
     """A hand's tiles in the snapshot's order (dealt order, then drawn order)."""
-    return ranked_tiles(c.tab, c.rank, mask)
+    return ranked_tiles(c.tab, ranks(c), mask)
+
+
+def ranks(c: Core) -> list[int]:
+    """Each tile's position in the round's deal order (``Core.order``), worked out once."""
+    rank = c.rank
+    if rank is None:
+        rank = c.rank = rank_of(c.tab, c.order)
+    return rank
+
+
+def rank_of(tab, order: list[int]) -> list[int]:
+    """Per tile id, its position in ``order`` (0 for a tile not in it)."""
+    rank = [0] * tab.size
+    for pos, i in enumerate(order):
+        rank[i] = pos
+    return rank
 
 
 def ranked_tiles(tab, rank: list[int], mask: int) -> tuple[tuple[int, int], ...]:
@@ -51,7 +67,7 @@ def winners(c: Core) -> tuple[int, ...]:
 def end_round(c: Core, end: str, out_seat: int | None) -> None:
     """Score the round (§7), then deal the next one or end the game (not settled). The
     round's result is a compact tuple: its leftovers are the hands' masks with the round's
-    deal order (``snapshot._result`` makes them tiles, only when a snapshot needs them)."""
+    deal order (``Core.order``) (``snapshot._result`` makes them tiles, only when a snapshot needs them)."""
     tab = c.tab
     hands = tuple(c.hands)
     scores = [hand_pips(c, h) for h in hands]
@@ -65,7 +81,7 @@ def end_round(c: Core, end: str, out_seat: int | None) -> None:
     c.results = c.results + [
         (
             c.round, c.engine, c.engine_seat, c.first_seat, c.dealt_hands, c.dealt_boneyard,
-            tuple(c.events), end, out_seat, (hands, c.rank), scores_t,  # leftovers: masks
+            tuple(c.events), end, out_seat, (hands, c.order), scores_t,  # leftovers: masks
         )
     ]
     c.round_scores = c.round_scores + [scores_t]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..actions import MEXICAN
 from ..state import Event, GameState, RoundResult, Train, construct
 from .compact import Core
-from .scoring import hand_tiles, ranked_tiles
+from .scoring import hand_tiles, rank_of, ranked_tiles, ranks
 from .tables import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Table, move, table
 
 HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
@@ -49,7 +49,8 @@ def _result(tab: Table, r) -> RoundResult:
     if isinstance(r, RoundResult):
         return r
     number, engine, engine_seat, first, hands, boneyard, events, end, out, left, scores = r
-    masks, rank = left
+    masks, order = left
+    rank = rank_of(tab, order)
     left = tuple([ranked_tiles(tab, rank, m) for m in masks])
     return construct(
         RoundResult,
@@ -122,7 +123,8 @@ def _hand(c: Core, prev: tuple, m: int, before: int) -> tuple:
         return prev[:i] + prev[i + 1 :]
     if not gone and not new & (new - 1) and prev:  # one tile drawn: last, unless ranked lower
         tid = new.bit_length() - 1
-        if c.rank[tid] > c.rank[c.tab.id_of[prev[-1]]]:
+        rank = ranks(c)
+        if rank[tid] > rank[c.tab.id_of[prev[-1]]]:
             return prev + (tiles[tid],)
     return hand_tiles(c, m)
 
@@ -254,27 +256,28 @@ def from_state(state: GameState) -> Core:
     c.turn = state.turn
     c.phase = PHASES.index(state.phase)
     rank = [0] * tab.size
-    pos = 0
+    order = []  # the hands in their order, then the boneyard (see Core.order)
     hands = []
     for h in state.hands:
         m = 0
         for t in h:
             i = id_of[t]
             m |= bit[i]
-            rank[i] = pos
-            pos += 1
+            rank[i] = len(order)
+            order.append(i)
         hands.append(m)
     bone = []
     off = 0
     for t in state.boneyard:
         i = id_of[t]
         bone.append(i)
-        rank[i] = pos
-        pos += 1
+        rank[i] = len(order)
+        order.append(i)
         off |= bit[i]
     for m in hands:
         off |= m
     c.hands = hands
+    c.order = order
     c.rank = rank
     c.bone = bone
     c.bpos = 0
