@@ -7,13 +7,14 @@ the command palette take a local app there, in the same process (a browser page 
 ``mexitrain serve`` keeps its one app).
 
 At a table the server is the authority. A :class:`~mexitrain.net.client.TableClient` runs in a
-Textual worker on the app's event loop (never a thread: the screen never freezes); each
-message from the server becomes a Textual message to the app (:class:`ServerSaid`,
-:class:`LinkChanged`). Attributes down: the app keeps the last :class:`~mexitrain.net.protocol.Update`
-(a seat's view, never the full state) in :class:`Table` and hands the game screen the board
-built from it, the lobby screen the last Lobby. Messages up: the game screen's ``Act`` becomes
-an ``Intent``, the lobby's ``Start`` a ``StartGame``, the host's ``c`` a ``HandOver``. A
-refusal is said as a local one; undo, save, load and replay are local-only and disabled here.
+Textual worker on the app's event loop, and what it reports comes as Textual messages
+(:mod:`.table_link`). Attributes down: the app keeps the last
+:class:`~mexitrain.net.protocol.Update` (a seat's view, never the full state) in a
+:class:`~.table_state.Table` (plain Python) and hands the game screen (:mod:`.screens.table`)
+the board built from it, the lobby screen the last Lobby. Messages up: the game screen's
+``Act`` becomes an ``Intent``, the lobby's ``Start`` a ``StartGame``, the host's ``c`` a
+``HandOver``. A refusal is said as a local one; undo, save, load and replay are local-only and
+disabled here.
 """
 
 from __future__ import annotations
@@ -22,17 +23,14 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.message import Message
 from textual.screen import Screen
 
-from ..i18n import N_, _, language
+from ..i18n import N_, _
 from ..net.protocol import (
     Error,
     HandOver,
@@ -44,257 +42,21 @@ from ..net.protocol import (
     Welcome,
     refusal,
 )
-from ..rules import Action, SeatView, view_legal_actions
+from ..rules import Action
 from ..session import Notice
 from ..text.basics import level_name
-from ..text.net import away_text, error_text, join_line, link_text, refused_text
+from ..text.net import error_text, join_line, refused_text
 from .app import MexitrainApp
-from .board import build
-from .screens import (
-    GameOverScreen,
-    GameScreen,
-    HelpScreen,
-    NewGameScreen,
-    QuitScreen,
-    RoundOverScreen,
-    ScoreScreen,
-)
+from .screens import GameScreen, HelpScreen, NewGameScreen, QuitScreen, RoundOverScreen, ScoreScreen
 from .screens.join import HostScreen, HostSetupScreen, JoinRequest, JoinScreen
 from .screens.lobby import LobbyScreen
-from .widgets import StatusLine
+from .screens.table import TableHelpScreen, TableOverScreen, TableScreen
+from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, real_client, relay
+from .table_state import Table, TableRequest, forced_notice
 from .widgets.net import NetBar
 
-#: The key descriptions and tooltips of the table's game screen, for the catalog (:mod:`.lang`).
-KEY_WORDS = (
-    N_("Hand over"), N_("Hand the seat of a player who is away to a computer player"),
-    N_("Host a table…"), N_("Join a table…"),
-)
-
-
-# -- messages from the client (posted on the app's own loop) -----------------------------------
-class ServerSaid(Message):
-    """A message from the table's server (Welcome, Lobby, Update, Refused, Error)."""
-
-    def __init__(self, msg: Any) -> None:
-        self.msg = msg
-        super().__init__()
-
-
-class LinkChanged(Message):
-    """The link to the table changed (a :class:`~mexitrain.net.client.LinkStatus`)."""
-
-    def __init__(self, status: Any) -> None:
-        self.status = status
-        super().__init__()
-
-
-class ClientEnded(Message):
-    """The client stopped: closed, or a fatal error from the server."""
-
-
-# -- what this terminal knows of the table (no Textual below) ---------------------------------
-@dataclass
-class TableRequest:
-    """A table to sit at: its address (HOST:PORT), code, this person's name; ``host_token``
-    gives host rights (the host's own client); ``join_line`` is what the host's lobby shows
-    others; ``server`` is a server this app runs in a thread (stopped when the app leaves)."""
-
-    address: str
-    code: str
-    name: str
-    host_token: str | None = None
-    join_line: str | None = None
-    server: Any = None
-
-
-@dataclass
-class Table:
-    """The table as this terminal knows it: the last Welcome, Lobby and Update, the link,
-    and what is due on screen (a round's results, the final standings). Plain Python."""
-
-    request: TableRequest
-    welcome: Welcome | None = None
-    lobby: Lobby | None = None
-    update: Update | None = None
-    link: Any = None
-    link_at: float = 0.0
-    update_at: float = 0.0
-    fatal: str | None = None  # the fatal error that ended the link, in words
-    level: str = "planner"  # the computer level the host chose in the lobby
-    seq: int = 0  # intents sent
-    auto_events: set[int] = field(default_factory=set)
-    forced_sent: int | None = None  # the update seq a forced move was sent for
-    round_over_pending: bool = False
-    game_over_shown: bool = False
-
-    @property
-    def seat(self) -> int | None:
-        return None if self.welcome is None else self.welcome.seat
-
-    @property
-    def host(self) -> bool:
-        return self.welcome is not None and self.welcome.host
-
-    @property
-    def connected(self) -> bool:
-        return self.link is not None and self.link.state == "connected" and self.fatal is None
-
-    def names(self) -> tuple[str, ...]:
-        return () if self.update is None else self.update.names
-
-    def kinds(self) -> tuple[str, ...]:
-        """Each seat as the board knows seats: "human" for a person, else its computer level
-        (the lobby says which; "planner" until it does)."""
-        if self.update is None:
-            return ()
-        levels: dict[int, str] = {}
-        if self.lobby is not None:
-            levels = {s.seat: s.level for s in self.lobby.seats if s.level}
-        return tuple("human" if k == "person" else levels.get(i, "planner") for i, k in enumerate(self.update.kinds))
-
-    def take(self, update: Update, now: float) -> list[Notice]:
-        """Take a new Update: the knocks to tell (a seat down to one tile), and the round's
-        results or the final standings become due."""
-        old = self.update.view if self.update is not None else None
-        new = update.view
-        self.update, self.update_at = update, now
-        if old is None or new.round != old.round or len(new.results) != len(old.results):
-            self.auto_events = set()
-        if old is not None and len(new.results) > len(old.results):
-            self.round_over_pending = True
-        notices = []
-        if old is not None and old.round == new.round and new.phase != "game_over":
-            for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=False)):
-                if b == 1 and a > 1:
-                    if seat == new.seat:
-                        notices.append(Notice(_("Knock! You have one tile left"), _("Knock"), "warning", 4))
-                    else:
-                        name = update.names[seat] if seat < len(update.names) else str(seat + 1)
-                        notices.append(Notice(_("Knock! {name} has one tile left").format(name=name), _("Knock"), "warning", 4))
-        return notices
-
-    def forced(self) -> Action | None:
-        """The only move left to this seat when it is a marker or a pass (made for the
-        person, as in a local game), once per update."""
-        update = self.update
-        if update is None or self.seat is None or self.forced_sent == update.seq:
-            return None
-        view = update.view
-        if not view.my_turn or self.kinds()[view.seat] != "human":
-            return None
-        legal = view_legal_actions(view)
-        if len(legal) == 1 and legal[0].type in ("mark", "pass"):
-            self.forced_sent = update.seq
-            return legal[0]
-        return None
-
-    def bar_text(self, now: float) -> str:
-        """The game screen's and lobby's line: the link while it is not up, else who is away
-        (the clocks counting from the last update), else nothing."""
-        if self.fatal is not None:
-            return self.fatal
-        link = self.link
-        if link is not None and link.state != "connected":
-            retry = link.retry_in
-            if link.state == "retrying" and retry is not None:
-                retry = max(0.0, retry - (now - self.link_at))
-            text = link_text(SimpleNamespace(state=link.state, attempt=link.attempt, retry_in=retry, error=link.error))
-            if link.state == "connecting":
-                text = f"{text} ({self.request.address})"
-            return text
-        if self.update is None or not self.update.away:
-            return ""
-        gone = now - self.update_at
-        lines = [away_text(SimpleNamespace(name=a.name, seconds=a.seconds + gone)) for a in self.update.away]
-        if self.host:
-            lines.append(_("c hands the seat to a computer"))
-        return " · ".join(lines)
-
-
-def forced_notice(view: SeatView, action: Action) -> Notice:
-    """What a forced move made for the person says (the words of a local game)."""
-    if view.drawn:
-        tile = f"{view.drawn[0]}-{view.drawn[1]}"
-        if action.type == "mark":
-            text = _("You drew {tile}, which cannot be played: your turn ends with a marker.")
-        else:
-            text = _("You drew {tile}, which cannot be played: your turn ends (pass).")
-        text = text.format(tile=tile)
-    elif action.type == "mark":
-        text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
-    else:
-        text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
-    return Notice(text, _("No move left"), timeout=5)
-
-
-# -- screens of a table ---------------------------------------------------------------------------
-class TableScreen(GameScreen):
-    """The game screen at a table on the network: the same board, fed by the server's views;
-    one more line (the link, who is away) and, for the host, ``c`` to hand an away seat to a
-    computer player."""
-
-    BINDINGS = [
-        Binding("c", "app.hand_over", "Hand over", tooltip="Hand the seat of a player who is away to a computer player", id="hand-over"),
-    ]
-
-    def compose(self):
-        for widget in super().compose():
-            yield widget
-            if isinstance(widget, StatusLine):
-                yield NetBar(id="net-bar")
-
-    def show(self, view, names, kinds, auto_events=frozenset()) -> None:  # type: ignore[override]
-        # one person at this terminal: the texts call this seat "you", whoever else plays
-        self.board = build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events, you=view.seat)
-
-    def action_sort(self) -> None:
-        super().action_sort()
-        board = self.board
-        if board is not None and board.you != board.view.seat:
-            self.board = build(board.view, board.names, board.kinds, previous=board, plain=self.plain,
-                               auto_events=board.auto_events, you=board.view.seat)
-
-
-class TableOverScreen(GameOverScreen, inherit_bindings=False):
-    """The final standings at a table: no "Play again" (the table's game is over); New game
-    leaves the table for the new-game screen, Quit ends the app."""
-
-    BINDINGS = [b for b in GameOverScreen.BINDINGS if b.id != "over-again"]
-
-    def on_mount(self) -> None:
-        self.query_one("#again").remove()
-
-
-class TableHelpScreen(HelpScreen):
-    """The help at a table: the keys, the rules in force, and what a table on the network
-    does not do (undo, save, load, replay are local-only)."""
-
-    def on_mount(self) -> None:
-        from textual.widgets import Static
-
-        scroll = self.query_one("#help-scroll")
-        scroll.mount(
-            Static(_(NETWORK_NOTE), classes="help-note", markup=False),
-            before=0,
-        )
-
-
-NETWORK_NOTE = N_(
-    "At a table on the network the host's server holds the game and saves it after every move: "
-    "undo, save, load and replay are not available here (they work in a local game). "
-    "c (the host): hand the seat of a player who is away to a computer player."
-)
-
-
-# -- the app ----------------------------------------------------------------------------------------
-ClientFactory = Callable[[TableRequest, Path], Any]
-
-
-def _real_client(request: TableRequest, root: Path) -> Any:
-    from ..net.client import TableClient
-
-    return TableClient(request.address, request.code, request.name, data_dir=root, lang=language(),
-                       token=request.host_token)
+#: The palette's words of the local app's way to a table, for the catalog (:mod:`.lang`).
+KEY_WORDS = (N_("Host a table…"), N_("Join a table…"))
 
 
 class TableApp(MexitrainApp):
@@ -324,7 +86,7 @@ class TableApp(MexitrainApp):
         self.lobby_screen: LobbyScreen | None = None
         self.client: Any = None
         self._request = table
-        self._client_factory = client_factory or _real_client
+        self._client_factory = client_factory or real_client
         self._servers: list[Any] = []  # servers this app started (Host a table…), stopped at the end
         self._clock: Any = None  # the one-second timer of the away clocks and the link's countdown
 
@@ -345,16 +107,10 @@ class TableApp(MexitrainApp):
         self.lobby_screen = LobbyScreen(request.code, join_line=request.join_line, level=self.table.level)
         await self._goto(self.lobby_screen)
         self.client = self._client_factory(request, self.root)
-        self.run_worker(self._run_client(self.client), group="net", exclusive=True, exit_on_error=False)
+        self.run_worker(relay(self.client, self.post_message), group="net", exclusive=True, exit_on_error=False)
         if self._clock is None:
             self._clock = self.set_interval(1.0, self._tick, name="table-clock")
 
-    async def _run_client(self, client: Any) -> None:
-        try:
-            await client.run(lambda msg: self.post_message(ServerSaid(msg)),
-                             lambda status: self.post_message(LinkChanged(status)))
-        finally:
-            self.post_message(ClientEnded())
 
     # -- from the server ----------------------------------------------------------------------
     async def on_server_said(self, message: ServerSaid) -> None:
@@ -390,9 +146,8 @@ class TableApp(MexitrainApp):
         self._tick()
 
     def on_client_ended(self, message: ClientEnded) -> None:
-        table = self.table
-        if table is not None and table.fatal is None and (table.link is None or table.link.state != "closed"):
-            table.link = SimpleNamespace(state="closed", attempt=0, retry_in=None, error=None)
+        if self.table is not None:
+            self.table.link_closed()
         self._show_lobby()
         self._tick()
 
@@ -727,4 +482,4 @@ def run_table_app(
             on_exit()
 
 
-__all__ = ["Table", "TableApp", "TableRequest", "TableScreen", "run_table_app"]
+__all__ = ["TableApp", "TableRequest", "run_table_app"]

@@ -1,4 +1,4 @@
-"""The app at a table on the network (mexitrain/ui/remote.py) against a stand-in client:
+"""The app at a table on the network (mexitrain/ui/remote.py, its Table state and screens) against a stand-in client:
 the lobby, the game fed by the server's views, intents sent, refusals and away seats shown."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from support.pilot import wait_for
 
 from mexitrain.net.protocol import Away, Intent, Refused, StartGame
 from mexitrain.rules import legal_actions
-from mexitrain.ui.remote import TableApp, TableRequest, TableScreen
+from mexitrain.ui.remote import TableApp, TableRequest
 from mexitrain.ui.screens.lobby import LobbyScreen
+from mexitrain.ui.screens.table import TableScreen
 from mexitrain.ui.widgets.net import NetBar
 
 

@@ -9,9 +9,10 @@ from support.pilot import wait_for
 from mexitrain.net.server import TableServer
 from mexitrain.rules import RuleSet
 from mexitrain.table import GameSetup, SeatConfig
-from mexitrain.ui.remote import TableApp, TableOverScreen, TableRequest, TableScreen
+from mexitrain.ui.remote import TableApp, TableRequest
 from mexitrain.ui.screens import RoundOverScreen
 from mexitrain.ui.screens.lobby import LobbyScreen
+from mexitrain.ui.screens.table import TableOverScreen, TableScreen
 from mexitrain.ui.widgets.net import NetBar
 
 ONE_ROUND = RuleSet(set=6, rounds=1)

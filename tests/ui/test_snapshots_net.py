@@ -12,8 +12,9 @@ from support.pilot import wait_for
 
 from mexitrain import i18n
 from mexitrain.net.protocol import Away
-from mexitrain.ui.remote import TableApp, TableRequest, TableScreen
+from mexitrain.ui.remote import TableApp, TableRequest
 from mexitrain.ui.screens.join import HostScreen, JoinScreen
+from mexitrain.ui.screens.table import TableScreen
 
 SIZE = (80, 24)
 LANGS = [pytest.param("en", id="en"), pytest.param("fr", id="fr")]

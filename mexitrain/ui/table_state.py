@@ -1,0 +1,167 @@
+"""What this terminal knows of a table on the network: plain Python, no Textual (issue 23).
+
+:class:`TableRequest` is the table to sit at (address, code, name, the host's rights);
+:class:`Table` is the last Welcome, Lobby and Update the server sent, the link's state, and
+what is due on screen (a knock, a round's results, the final standings, a forced marker or
+pass); :meth:`Table.bar_text` is the line under the status line. The app
+(:mod:`mexitrain.ui.remote`) keeps one and hands the screens what it says.
+
+It lives in ui/ beside :mod:`.board` (the same kind of thing: what the screens show, as
+values) rather than in net/ or at the session's level: it is the state of one screen's
+connection (notices, the bar's countdown, the seat called "you"), not of the table itself,
+which the server holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from ..i18n import _
+from ..net.protocol import Lobby, Update, Welcome
+from ..rules import Action, SeatView, view_legal_actions
+from ..session import Notice
+from ..text.net import away_text, link_text
+
+
+@dataclass
+class TableRequest:
+    """A table to sit at: its address (HOST:PORT), code, this person's name; ``host_token``
+    gives host rights (the host's own client); ``join_line`` is what the host's lobby shows
+    others; ``server`` is a server this app runs in a thread (stopped when the app leaves)."""
+
+    address: str
+    code: str
+    name: str
+    host_token: str | None = None
+    join_line: str | None = None
+    server: Any = None
+
+
+@dataclass
+class Table:
+    """The table as this terminal knows it: the last Welcome, Lobby and Update, the link,
+    and what is due on screen (a round's results, the final standings). Plain Python."""
+
+    request: TableRequest
+    welcome: Welcome | None = None
+    lobby: Lobby | None = None
+    update: Update | None = None
+    link: Any = None
+    link_at: float = 0.0
+    update_at: float = 0.0
+    fatal: str | None = None  # the fatal error that ended the link, in words
+    level: str = "planner"  # the computer level the host chose in the lobby
+    seq: int = 0  # intents sent
+    auto_events: set[int] = field(default_factory=set)
+    forced_sent: int | None = None  # the update seq a forced move was sent for
+    round_over_pending: bool = False
+    game_over_shown: bool = False
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.welcome is None else self.welcome.seat
+
+    @property
+    def host(self) -> bool:
+        return self.welcome is not None and self.welcome.host
+
+    @property
+    def connected(self) -> bool:
+        return self.link is not None and self.link.state == "connected" and self.fatal is None
+
+    def names(self) -> tuple[str, ...]:
+        return () if self.update is None else self.update.names
+
+    def kinds(self) -> tuple[str, ...]:
+        """Each seat as the board knows seats: "human" for a person, else its computer level
+        (the lobby says which; "planner" until it does)."""
+        if self.update is None:
+            return ()
+        levels: dict[int, str] = {}
+        if self.lobby is not None:
+            levels = {s.seat: s.level for s in self.lobby.seats if s.level}
+        return tuple("human" if k == "person" else levels.get(i, "planner") for i, k in enumerate(self.update.kinds))
+
+    def take(self, update: Update, now: float) -> list[Notice]:
+        """Take a new Update: the knocks to tell (a seat down to one tile), and the round's
+        results or the final standings become due."""
+        old = self.update.view if self.update is not None else None
+        new = update.view
+        self.update, self.update_at = update, now
+        if old is None or new.round != old.round or len(new.results) != len(old.results):
+            self.auto_events = set()
+        if old is not None and len(new.results) > len(old.results):
+            self.round_over_pending = True
+        notices = []
+        if old is not None and old.round == new.round and new.phase != "game_over":
+            for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=False)):
+                if b == 1 and a > 1:
+                    if seat == new.seat:
+                        notices.append(Notice(_("Knock! You have one tile left"), _("Knock"), "warning", 4))
+                    else:
+                        name = update.names[seat] if seat < len(update.names) else str(seat + 1)
+                        notices.append(Notice(_("Knock! {name} has one tile left").format(name=name), _("Knock"), "warning", 4))
+        return notices
+
+    def forced(self) -> Action | None:
+        """The only move left to this seat when it is a marker or a pass (made for the
+        person, as in a local game), once per update."""
+        update = self.update
+        if update is None or self.seat is None or self.forced_sent == update.seq:
+            return None
+        view = update.view
+        if not view.my_turn or self.kinds()[view.seat] != "human":
+            return None
+        legal = view_legal_actions(view)
+        if len(legal) == 1 and legal[0].type in ("mark", "pass"):
+            self.forced_sent = update.seq
+            return legal[0]
+        return None
+
+    def bar_text(self, now: float) -> str:
+        """The game screen's and lobby's line: the link while it is not up, else who is away
+        (the clocks counting from the last update), else nothing."""
+        if self.fatal is not None:
+            return self.fatal
+        link = self.link
+        if link is not None and link.state != "connected":
+            retry = link.retry_in
+            if link.state == "retrying" and retry is not None:
+                retry = max(0.0, retry - (now - self.link_at))
+            text = link_text(SimpleNamespace(state=link.state, attempt=link.attempt, retry_in=retry, error=link.error))
+            if link.state == "connecting":
+                text = f"{text} ({self.request.address})"
+            return text
+        if self.update is None or not self.update.away:
+            return ""
+        gone = now - self.update_at
+        lines = [away_text(SimpleNamespace(name=a.name, seconds=a.seconds + gone)) for a in self.update.away]
+        if self.host:
+            lines.append(_("c hands the seat to a computer"))
+        return " · ".join(lines)
+
+    def link_closed(self) -> None:
+        """The client stopped: the link is closed (unless a fatal error already says why)."""
+        if self.fatal is None and (self.link is None or self.link.state != "closed"):
+            self.link = SimpleNamespace(state="closed", attempt=0, retry_in=None, error=None)
+
+
+def forced_notice(view: SeatView, action: Action) -> Notice:
+    """What a forced move made for the person says (the words of a local game)."""
+    if view.drawn:
+        tile = f"{view.drawn[0]}-{view.drawn[1]}"
+        if action.type == "mark":
+            text = _("You drew {tile}, which cannot be played: your turn ends with a marker.")
+        else:
+            text = _("You drew {tile}, which cannot be played: your turn ends (pass).")
+        text = text.format(tile=tile)
+    elif action.type == "mark":
+        text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
+    else:
+        text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
+    return Notice(text, _("No move left"), timeout=5)
+
+
+__all__ = ["Table", "TableRequest", "forced_notice"]
