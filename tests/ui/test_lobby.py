@@ -145,6 +145,14 @@ async def test_host_form_port_then_setup():
         port.value = "0"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
-        assert not app.screen.query_one("#row-net").display
+        # no "Play together" row (not even hidden) and the long title wraps, never cut:
+        # the first field follows the title's one blank line, and nothing is wider than the form
+        form = app.screen
+        assert not form.query("#row-net")
+        assert not form.query_one("#undo_with_several").display  # a table has no undo
+        title = form.query_one("#form-title")
+        await wait_for(pilot, lambda: title.region.height == 2, "the title on two lines at 80 columns")
+        assert form.query_one("#row-preset").region.y == title.region.bottom + 1
+        assert form.query_one("#form").virtual_size.width <= 80
         await pilot.press("escape")
         await wait_for(pilot, lambda: type(app.screen) is NewGameScreen, "back to the form")

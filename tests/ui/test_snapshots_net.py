@@ -114,3 +114,20 @@ def test_host_form(snap_compare, lang):
 
     i18n.set_language(lang)
     assert snap_compare(TableApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_host_setup_form(snap_compare, lang):
+    """Host a table's second step: the new-game form with Open ▶, no "Play together" row, the
+    long title wrapped onto two lines (never cut)."""
+    from mexitrain.ui.screens.join import HostSetupScreen
+
+    async def run_before(pilot):
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HostScreen), "the Host form")
+        await pilot.press("ctrl+s")  # the default port
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HostSetupScreen), "the table's setup")
+        await pilot.pause()
+
+    i18n.set_language(lang)
+    assert snap_compare(TableApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)

@@ -195,7 +195,11 @@ class HostScreen(ModalScreen[int | None]):
 class HostSetupScreen(NewGameScreen):
     """Host a table, second step: the new-game form; Start opens the table instead of
     starting a local game (it dismisses with the setup). The person seats are the places
-    of people: the first is the host's, the others are open for those who join."""
+    of people: the first is the host's, the others are open for those who join. No "Play
+    together" row (already on the way to a table), no "allow undo" box (a table has no undo);
+    the title wraps (it is long)."""
+
+    NETWORK_ROW = False
 
     def __init__(self, setup: GameSetup | None = None, seed: int | None = None) -> None:
         super().__init__(setup, seed=seed, can_go_back=True)
@@ -205,7 +209,7 @@ class HostSetupScreen(NewGameScreen):
             "[b]" + _("Host a table") + "[/] · [dim]" + _("person seats: the first is yours, the others are for those who join") + "[/]"
         )
         self.query_one("#start", Button).label = _("Open ▶")
-        self.query_one("#row-net").display = False  # already on the way to a table
+        self.query_one("#undo_with_several").display = False  # no undo at a table on the network
 
     def on_new_game_screen_start(self, message: NewGameScreen.Start) -> None:
         message.stop()  # not a local game: the table's setup goes back to the app

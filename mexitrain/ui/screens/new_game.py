@@ -107,6 +107,8 @@ class NewGameScreen(Screen):
     """Set up a table. Tab / Shift+Tab move, Enter or Space open a list or tick a box."""
 
     AUTO_FOCUS = "#start"  # Enter starts the default table at once; Tab walks the form
+    #: the "Play together" row (Host a table…, Join a table…); not on a table's own setup
+    NETWORK_ROW = True
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", tooltip="Start the game with these settings", id="setup-start"),
@@ -159,15 +161,16 @@ class NewGameScreen(Screen):
                 + _("Tab moves, Enter/Space opens or ticks") + "[/]",
                 id="form-title",
             )
-            with Horizontal(classes="row", id="row-net"):  # a table on the network (ui/remote.py)
-                yield Label(_("Play together"), classes="field-label")
-                net = (
-                    Button(_("Host a table… ^N"), id="host", compact=True, action="app.host_table", tooltip=_("Open a table on this computer for players on the network (Ctrl+N)")),
-                    Button(_("Join a table… ^G"), id="join", compact=True, action="app.join_table", tooltip=_("Sit at a table on the network: its address and code (Ctrl+G)")),
-                )
-                for button in net:
-                    button.can_focus = False  # their keys (^N, ^G) or a click; Tab walks the table's setup
-                    yield button
+            if self.NETWORK_ROW:
+                with Horizontal(classes="row", id="row-net"):  # a table on the network (ui/remote.py)
+                    yield Label(_("Play together"), classes="field-label")
+                    net = (
+                        Button(_("Host a table… ^N"), id="host", compact=True, action="app.host_table", tooltip=_("Open a table on this computer for players on the network (Ctrl+N)")),
+                        Button(_("Join a table… ^G"), id="join", compact=True, action="app.join_table", tooltip=_("Sit at a table on the network: its address and code (Ctrl+G)")),
+                    )
+                    for button in net:
+                        button.can_focus = False  # their keys (^N, ^G) or a click; Tab walks the table's setup
+                        yield button
             yield _row(
                 "preset",
                 Select([(preset_title(k), k) for k in PRESETS], value=self._preset_of(r), allow_blank=False, compact=True, id="preset"),
