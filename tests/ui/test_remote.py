@@ -166,3 +166,23 @@ async def test_undo_and_save_are_local_only():
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Save game as…" not in titles and "Load a saved game…" not in titles and "Open replay…" not in titles
         assert "Leave the table" in titles
+
+
+async def test_hand_over_is_dimmed_while_nobody_is_away_and_the_help_says_when_it_works():
+    """The host's c stays in the footer, dimmed (possible, not now), while every player is
+    here; the table's help says it is the host's key while a player is away."""
+    from mexitrain.ui.screens.table import TableHelpScreen
+
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game)
+        assert app.check_action("hand_over", ()) is None  # dimmed, not hidden
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableHelpScreen), "the table's help")
+        note = str(app.screen.query_one(".help-note").render())
+        assert "c Hand over, for the host while a player is away" in note
+        await pilot.press("escape")
+        client.say(update(game, seat=0, seq=2, away=(Away(seat=1, name="Bea", seconds=3),)))
+        await wait_for(pilot, lambda: app.check_action("hand_over", ()) is True, "c works once Bea is away")

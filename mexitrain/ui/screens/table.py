@@ -78,7 +78,8 @@ class TableHelpScreen(HelpScreen):
 NETWORK_NOTE = N_(
     "At a table on the network the host's server holds the game and saves it after every move: "
     "undo, save, load and replay are not available here (they work in a local game). "
-    "c (the host): hand the seat of a player who is away to a computer player."
+    "c Hand over, for the host while a player is away (dimmed in the bar otherwise): that "
+    "player's seat goes to a computer player until they come back."
 )
 
 
