@@ -1,5 +1,13 @@
 """The ``mexitrain`` command line: parse the arguments and run one of the commands of
-:mod:`mexitrain.commands`: ``play`` (the default), ``simulate``, ``tournament`` and ``stats``.
+:mod:`mexitrain.commands` (one module each):
+
+- ``play`` (the default): play at this terminal (the new-game screen, or a game at once)
+- ``simulate``: many games between computer players, and their figures
+- ``tournament``: measure the computer levels against each other
+- ``stats``: the statistics of finished games
+- ``host``: open a table on the network for others to join (and play at it)
+- ``join``: sit at a table on the network (``HOST:PORT CODE``)
+- ``serve``: the game in a web browser, one game a page
 
 Every bad argument or value prints one line on stderr, ``mexitrain: error: ...``, and exits
 with status 2: no usage dump, no traceback.
