@@ -55,6 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--replay", metavar=_("FILE"), help=_("step through a saved game or game record move by move")
     )
+    # ``mexitrain serve``'s games: the file dialogs see only the data folder (ui/fence.py). Not
+    # in --help: only ``serve`` passes it, in the argv of a process no web page can change.
+    p.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
 
 
 
@@ -119,6 +122,9 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.app import run as run_app
     except ImportError as exc:
         raise CommandError(_("the game screens are not available: {error}").format(error=exc)) from None
-    extra = {"data_dir": getattr(args, "data_dir", None), "load": load, "replay": replay}
+    extra = {
+        "data_dir": getattr(args, "data_dir", None), "load": load, "replay": replay,
+        "served": getattr(args, "served", False) or None,
+    }
     status = run_app(setup, args.speed, **{k: v for k, v in extra.items() if v is not None})
     return int(status or 0)  # a crash inside the app is raised (mexitrain.ui.crash.AppCrashed)

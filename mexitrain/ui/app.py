@@ -48,6 +48,7 @@ from ..text.stats import format_stats
 from . import typography
 from .cells import printable
 from .command_palette import Palette, ThemeProvider, key_label
+from .fence import Fence
 from .lang import translate_bindings
 from .resources import stylesheet_path
 from .resume import offer_resume
@@ -118,16 +119,20 @@ class MexitrainApp(App[None]):
         data_dir: str | Path | None = None,
         load: SavedGame | None = None,
         replay: SavedGame | None = None,
+        served: bool = False,
     ) -> None:
         """``setup`` None shows the new-game screen; ``seed`` fixes that screen's seed (tests);
         ``state`` starts ``setup``'s game from a prepared snapshot instead of a fresh deal.
         ``data_dir`` holds the autosave, saves and statistics (default: ``storage.data_dir``);
-        ``load`` starts a loaded game; ``replay`` opens the replay viewer on a loaded game."""
+        ``load`` starts a loaded game; ``replay`` opens the replay viewer on a loaded game;
+        ``served`` (``mexitrain serve``'s games) fences the file dialogs in the data folder for
+        the app's whole life (:mod:`.fence`)."""
         super().__init__()
         typography.install()  # no wrapped line starts with the ':' of a French ' :'
         translate_bindings(self)
         self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)
+        self._fence = Fence(self.root) if served else None
         self.saver = Autosaver(
             self.root,
             lambda text, _error: self.post_message(SaveProblem(text)),
@@ -150,6 +155,18 @@ class MexitrainApp(App[None]):
         #: Seconds the coach (t) may think; None = its default. Tests set 0.
         self.hint_time: float | None = None
         self._undo_shown: tuple[bool, str] | None = None
+
+    @property
+    def fence(self) -> Fence | None:
+        """The served mode's fence on the data folder (None at a terminal); set when the app
+        is made, never changed (no key, screen or preference switches it off)."""
+        return self._fence
+
+    def notify(self, message: str, *args, **kwargs) -> None:  # type: ignore[override]
+        """A served game tells paths from its data folder, never the server's folders."""
+        if self._fence is not None:
+            message = self._fence.shown(str(message))
+        super().notify(message, *args, **kwargs)
 
     def push_screen(self, screen, *args, **kwargs):  # type: ignore[override]
         """Every screen's keys are described in the player's language (:mod:`.lang`)."""
@@ -186,7 +203,7 @@ class MexitrainApp(App[None]):
         """The palette's Screenshot: said in the player's language (instead of Textual's)."""
         if event.name == "screenshot":
             event.prevent_default()
-            if event.path is None:
+            if event.path is None or self._fence is not None:  # a served game's goes to the browser
                 self.notify(_("Screenshot saved"), title=_("Screenshot"))
             else:
                 self.notify(
@@ -569,10 +586,12 @@ class MexitrainApp(App[None]):
             if path is not None:
                 self.load_file(path)
 
-        self.push_screen(LoadScreen(root=self.root), chosen)  # it lists them in a worker thread
+        self.push_screen(LoadScreen(root=self.root, fence=self._fence), chosen)  # it lists them in a worker thread
 
     def load_file(self, path: Path) -> bool:
         """Start the game saved in ``path``; a bad file: its one-line message, nothing else."""
+        if self._refused(path):
+            return False
         try:
             game = load_save(path)
         except SaveError as exc:
@@ -606,7 +625,7 @@ class MexitrainApp(App[None]):
         from .screens.saves import FileScreen
 
         def chosen(path: Path | None) -> None:
-            if path is None:
+            if path is None or self._refused(path):
                 return
             try:
                 game = load_save(path)
@@ -615,7 +634,17 @@ class MexitrainApp(App[None]):
                 return
             self.open_replay(game)
 
-        self.push_screen(FileScreen(_("Open replay…"), str(self.root / "saves") + "/"), chosen)
+        if self._fence is not None:  # a served game: paths are typed from the data folder
+            self.push_screen(FileScreen(_("Open replay…"), "saves/", fence=self._fence), chosen)
+        else:
+            self.push_screen(FileScreen(_("Open replay…"), str(self.root / "saves") + "/"), chosen)
+
+    def _refused(self, path: Path) -> bool:
+        """A served game opens no file outside its data folder: True (and one line) for one."""
+        if self._fence is None or self._fence.inside(path):
+            return False
+        self.notify(self._fence.refusal(path.name), title=_("Cannot open"), severity="error", timeout=10, markup=False)
+        return True
 
     def open_replay(self, game: SavedGame) -> None:
         from .screens.replay import ReplayScreen
@@ -635,6 +664,8 @@ class MexitrainApp(App[None]):
             text, problem = format_stats(load_stats(self.root)), None
         except SaveError as exc:
             text, problem = "", error_text(exc)
+            if self._fence is not None:
+                problem = self._fence.shown(problem)
         self.push_screen(StatsScreen(text, problem))
 
 
@@ -648,15 +679,17 @@ def run(
     data_dir: str | Path | None = None,
     load: SavedGame | None = None,
     replay: SavedGame | None = None,
+    served: bool = False,
 ) -> int:
     """Play: ``setup`` None shows the new-game screen first (and offers an unfinished autosave);
     ``speed`` = seconds between computer moves; ``data_dir`` overrides the data directory;
-    ``load`` starts a loaded game, ``replay`` opens one in the replay viewer. Returns the
+    ``load`` starts a loaded game, ``replay`` opens one in the replay viewer; ``served``: a
+    game ``mexitrain serve`` started, its files fenced in the data folder. Returns the
     exit status; a crash raises mexitrain.ui.crash.AppCrashed (Textual's report kept for the log)."""
     from .crash import run_app
     from .remote import TableApp  # the game's app, whose Host/Join lead to a table on the network
 
-    return run_app(TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay))
+    return run_app(TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,6 +20,7 @@ from textual.worker import get_current_worker
 from ...i18n import N_, _, ngettext
 from ...storage import SavedGame, SaveInfo, Unfinished, list_saves
 from ..cells import markup, plain, printable
+from ..fence import Fence, Refused
 from ..lang import translate_bindings
 
 
@@ -172,16 +173,24 @@ class LoadScreen(ModalScreen[Path | None]):
 
     Given ``root`` (the data folder), the dialog opens at once saying "Reading saved games…" and
     lists them from a worker thread (:func:`~mexitrain.storage.list_saves` reads only each
-    file's head); given ``saves``, it shows those."""
+    file's head); given ``saves``, it shows those. Given a ``fence`` (a game served to a web
+    page, :mod:`mexitrain.ui.fence`), a save whose file leads outside the data folder (a link
+    in ``saves/``) is not listed, and the problems listed tell paths from the data folder."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="load-cancel")]
 
     def __init__(
-        self, saves: list[SaveInfo] | None = None, title: str = N_("Load a saved game"), *, root: Path | None = None
+        self,
+        saves: list[SaveInfo] | None = None,
+        title: str = N_("Load a saved game"),
+        *,
+        root: Path | None = None,
+        fence: Fence | None = None,
     ) -> None:
         super().__init__()
         self.saves = saves
         self.root = root
+        self.fence = fence
         self.title_text = title
 
     def compose(self) -> ComposeResult:
@@ -218,6 +227,8 @@ class LoadScreen(ModalScreen[Path | None]):
     def show_saves(self, saves: list[SaveInfo]) -> None:
         if not self.is_mounted:
             return
+        if self.fence is not None:
+            saves = [s for s in saves if self.fence.inside(s.path)]
         self.saves = saves
         self.query_one("#load-reading").display = False
         if not saves:
@@ -226,7 +237,8 @@ class LoadScreen(ModalScreen[Path | None]):
         options = []
         for i, info in enumerate(saves):
             if info.error:
-                text = markup("[b]$name[/]\n  [red]$error[/]", name=info.path.name, error=info.error)
+                error = info.error if self.fence is None else self.fence.shown(info.error)
+                text = markup("[b]$name[/]\n  [red]$error[/]", name=info.path.name, error=error)
                 options.append(Option(text, id=f"save-{i}", disabled=True))
                 continue
             state = _("finished") if info.over else _("round {number} of {total}").format(number=info.round, total=info.rounds)
@@ -256,9 +268,14 @@ class LoadScreen(ModalScreen[Path | None]):
 
 class JsonTree(DirectoryTree):
     """The folders and the ``.json`` files under a folder (saved games and game records).
-    Backspace shows the folder above."""
+    Backspace shows the folder above. With a ``fence`` (a served game) only what resolves
+    into the data folder is listed, and Backspace stops at the data folder."""
 
     BINDINGS = [Binding("backspace", "parent", "Up a folder", id="file-parent")]
+
+    def __init__(self, path: str | Path, *, fence: Fence | None = None, **kwargs) -> None:
+        self.fence = fence  # before DirectoryTree lists anything
+        super().__init__(path, **kwargs)
 
     def on_mount(self) -> None:
         translate_bindings(self)
@@ -268,10 +285,18 @@ class JsonTree(DirectoryTree):
         return Text(printable(label)) if isinstance(label, str) else label
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
-        return [p for p in paths if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() == ".json")]
+        return [
+            p
+            for p in paths
+            if not p.name.startswith(".")
+            and (self.fence is None or self.fence.inside(p))
+            and (p.is_dir() or p.suffix.lower() == ".json")
+        ]
 
     def _folder_above(self) -> Path | None:
         here = Path(self.path).resolve()
+        if self.fence is not None and (self.fence.is_top(here) or not self.fence.inside(here)):
+            return None  # the data folder is the top
         return None if here.parent == here else here.parent
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -288,26 +313,48 @@ class JsonTree(DirectoryTree):
 
 class FileScreen(ModalScreen[Path | None]):
     """Open replay…: pick a saved game or a game record in a folder tree, or type its path
-    (a folder typed shows that folder's files)."""
+    (a folder typed shows that folder's files).
+
+    With a ``fence`` (a game served to a web page, :mod:`mexitrain.ui.fence`) the tree starts
+    in the data folder and never goes above it, and a typed path is read from the data folder
+    (``value`` too): one outside it is refused with one line under the path box."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="file-cancel")]
 
-    def __init__(self, title: str, value: str = "") -> None:
+    def __init__(self, title: str, value: str = "", *, fence: Fence | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.value = value
+        self.fence = fence
 
     def _folder(self) -> Path:
+        if self.fence is not None:
+            return self._fenced_folder(self.fence)
         path = Path(self.value).expanduser()
         while not path.is_dir() and path != path.parent:
             path = path.parent
         return path if path.is_dir() else Path.home()
 
+    def _fenced_folder(self, fence: Fence) -> Path:
+        """The folder of ``value`` if it is in the data folder, else the data folder (made
+        if it is not there yet: the tree never shows another)."""
+        try:
+            path = fence.typed(self.value)
+        except Refused:
+            path = fence.root
+        while not path.is_dir() and path != fence.root:
+            path = path.parent
+        if path == fence.root:
+            with contextlib.suppress(OSError):
+                path.mkdir(parents=True, exist_ok=True)
+        return path
+
     def compose(self) -> ComposeResult:
         with Vertical(id="file-box", classes="save-box"):
             yield Label(plain(self.title_text, "b"))
             yield Input(value=self.value, placeholder=_("path of a saved game or game record (.json)"), id="file-path")
-            yield JsonTree(self._folder(), id="file-tree")
+            yield Label("", id="file-problem", classes="problem")
+            yield JsonTree(self._folder(), fence=self.fence, id="file-tree")
             yield Label(
                 _("Enter opens the file typed or chosen; a folder typed shows its files; Backspace in the list goes up a folder; Tab moves between the path and the list; Esc cancels."),
                 classes="note",
@@ -315,7 +362,20 @@ class FileScreen(ModalScreen[Path | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#file-problem").display = False
         self.query_one("#file-path", Input).focus()
+
+    def refuse(self, line: str) -> None:
+        """Say under the path box why a path is not opened (the dialog stays)."""
+        problem = self.query_one("#file-problem", Label)
+        problem.update(plain(line))
+        problem.display = True
+
+    @property
+    def problem(self) -> str:
+        """The refusal shown under the path box ("" when none)."""
+        label = self.query_one("#file-problem", Label)
+        return str(label.render()) if label.display else ""
 
     @on(Input.Submitted, "#file-path")
     def submitted(self, event: Input.Submitted) -> None:
@@ -323,7 +383,15 @@ class FileScreen(ModalScreen[Path | None]):
         text = event.value.strip()
         if not text:
             return
-        path = Path(text).expanduser()
+        if self.fence is not None:
+            try:
+                path = self.fence.typed(text)
+            except Refused as refused:
+                self.refuse(str(refused))
+                return
+        else:
+            path = Path(text).expanduser()
+        self.query_one("#file-problem").display = False
         if path.is_dir():  # show that folder's files
             tree = self.query_one("#file-tree", JsonTree)
             tree.path = path
@@ -334,6 +402,9 @@ class FileScreen(ModalScreen[Path | None]):
     @on(DirectoryTree.FileSelected, "#file-tree")
     def picked(self, event: DirectoryTree.FileSelected) -> None:
         event.stop()
+        if self.fence is not None and not self.fence.inside(event.path):
+            self.refuse(self.fence.refusal(Path(event.path).name))
+            return
         self.dismiss(event.path)
 
     def action_cancel(self) -> None:
