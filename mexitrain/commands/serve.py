@@ -2,8 +2,11 @@
 
 A small web server (`textual-serve`_, on aiohttp) sends a page holding a terminal (xterm.js);
 each visitor's page opens a websocket, and the server starts a game process of its own for it,
-``mexitrain play`` with the language and ``--data-dir`` this command runs with, whose screen
-and keys travel over that websocket. Closing the page ends its process (the game is autosaved
+``mexitrain play --served`` with the language and the data folder this command runs with, whose
+screen and keys travel over that websocket. ``--served`` fences the game's file dialogs in its
+data folder (:mod:`mexitrain.ui.fence`): a visitor neither lists nor opens the server's other
+files. With ``--private-saves`` each visitor's browser has a data folder of its own,
+``visitors/<id>/`` in the served one, ``id`` a random cookie the page sets. Closing the page ends its process (the game is autosaved
 after every move, as at a terminal, and offered for resuming next time).
 
 What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
@@ -37,6 +40,7 @@ import html
 import ipaddress
 import json
 import re
+import secrets
 import signal
 import socket
 import sys
@@ -70,6 +74,12 @@ FONT_SIZES = (6, 64)
 MAX_MESSAGE = 64 * 1024
 #: Seconds a game process gets to close when its page goes or the server stops; then killed.
 STOP_WAIT = 5.0
+#: ``--private-saves``: the cookie naming a visitor's browser (a random 128-bit number in hex),
+#: kept this many days, and the folder of the served data folder holding each one's folder.
+VISITOR_COOKIE = "mexitrain_visitor"
+VISITOR_DAYS = 400
+VISITORS = "visitors"
+_VISITOR = re.compile(r"[0-9a-f]{32}\Z")
 
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?\Z")
 _HOST_HEADER = re.compile(r"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?\Z")
@@ -115,14 +125,39 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         ).format(host=DEFAULT_HOST),
     )
     add_data_dir_argument(p)
+    p.add_argument(
+        "--private-saves", action="store_true",
+        help=_(
+            "give each visitor's browser a data folder of its own (saved games, statistics), "
+            "in the visitors folder of the data folder; by default every visitor shares it"
+        ),
+    )
 
 
 def game_command(args: argparse.Namespace) -> list[str]:
-    """The command each visitor's game runs: ``mexitrain play`` in this command's language and
-    data folder (the folder made absolute: the server could be started elsewhere)."""
-    argv = [sys.executable, "-m", "mexitrain", "play", "--lang", i18n.language()]
-    if getattr(args, "data_dir", None):
-        argv += ["--data-dir", str(Path(args.data_dir).expanduser().absolute())]
+    """The command each visitor's game runs: ``mexitrain play --served`` in this command's
+    language and data folder (``--data-dir``, else ``$MEXITRAIN_DATA_DIR``, else the user's; made
+    absolute: the server could be started elsewhere). ``--served`` is in the process's own
+    arguments, which nothing on the web page reaches."""
+    from ..storage import data_dir
+
+    root = data_dir(getattr(args, "data_dir", None)).absolute()
+    return [sys.executable, "-m", "mexitrain", "play", "--lang", i18n.language(), "--data-dir", str(root), "--served"]
+
+
+def visitor_id(cookie: str | None) -> str | None:
+    """The visitor a page's cookie names, if it is one this server could have made."""
+    return cookie if cookie is not None and _VISITOR.match(cookie) else None
+
+
+def visitor_command(argv: list[str], visitor: str) -> list[str]:
+    """``argv`` (:func:`game_command`) with the data folder the visitor's own:
+    ``<data folder>/visitors/<visitor>``."""
+    if visitor_id(visitor) is None:  # never a path from anywhere else
+        raise ValueError(f"not a visitor id: {visitor!r}")
+    argv = list(argv)
+    at = argv.index("--data-dir") + 1
+    argv[at] = str(Path(argv[at]) / VISITORS / visitor)
     return argv
 
 
@@ -197,9 +232,10 @@ def _bounded(value: Any, bounds: tuple[int, int], default: int) -> int:
 # ---------------------------------------------------------------------------------------
 # The server
 # ---------------------------------------------------------------------------------------
-def _make_server(argv: list[str], host: str, port: int):
+def _make_server(argv: list[str], host: str, port: int, *, private: bool = False):
     """The web server, its classes defined here so that aiohttp and textual-serve are imported
-    only by this command."""
+    only by this command. ``private``: each visitor's game in the visitor's own data folder
+    (:func:`visitor_command`), the visitor named by a cookie the page sets."""
     from aiohttp import WSCloseCode, WSMsgType, web
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
@@ -289,7 +325,22 @@ def _make_server(argv: list[str], host: str, port: int):
                 "application": {"name": self.title},
             }
             page = aiohttp_jinja2.render_string("app_index.html", request, context)
-            return web.Response(text=translate_page(page), content_type="text/html")
+            response = web.Response(text=translate_page(page), content_type="text/html")
+            if private:  # the visitor's browser is named (again: kept another VISITOR_DAYS)
+                visitor = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
+                response.set_cookie(
+                    VISITOR_COOKIE, visitor, max_age=VISITOR_DAYS * 86400, path="/",
+                    httponly=True, samesite="Strict",
+                )
+            return response
+
+        def command_for(self, request: web.Request) -> list[str]:
+            """The game command for this page: with ``private``, in its visitor's folder (a
+            page without the cookie, a browser refusing cookies, gets a new one each time)."""
+            if not private:
+                return self.argv
+            visitor = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
+            return visitor_command(self.argv, visitor)
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
             if not same_origin(request.headers.get("Origin"), request.host):
@@ -306,7 +357,7 @@ def _make_server(argv: list[str], host: str, port: int):
             try:
                 await websocket.prepare(request)
                 game = GameProcess(
-                    self.argv,
+                    self.command_for(request),
                     on_closed=lambda: self.games.pop(websocket, None),  # its place is free
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
@@ -431,7 +482,7 @@ async def _serve(server, host: str, port: int, announce: Callable[[int], None]) 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl+C: one line with the address, one line when stopped (status 130)."""
     host, port = args.host, args.port
-    server = _make_server(game_command(args), host, port)
+    server = _make_server(game_command(args), host, port, private=getattr(args, "private_saves", False))
 
     def announce(bound: int) -> None:
         print(address_line(host, bound), flush=True)

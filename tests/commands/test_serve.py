@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import os
 import re
 import socket
 import subprocess
@@ -150,8 +151,45 @@ def test_each_game_runs_mexitrain_play_in_the_served_language_and_folder(tmp_pat
 
     i18n.set_language("fr")
     argv = serve.game_command(SimpleNamespace(data_dir=str(tmp_path / "my data")))
-    assert argv == [sys.executable, "-m", "mexitrain", "play", "--lang", "fr", "--data-dir", str(tmp_path / "my data")]
-    assert serve.game_command(SimpleNamespace(data_dir=None))[3:] == ["play", "--lang", "fr"]
+    assert argv == [
+        sys.executable, "-m", "mexitrain", "play", "--lang", "fr", "--data-dir", str(tmp_path / "my data"), "--served",
+    ]
+    # without --data-dir: $MEXITRAIN_DATA_DIR's folder, named to the game (the fence's root)
+    assert serve.game_command(SimpleNamespace(data_dir=None))[3:] == [
+        "play", "--lang", "fr", "--data-dir", os.environ["MEXITRAIN_DATA_DIR"], "--served",
+    ]
+
+
+def test_served_is_a_hidden_argument_of_play_that_reaches_the_app(monkeypatch, capsys) -> None:
+    """``play --served`` (what serve's games run) makes the app fence its files; ``--help``
+    does not offer it, and without it the app is not fenced."""
+    import mexitrain.ui.app as app_module
+
+    seen: list[dict] = []
+    monkeypatch.setattr(app_module, "run", lambda setup, speed, **kwargs: seen.append(kwargs) or 0)
+    assert main(["play", "--served"]) == 0
+    assert main(["play"]) == 0
+    assert seen[0]["served"] is True and "served" not in seen[1]
+    capsys.readouterr()
+    assert main(["play", "--help"]) == 0
+    shown = capsys.readouterr().out
+    assert "--data-dir" in shown and "--served" not in shown
+
+
+@pytest.mark.parametrize(
+    ("cookie", "valid"),
+    [("0123456789abcdef0123456789abcdef", True), (None, False), ("", False), ("../../etc", False),
+     ("0123456789ABCDEF0123456789ABCDEF", False), ("0123456789abcdef0123456789abcdef/..", False),
+     ("0123456789abcdef0123456789abcde", False), ("0123456789abcdef0123456789abcdef\n", False)],
+)
+def test_a_visitor_is_named_only_by_a_cookie_this_server_could_have_made(cookie, valid: bool) -> None:
+    assert serve.visitor_id(cookie) == (cookie if valid else None)
+    argv = ["python", "-m", "mexitrain", "play", "--data-dir", "/srv/data", "--served"]
+    if valid:
+        assert serve.visitor_command(argv, cookie) == [*argv[:5], f"/srv/data/visitors/{cookie}", "--served"]
+    elif cookie is not None:
+        with pytest.raises(ValueError):
+            serve.visitor_command(argv, cookie)
 
 
 # ---------------------------------------------------------------------------------------
@@ -209,6 +247,10 @@ def _children(pid: int) -> set[int]:
     return found
 
 
+def _argv(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+
+
 def _session(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[3])
 
@@ -257,6 +299,9 @@ async def test_a_page_s_websocket_gets_a_game_that_ctrl_c_closes(tmp_path: Path)
                 assert b"Mexican Train" in screen
                 [game] = _children(served.proc.pid)
                 assert _alive(game)
+                # its files fenced in the served data folder (ui/fence.py)
+                argv = _argv(game)
+                assert argv[-3:] == ["--data-dir", str(tmp_path / "data"), "--served"]
                 # a session of its own: the Ctrl+C typed at the server's terminal is not its
                 assert _session(game) == game != _session(served.proc.pid)
                 out, err = await asyncio.to_thread(stop, served.proc)
@@ -315,3 +360,41 @@ async def test_one_visitor_too_many_is_turned_away(monkeypatch) -> None:
         assert await server.close_all() == 2
         for ws in (second, third):
             await ws.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in /proc")
+async def test_private_saves_give_each_browser_its_own_fenced_folder(tmp_path: Path) -> None:
+    """--private-saves: the page names the browser in a cookie (random, HttpOnly, SameSite),
+    and its games run in ``visitors/<id>`` of the data folder, fenced there; a forged cookie or
+    anything the page asks for changes neither the folder's place nor the fence."""
+    import aiohttp
+
+    data = tmp_path / "data"
+    with serving(data, "--private-saves") as served:
+        ws_url = served.url.replace("http:", "ws:") + "ws?served=0&data-dir=/"
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+            async with session.get(served.url) as page:
+                header = page.headers["Set-Cookie"]
+                visitor = page.cookies[serve.VISITOR_COOKIE].value
+            assert re.fullmatch(r"[0-9a-f]{32}", visitor)
+            assert "HttpOnly" in header and "SameSite=Strict" in header and "Max-Age=34560000" in header
+            async with session.get(served.url) as again:  # the same browser keeps its name
+                assert again.cookies[serve.VISITOR_COOKIE].value == visitor
+            async with session.ws_connect(ws_url) as ws:
+                await _screen_until(ws, b"New game")
+                [game] = _children(served.proc.pid)
+                assert _argv(game)[-3:] == ["--data-dir", str(data / "visitors" / visitor), "--served"]
+                await ws.close()
+            async with asyncio.timeout(serve.STOP_WAIT + 10):
+                while _alive(game):
+                    await asyncio.sleep(0.05)
+        async with aiohttp.ClientSession(cookies={serve.VISITOR_COOKIE: "../../../tmp"}) as forged:
+            async with forged.ws_connect(ws_url) as ws:
+                await _screen_until(ws, b"New game")
+                [game] = _children(served.proc.pid)
+                folder = Path(_argv(game)[-2])
+                assert folder.parent == data / "visitors" and re.fullmatch(r"[0-9a-f]{32}", folder.name)
+                assert folder.name != visitor and _argv(game)[-1] == "--served"
+                out, err = await asyncio.to_thread(stop, served.proc)
+    assert served.proc.returncode == 130
+    assert "Traceback" not in out + err
