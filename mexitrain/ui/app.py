@@ -517,8 +517,11 @@ class MexitrainApp(App[None]):
     def on_saving_state(self, message: SavingState) -> None:
         """While autosaves fail, the game's status line keeps saying so."""
         if self.game_screen is not None:
+            reason = self.saver.failing_reason  # the latest, whatever the message order
+            if reason is not None and self._fence is not None:
+                reason = self._fence.shown(reason)
             for status in self.game_screen.query(StatusLine):
-                status.saving = self.saver.failing_reason  # the latest, whatever the message order
+                status.saving = reason
 
     def undo_state(self) -> tuple[bool, str]:
         """``(possible, what it takes back / why not)`` for the seat shown (cached per snapshot)."""

@@ -221,3 +221,17 @@ def test_the_fence_itself(world) -> None:
     assert fence.shown(str(world["root"])) == "."
     line = fence.refusal("\x1b[2J" + "x" * 200)
     assert "\x1b" not in line and "…" in line and len(line) < 160
+
+
+async def test_the_statistics_problem_tells_the_path_from_the_data_folder(tmp_path) -> None:
+    from mexitrain.ui.screens.saves import StatsScreen
+
+    root = tmp_path / "data"
+    root.mkdir()
+    (root / "stats.sqlite3").write_bytes(b"not a database" * 100)
+    app = served_app(root)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.action_stats()
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen), "the statistics")
+        assert app.screen.problem == "cannot load stats.sqlite3: the file is damaged"
