@@ -40,6 +40,15 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, max(0, round(q * (len(values) - 1))))]
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, from /proc (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 async def _serve(tables: int, seed: int, data: str) -> None:
     from mexitrain.net.server import TableServer
     from mexitrain.rules import make_rules
@@ -63,6 +72,18 @@ async def _serve(tables: int, seed: int, data: str) -> None:
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent closes stdin
     for s in servers:
         await s.stop()
+
+
+def _serve_profiled(tables: int, seed: int, data: str, out: str) -> None:
+    import cProfile
+
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        asyncio.run(_serve(tables, seed, data))
+    finally:
+        profile.disable()
+        profile.dump_stats(out)
 
 
 class _Table:
@@ -90,6 +111,8 @@ async def _client(port: int, code: str, seat_name: str, table: _Table, stats: di
                 continue
             if kind != "update":
                 continue
+            if now > stop:
+                break  # the run is over: this client leaves (the others see it go and leave too)
             seq = data["seq"]
             if last is not None and seq > last + 1:
                 stats["lost"] += seq - last - 1
@@ -100,7 +123,7 @@ async def _client(port: int, code: str, seat_name: str, table: _Table, stats: di
             if n == 4 and seq in table.sent:
                 table.latencies.append(now - table.sent.pop(seq))
             v = data["view"]
-            if v["phase"] == "game_over" or now > stop:
+            if v["phase"] == "game_over":
                 break
             if v["turn"] == v["seat"]:
                 if think:
@@ -118,7 +141,7 @@ async def _clients(tables: list[list], think: float, seconds: float) -> dict:
     tasks = []
     for (port, code), t in zip(tables, per_table, strict=True):
         for k in range(4):
-            tasks.append(_client(port, code, f"P{k}", t, stats, think, stop))
+            tasks.append(asyncio.wait_for(_client(port, code, f"P{k}", t, stats, think, stop), seconds + 30))
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats["failed clients"] = sum(isinstance(r, BaseException) for r in results)
     stats["latencies"] = [x for t in per_table for x in t.latencies]
@@ -132,25 +155,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.2, help="seconds a client waits before acting")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-autosave", action="store_true", help="the servers skip the autosaves (to measure their cost)")
+    p.add_argument("--profile", metavar="FILE", help="the server process runs under cProfile and writes its stats to FILE")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--data", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve:
-        asyncio.run(_serve(args.tables, args.seed, args.data))
+        if args.profile:
+            _serve_profiled(args.tables, args.seed, args.data, args.profile)
+        else:
+            asyncio.run(_serve(args.tables, args.seed, args.data))
         return 0
     with tempfile.TemporaryDirectory() as data:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         if args.no_autosave:
             env["SERVER_LOAD_NO_AUTOSAVE"] = "1"
         child = subprocess.Popen(
-            [sys.executable, __file__, "--serve", "--tables", str(args.tables), "--seed", str(args.seed), "--data", data],
+            [sys.executable, __file__, "--serve", "--tables", str(args.tables), "--seed", str(args.seed), "--data", data,
+             *(["--profile", args.profile] if args.profile else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
         )
         try:
             tables = json.loads(child.stdout.readline())
             started = time.perf_counter()
+            cpu_clients, cpu_server = time.process_time(), _cpu_seconds(child.pid)
             stats = asyncio.run(_clients(tables, args.think, args.seconds))
             wall = time.perf_counter() - started
+            cpu_clients = time.process_time() - cpu_clients
+            end_server = _cpu_seconds(child.pid)
+            cpu_server = None if cpu_server is None or end_server is None else end_server - cpu_server
         finally:
             child.stdin.close()
             try:
@@ -162,7 +194,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"actions: {stats['actions']} ({stats['actions'] / wall:.0f}/s), updates measured: {len(lat)}")
     if lat:
         print(f"intent -> every seat's update: p50 {statistics.median(lat):.1f} ms, "
-              f"p95 {_pct(lat, 0.95):.1f} ms, max {max(lat):.1f} ms")
+              f"p95 {_pct(lat, 0.95):.1f} ms, p99 {_pct(lat, 0.99):.1f} ms, max {max(lat):.1f} ms")
+    cores = os.cpu_count() or 1
+    share = f"server {cpu_server / wall:.0%}, " if cpu_server is not None else ""
+    print(f"CPU (of one core; {cores} cores): {share}clients {cpu_clients / wall:.0%}")
     print(f"lost updates: {stats['lost']}, errors: {stats['error']}, refused: {stats['refused']}, "
           f"failed clients: {stats['failed clients']}")
     return 0

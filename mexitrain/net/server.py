@@ -1,18 +1,14 @@
 """The table server: the only authority on one game played over the network (docs/protocol.md).
 
-It holds the one :class:`~mexitrain.rules.GameState`, checks every intent with the rules
-(:func:`mexitrain.rules.apply`), plays the computer seats on their own view (in a thread, so the
-event loop never waits on a search), sends each client its own seat's view after every action
-and autosaves the game after every action (:class:`mexitrain.storage.autosaver.Autosaver`,
-into ``tables/<CODE>/game.json``; the code, tokens and seats beside it in ``table.json``,
-:mod:`mexitrain.storage.tokens`). A finished game is counted in the statistics and kept in
-``saves/`` like a game saved under a name.
-
-Nothing a client sends can stop the table or reach another seat: every message is decoded
-strictly (a bad one is an :class:`Error`, the connection stays open unless it is fatal), a
-client that sends too much is cut off (a token bucket), and each client has its own bounded
-send queue, so a slow reader never holds the others up (it is dropped when too far behind,
-and may join again with its token).
+:class:`TableServer` listens for WebSockets and runs each client's session: the Hello, taking a
+seat (or taking it back with its token), the messages after it. It holds the table's game and
+seats (:mod:`mexitrain.net.game`: every intent checked with the rules, each seat sent its own
+view only), plays the computer seats on their own view (in a thread, so the event loop never
+waits on a search), and keeps the table on disk (:mod:`mexitrain.net.files`: every move
+journalled before it is announced, the full save at each round's end, the seats and tokens in
+``table.json``). Each client has its own bounded send queue and token bucket
+(:mod:`mexitrain.net.links`), so nothing a client sends or fails to read stops the table or
+reaches another seat. :class:`ServerThread` runs a table on its own event loop in a thread.
 """
 
 from __future__ import annotations
@@ -23,99 +19,41 @@ import hmac
 import logging
 import random
 import secrets
-import socket
-import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from ..players import make_player
-from ..rules import ACTION_ADAPTER, GameState, IllegalAction, apply, new_game, view
-from ..storage import locks, tokens
-from ..storage.autosaver import Autosaver
-from ..storage.paths import saves_dir
-from ..storage.savefile import SaveError, load_save
-from ..storage.saves import save_game
-from ..table import DEFAULT_NAMES, PLAY_STRIDE, GameSetup, SeatConfig, seat_seed
+from ..rules import GameState
+from ..storage.savefile import SaveError
+from ..table import GameSetup
+from . import files
+from .game import Seat, TableGame
+from .links import FATAL, Connection, Limits
 from .protocol import (
-    MAX_CLIENT_MESSAGE,
     PROTOCOL_VERSION,
-    Away,
     Bye,
     Error,
     HandOver,
     Hello,
     Intent,
     Lobby,
-    LobbySeat,
     ProtocolError,
     Refused,
     StartGame,
-    Update,
     Welcome,
     decode_client,
     encode,
     new_code,
     normalise_code,
-    refused_of,
 )
 
+__all__ = ["FATAL", "Limits", "ServerThread", "TableServer", "run_in_thread"]
+
 log = logging.getLogger(__name__)
-
-#: Errors after which reconnecting cannot help: the client stops (TableClient.run returns).
-FATAL = frozenset({"version", "hello_first", "wrong_code", "bad_token", "bad_name", "table_full", "replaced", "flood"})
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one client may cost the server."""
-
-    hello_timeout: float = 10.0  # seconds to send Hello after connecting
-    send_queue: int = 256  # messages waiting for one client; more: dropped as too slow
-    burst: int = 200  # the token bucket: messages at once...
-    rate: float = 100.0  # ...and per second after that (a person sends a few; a bot may play fast)
-    frame_cap: int = 4 * MAX_CLIENT_MESSAGE  # larger frames: websockets closes (1009)
-    ping_interval: float | None = 20.0
-    ping_timeout: float | None = 20.0
-    close_timeout: float = 2.0
-    write_limit: int = 64 * 1024  # bytes buffered for one client before a send waits
-    sndbuf: int | None = None  # the kernel's send buffer for each connection (None: the system's)
-
-
-@dataclass(eq=False)
-class _Seat:
-    index: int
-    name: str
-    kind: str  # "person" | "computer" | "open"
-    level: str | None = None
-    token: str | None = None
-    handed: bool = False  # a person's seat played by a computer of ``level`` while they are away
-    conn: _Conn | None = None
-    away_since: float | None = None  # time.monotonic() of the drop
-    player: Any = None
-
-    @property
-    def computer_plays(self) -> bool:
-        return self.kind == "computer" or (self.kind == "person" and self.handed)
-
-
-@dataclass(eq=False)
-class _Conn:
-    ws: ServerConnection
-    queue: asyncio.Queue[str]
-    seat: int | None = None
-    host: bool = False
-    tokens: float = 0.0
-    stamp: float = field(default_factory=time.monotonic)
-    closing: bool = False
-    sender: asyncio.Task | None = None
-
 
 Event = Callable[..., None]  # on_event(kind, **values): "joined", "back", "left", "started", "over"
 
@@ -140,7 +78,6 @@ class TableServer:
         on_event: Event | None = None,
         start_when_full: str | None = None,
     ) -> None:
-        self.setup = setup
         self.root = Path(data_dir)
         self.pace = pace
         self.limits = limits or Limits()
@@ -151,96 +88,77 @@ class TableServer:
         self.code = normalise_code(code) if code else new_code(rng)
         if self.code is None:
             raise ValueError(f"not a table code: {code!r}")
-        self.host_seat = host_seat
-        self.host_token = secrets.token_urlsafe(24)
-        self.seats: list[_Seat] = []
-        for i, cfg in enumerate(setup.seats):
-            if i == host_seat:
-                self.seats.append(_Seat(i, cfg.name, "person", token=self.host_token))
-            elif i in open_seats or cfg.is_human:
-                self.seats.append(_Seat(i, "", "open"))
-            else:
-                self.seats.append(_Seat(i, cfg.name, "computer", level=cfg.kind))
-        self.state: GameState | None = None
-        self.seq = 0  # actions applied
+        self.game = TableGame.new(setup, open_seats, host_seat, secrets.token_urlsafe(24))
         self.port: int | None = None
+        self.files = files.TableFiles(self.root, self.code, lambda: self.game.table_file(self.code, self.port))
         self._server: Server | None = None
-        self._conns: set[_Conn] = set()
+        self._conns: set[Connection] = set()
         self._kick = asyncio.Event()
         self._driver: asyncio.Task | None = None
-        self._saver = Autosaver(self.root)
         self._kept = False  # the finished game was saved in saves/
-        self._journal: tokens.Journal | None = None
         self.errors = 0  # internal errors (tests)
 
-    # -- files ----------------------------------------------------------------------------------
+    # -- the game and seats (mexitrain.net.game) ------------------------------------------------
+    @property
+    def setup(self) -> GameSetup:
+        return self.game.setup
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.game.seats
+
+    @property
+    def state(self) -> GameState | None:
+        return self.game.state
+
+    @property
+    def seq(self) -> int:
+        return self.game.seq
+
+    @property
+    def started(self) -> bool:
+        return self.game.started
+
+    @property
+    def host_seat(self) -> int | None:
+        return self.game.host_seat
+
+    @property
+    def host_token(self) -> str:
+        return self.game.host_token
+
     @property
     def game_path(self) -> Path:
-        return tokens.game_path(self.root, self.code)
+        return self.files.game_path
 
-    def _table_file(self) -> tokens.TableFile:
-        return tokens.TableFile(
-            code=self.code,
-            host_token=self.host_token,
-            host_seat=self.host_seat,
-            seats=tuple(
-                tokens.TableSeat(name=s.name, kind=s.kind, level=s.level, token=s.token, handed=s.handed)
-                for s in self.seats
-            ),
-            started=self.state is not None,
-            over=self.state is not None and self.state.over,
-            port=self.port,
-            setup=self.setup.model_dump(mode="json"),
-        )
+    def lobby(self) -> Lobby:
+        return self.game.lobby()
 
-    def _write_table(self) -> None:
-        try:
-            tokens.save_table(self.root, self._table_file())
-        except SaveError as exc:  # the game goes on; a resume would miss the latest seat change
-            log.warning("table file: %s", exc)
+    def _away(self):
+        return self.game.away()
 
     @classmethod
     def resume(cls, data_dir: str | Path, code: str | None = None, **kwargs: Any) -> TableServer:
         """Reopen a table from ``tables/<CODE>/`` (the newest one without ``code``): the same
-        code, tokens and seats, the game where its autosave left it. Raises :class:`SaveError`
+        code, tokens and seats, the game where it stopped. Raises :class:`SaveError`
         (``code`` "no_table" when there is none, "busy" when another server holds it)."""
         root = Path(data_dir)
         if code:
-            codes = [c for c in [normalise_code(code)] if c]
-        else:
-            codes = [c for c in tokens.tables(root) if _reopenable(root, c)]
-        if not codes:
-            raise SaveError("no table to reopen", action="load", code="no_table")
-        meta = tokens.load_table(root, codes[0])
-        setup = GameSetup.model_validate(meta.setup)
-        state = None
-        path = tokens.game_path(root, meta.code)
-        if meta.started:
-            if locks.held_elsewhere(path):
-                raise SaveError(f"cannot resume {path}: it is open in another process", path, action="resume", code="busy")
-            if path.exists():
-                game = load_save(path)
-                setup, state = game.setup, game.state
-            else:  # killed before the first autosave: the deal, and the journal below
-                state = new_game(setup.rules, players=setup.players, seed=setup.seed)
-            state = _replay_journal(root, meta.code, state)
-        server = cls(
-            setup, data_dir=root, open_seats=(), host_seat=meta.host_seat, code=meta.code, **kwargs
-        )
-        server.host_token = meta.host_token
-        server.seats = [
-            _Seat(i, s.name, s.kind, level=s.level, token=s.token, handed=s.handed) for i, s in enumerate(meta.seats)
-        ]
-        for s in server.seats:
+            code = normalise_code(code)
+            if not code:
+                raise SaveError("no table to reopen", action="load", code="no_table")
+        meta, setup, state = files.load(root, code)
+        server = cls(setup, data_dir=root, open_seats=(), host_seat=meta.host_seat, code=meta.code, **kwargs)
+        seats = [Seat(i, s.name, s.kind, level=s.level, token=s.token, handed=s.handed) for i, s in enumerate(meta.seats)]
+        for s in seats:
             if s.kind == "person":
                 s.away_since = time.monotonic()
+        server.game = TableGame(setup, seats, meta.host_seat, meta.host_token)
         server.port = meta.port
         if state is not None:
-            server.state = state
-            server.seq = _count_actions(state)
-            server._saver.adopt(path, setup)
-            server._saver.submit(state, setup, None)
-            server._journal = tokens.Journal(root, meta.code)
+            server.game.state = state
+            server.game.seq = files.count_actions(state)
+            server.files.resumed(state, setup, server.game.seq)
         return server
 
     # -- lifetime -------------------------------------------------------------------------------
@@ -261,7 +179,7 @@ class TableServer:
         )
         sock = next(iter(self._server.sockets))
         self.port = sock.getsockname()[1]
-        self._write_table()
+        await self.files.table_saved()
         self._driver = asyncio.create_task(self._drive())
         if self.state is not None:
             self._kick.set()
@@ -269,67 +187,29 @@ class TableServer:
 
     async def stop(self) -> None:
         """Close every connection (each client is told ``server_closing``: it will retry) and
-        stop listening; the autosave is written out."""
+        stop listening; the game's full save and the table file are written out."""
         if self._driver is not None:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._driver
         for conn in list(self._conns):
-            self._send(conn, Error(code="server_closing"))
+            conn.send(Error(code="server_closing"))
         for conn in list(self._conns):
-            await self._close(conn, 1001, "server closing")
+            await conn.close(1001, "server closing")
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 5)
-        await asyncio.to_thread(self._saver.close)
-        if self._journal is not None:
-            self._journal.close()
+        await self.files.close(self.state, self.setup, self.seq)
 
-    # -- the lobby ------------------------------------------------------------------------------
-    @property
-    def started(self) -> bool:
-        return self.state is not None
-
-    def lobby(self) -> Lobby:
-        return Lobby(
-            seats=tuple(
-                LobbySeat(
-                    seat=s.index,
-                    name=s.name,
-                    kind=s.kind,  # type: ignore[arg-type]
-                    level=s.level if s.computer_plays else None,
-                    connected=s.conn is not None,
-                )
-                for s in self.seats
-            ),
-            rules=self.setup.rules,
-            started=self.started,
-        )
-
+    # -- the host's decisions -------------------------------------------------------------------
     def start_game(self, level: str = "planner") -> bool:
         """Start now: the open seats become computer players of ``level``. False if started."""
-        if self.started:
+        if not self.game.start(level):
             return False
-        used = {s.name for s in self.seats}
-        names = iter(n for n in DEFAULT_NAMES[1:] if n not in used)
-        for s in self.seats:
-            if s.kind == "open":
-                s.kind, s.level = "computer", level
-                s.name = next(names, f"CPU {s.index + 1}")
-        self.setup = GameSetup(
-            rules=self.setup.rules,
-            seed=self.setup.seed,
-            seats=tuple(
-                SeatConfig(name=s.name, kind="human" if s.kind == "person" else s.level) for s in self.seats
-            ),
-        )
-        self.state = new_game(self.setup.rules, players=len(self.seats), seed=self.setup.seed)
-        self.seq = 0
-        self._journal = tokens.Journal(self.root, self.code, fresh=True)
-        self._write_table()
-        self._saver.adopt(self.game_path, self.setup)
-        self._saver.submit(self.state, self.setup, None)
+        assert self.state is not None
+        self.files.dealt(self.state, self.setup)
+        self.files.table_changed()
         self._event("started", level=level)
         self._broadcast_lobby()
         self._broadcast_updates()
@@ -339,90 +219,27 @@ class TableServer:
     def hand_over(self, seat: int, level: str = "planner") -> bool:
         """A person's seat whose person is away is played by a computer of ``level`` until they
         come back. False when the seat is not a person's who is away."""
-        if not 0 <= seat < len(self.seats):
+        if not self.game.hand_over(seat, level):
             return False
-        s = self.seats[seat]
-        if s.kind != "person" or s.conn is not None:
-            return False
-        s.handed, s.level, s.player = True, level, None
-        self._write_table()
+        self.files.table_changed()
         self._broadcast_lobby()
         self._broadcast_updates()
         self._kick.set()
         return True
 
     # -- sending ----------------------------------------------------------------------------------
-    def _send(self, conn: _Conn, msg: Any) -> None:
-        if conn.closing:
-            return
-        try:
-            conn.queue.put_nowait(msg if isinstance(msg, str) else encode(msg))
-        except asyncio.QueueFull:
-            self._drop_slow(conn)
-
-    def _drop_slow(self, conn: _Conn) -> None:
-        conn.closing = True
-        while not conn.queue.empty():
-            conn.queue.get_nowait()
-        asyncio.get_running_loop().create_task(self._kill(conn, Error(code="too_slow", fatal=False)))
-
-    async def _kill(self, conn: _Conn, error: Error) -> None:
-        if conn.sender is not None:
-            conn.sender.cancel()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(conn.ws.send(encode(error)), self.limits.close_timeout)
-        await self._close(conn, 1008, error.code)
-
-    async def _close(self, conn: _Conn, code: int, reason: str) -> None:
-        conn.closing = True
-        try:
-            await asyncio.wait_for(conn.ws.close(code, reason), self.limits.close_timeout + 1)
-        except Exception:
-            transport = getattr(conn.ws, "transport", None)
-            if transport is not None:
-                transport.abort()
-
-    async def _sender(self, conn: _Conn) -> None:
-        try:
-            while True:
-                text = await conn.queue.get()
-                await conn.ws.send(text)
-        except (ConnectionClosed, asyncio.CancelledError):
-            pass
-        except Exception:  # pragma: no cover - a socket error: the reader sees it too
-            log.debug("sender", exc_info=True)
-
-    def _away(self) -> tuple[Away, ...]:
-        now = time.monotonic()
-        return tuple(
-            Away(seat=s.index, name=s.name, seconds=int(now - s.away_since))
-            for s in self.seats
-            if s.kind == "person" and s.conn is None and s.away_since is not None
-        )
-
-    def _update_for(self, seat: int, away: tuple[Away, ...]) -> Update:
-        assert self.state is not None
-        return Update(
-            seq=self.seq,
-            view=view(self.state, seat),
-            names=tuple(s.name for s in self.seats),
-            kinds=tuple("computer" if s.computer_plays else "person" for s in self.seats),
-            away=away,
-        )
-
     def _broadcast_updates(self) -> None:
-        if self.state is None:
-            return
-        away = self._away()
-        for conn in list(self._conns):
-            if conn.seat is not None:
-                self._send(conn, self._update_for(conn.seat, away))
+        conns = [c for c in self._conns if c.seat is not None and not c.closing]
+        texts = self.game.updates({c.seat for c in conns if c.seat is not None})
+        for conn in conns:
+            if conn.seat in texts:
+                conn.send(texts[conn.seat])
 
     def _broadcast_lobby(self) -> None:
         text = encode(self.lobby())
         for conn in list(self._conns):
             if conn.seat is not None or conn.host:
-                self._send(conn, text)
+                conn.send(text)
 
     def _event(self, kind: str, **values: Any) -> None:
         if self.on_event is not None:
@@ -433,40 +250,19 @@ class TableServer:
 
     # -- the game -------------------------------------------------------------------------------
     def _moved(self, new: GameState, action: Any) -> None:
-        """Take ``new`` (after ``action``): journal and autosave it, tell every seat, let the
-        computers play on."""
-        self.state = new
-        self.seq += 1
-        if self._journal is not None:
-            try:
-                self._journal.append(self.seq, action.model_dump(mode="json"))
-            except OSError as exc:  # the autosave still has it, a little later
-                log.warning("journal: %s", exc)
-        self._saver.submit(new, self.setup, None)
+        """Take ``new`` (after ``action``): journal it, tell every seat, let the computers play on."""
+        before = self.game.state
+        assert before is not None
+        self.game.state = new
+        self.game.seq += 1
+        self.files.moved(self.seq, action, before, new, self.setup)
         self._broadcast_updates()
         if new.over and not self._kept:
             self._kept = True
-            self._write_table()
+            self.files.table_changed()
             self._event("over")
-            asyncio.get_running_loop().create_task(asyncio.to_thread(self._keep, new))
+            asyncio.get_running_loop().create_task(asyncio.to_thread(self.files.keep, new, self.setup))
         self._kick.set()
-
-    def _keep(self, state: GameState) -> None:
-        """The finished game in ``saves/``, like a game saved under a name (for Load… and the
-        replay viewer); the statistics count it through the autosaver."""
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        path = saves_dir(self.root) / f"table-{self.code}-{stamp}.json"
-        try:
-            save_game(path, state, self.setup, name=f"table {self.code} {stamp}")
-        except SaveError as exc:
-            log.warning("keeping the finished game: %s", exc)
-        self._saver.flush()
-
-    def _player(self, s: _Seat):
-        if s.player is None:
-            level = s.level or "planner"
-            s.player = make_player(level, seed=seat_seed(self.setup.seed, s.index, PLAY_STRIDE))
-        return s.player
 
     async def _drive(self) -> None:
         """Play the computer seats, one action at a time, off the event loop."""
@@ -481,15 +277,14 @@ class TableServer:
                 if not s.computer_plays:
                     break
                 seq = self.seq
-                player = self._player(s)
-                seat_view = view(state, state.turn)
+                player = self.game.player(s)
                 try:
-                    action = await asyncio.to_thread(player.choose, seat_view)
+                    action = await asyncio.to_thread(player.choose, self.game.seat_view(state.turn))
                     if self.pace:
                         await asyncio.sleep(self.pace)
                     if self.seq != seq or not s.computer_plays:
                         continue  # the game moved on meanwhile (a person came back)
-                    new = apply(state, action)
+                    new = self.game.apply(action)
                 except asyncio.CancelledError:
                     raise
                 except Exception:  # a computer player's bug must not stop the table
@@ -501,12 +296,9 @@ class TableServer:
 
     # -- a connection -------------------------------------------------------------------------
     async def _handle(self, ws: ServerConnection) -> None:
-        conn = _Conn(ws, asyncio.Queue(self.limits.send_queue), tokens=float(self.limits.burst))
-        if self.limits.sndbuf is not None:
-            with contextlib.suppress(OSError, AttributeError):
-                ws.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.sndbuf)
+        conn = Connection(ws, self.limits)
         self._conns.add(conn)
-        conn.sender = asyncio.create_task(self._sender(conn))
+        conn.open()
         try:
             await self._session(conn)
         except ConnectionClosed:
@@ -516,128 +308,103 @@ class TableServer:
             log.exception("connection")
         finally:
             self._conns.discard(conn)
-            conn.closing = True
-            if conn.sender is not None:
-                conn.sender.cancel()
+            conn.ended()
             self._left(conn)
 
-    async def _fatal(self, conn: _Conn, code: str, *, fatal: bool | None = None, **values: Any) -> None:
-        """Send the error ``code`` and close the connection."""
-        server_version = PROTOCOL_VERSION if code == "version" else None
-        fatal = code in FATAL if fatal is None else fatal
-        err = Error(code=code, values=values, fatal=fatal, server_version=server_version)
-        conn.closing = True
-        await self._kill(conn, err)
-
-    def _allow(self, conn: _Conn) -> bool:
-        """The token bucket: False when this client sends faster than allowed."""
-        now = time.monotonic()
-        lim = self.limits
-        conn.tokens = min(float(lim.burst), conn.tokens + (now - conn.stamp) * lim.rate)
-        conn.stamp = now
-        if conn.tokens < 1:
-            return False
-        conn.tokens -= 1
-        return True
-
-    async def _session(self, conn: _Conn) -> None:
+    async def _session(self, conn: Connection) -> None:
         try:
             first = await asyncio.wait_for(conn.ws.recv(), self.limits.hello_timeout)
         except TimeoutError:
-            await self._fatal(conn, "hello_first")
+            await conn.fail("hello_first")
             return
         try:
             hello = decode_client(first)
         except ProtocolError as exc:
-            await self._fatal(conn, exc.code, fatal=True, **exc.values)  # a broken Hello: retrying cannot help
+            await conn.fail(exc.code, fatal=True, **exc.values)  # a broken Hello: retrying cannot help
             return
         if not isinstance(hello, Hello):
-            await self._fatal(conn, "hello_first")
+            await conn.fail("hello_first")
             return
         if not await self._join(conn, hello):
             return
         async for text in conn.ws:
-            if not self._allow(conn):
-                await self._fatal(conn, "flood")
+            if not conn.allow():
+                await conn.fail("flood")
                 return
             try:
                 msg = decode_client(text)
             except ProtocolError as exc:
-                self._send(conn, Error(code=exc.code, values=exc.values, server_version=PROTOCOL_VERSION if exc.code == "version" else None))
+                conn.send(Error(code=exc.code, values=exc.values, server_version=PROTOCOL_VERSION if exc.code == "version" else None))
                 continue
             if isinstance(msg, Bye):
-                await self._close(conn, 1000, "bye")
+                await conn.close(1000, "bye")
                 return
             try:
                 self._on_message(conn, msg)
             except Exception:
                 self.errors += 1
                 log.exception("message %s", type(msg).__name__)
-                self._send(conn, Error(code="internal"))
+                conn.send(Error(code="internal"))
 
-    async def _join(self, conn: _Conn, hello: Hello) -> bool:
+    async def _join(self, conn: Connection, hello: Hello) -> bool:
         code = normalise_code(hello.code) or ""
         if not hmac.compare_digest(code.encode(), self.code.encode()):
-            await self._fatal(conn, "wrong_code")
+            await conn.fail("wrong_code")
             return False
         if hello.token is not None:
-            seat = self._seat_of_token(hello.token)
+            seat = self.game.seat_of_token(hello.token)
             if seat is None and hmac.compare_digest(hello.token.encode(), self.host_token.encode()):
                 conn.host = True  # the host of a table where the host has no seat
             elif seat is None:
-                await self._fatal(conn, "bad_token")
+                await conn.fail("bad_token")
                 return False
             else:
-                s = self.seats[seat]
-                old = s.conn
-                if old is not None and old is not conn:
-                    old.seat = None
-                    old.host = False
-                    asyncio.get_running_loop().create_task(self._kill(old, Error(code="replaced", fatal=True)))
-                was_away = s.away_since is not None
-                s.conn, s.away_since = conn, None
-                if s.handed:
-                    s.handed, s.player = False, None
-                    s.level = None
-                    self._write_table()
-                conn.seat = seat
-                conn.host = seat == self.host_seat
-                if not self.started and hello.name and s.name != hello.name and seat != self.host_seat:
-                    s.name = hello.name
-                if seat == self.host_seat and not self.started:
-                    s.name = hello.name
-                self._event("back" if was_away else "joined", name=s.name, seat=seat)
+                self._take_back(conn, self.seats[seat], hello)
         else:
-            if self.started:
-                await self._fatal(conn, "table_full")
-                return False
-            s = next((s for s in self.seats if s.kind == "open"), None)
+            s = None if self.started else self.game.open_seat()
             if s is None:
-                await self._fatal(conn, "table_full")
+                await conn.fail("table_full")
                 return False
+            # the seat is this person's from now on; they learn its token once it is on disk
             s.kind, s.name, s.token, s.conn = "person", hello.name, secrets.token_urlsafe(24), conn
-            conn.seat = s.index
-            self._write_table()
             self._event("joined", name=s.name, seat=s.index)
+            try:
+                await self.files.table_saved()
+            finally:
+                conn.seat = s.index
         token = self.host_token if conn.seat is None else self.seats[conn.seat].token
         assert token is not None
-        self._send(conn, Welcome(seat=conn.seat, token=token, host=conn.host, table=self.code))
+        conn.send(Welcome(seat=conn.seat, token=token, host=conn.host, table=self.code))
         self._broadcast_lobby()
         if self.started:
             self._broadcast_updates()  # the others see the seat is back; this one gets its view
-        elif self.start_when_full and not any(s.kind == "open" for s in self.seats):
+        elif self.start_when_full and self.game.open_seat() is None:
             self.start_game(self.start_when_full)
         self._kick.set()
         return True
 
-    def _seat_of_token(self, token: str) -> int | None:
-        found = None
-        for s in self.seats:  # every seat compared, in constant time
-            if s.token is not None and hmac.compare_digest(s.token.encode(), token.encode()):
-                found = s.index
-        return found
+    def _take_back(self, conn: Connection, s: Seat, hello: Hello) -> None:
+        """The person of seat ``s`` is back on ``conn`` (another connection of theirs is closed)."""
+        old = s.conn
+        if old is not None and old is not conn:
+            old.seat = None
+            old.host = False
+            asyncio.get_running_loop().create_task(old.kill(Error(code="replaced", fatal=True)))
+        was_away = s.away_since is not None
+        s.conn, s.away_since = conn, None
+        if s.handed:
+            s.handed, s.player = False, None
+            s.level = None
+            self.files.table_changed()
+        conn.seat = s.index
+        conn.host = s.index == self.host_seat
+        if not self.started and hello.name and s.name != hello.name and s.index != self.host_seat:
+            s.name = hello.name
+        if s.index == self.host_seat and not self.started:
+            s.name = hello.name
+        self._event("back" if was_away else "joined", name=s.name, seat=s.index)
 
-    def _left(self, conn: _Conn) -> None:
+    def _left(self, conn: Connection) -> None:
         if conn.seat is None:
             return
         s = self.seats[conn.seat]
@@ -649,120 +416,27 @@ class TableServer:
         self._broadcast_lobby()
         self._broadcast_updates()
 
-    def _on_message(self, conn: _Conn, msg: Any) -> None:
+    def _on_message(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, Hello):
-            self._send(conn, Error(code="hello_first"))
+            conn.send(Error(code="hello_first"))
         elif isinstance(msg, Intent):
-            self._intent(conn, msg)
+            result = self.game.check(conn.seat, msg)
+            if isinstance(result, Refused):
+                conn.send(result)
+            else:
+                conn.refund()
+                self._moved(result, msg.action)
         elif isinstance(msg, StartGame):
             if not conn.host:
-                self._send(conn, Error(code="not_host"))
+                conn.send(Error(code="not_host"))
             elif not self.start_game(msg.level):
-                self._send(conn, Error(code="started"))
+                conn.send(Error(code="started"))
         elif isinstance(msg, HandOver):
             if not conn.host:
-                self._send(conn, Error(code="not_host"))
+                conn.send(Error(code="not_host"))
             elif not self.hand_over(msg.seat, msg.level):
-                self._send(conn, Error(code="bad_seat", values={"seat": msg.seat}))
-
-    def _intent(self, conn: _Conn, msg: Intent) -> None:
-        state = self.state
-        if conn.seat is None:
-            self._send(conn, Refused(seq=msg.seq, code="no_seat"))
-            return
-        if state is None:
-            self._send(conn, Refused(seq=msg.seq, code="not_started"))
-            return
-        if state.turn != conn.seat and not state.over:
-            self._send(conn, Refused(seq=msg.seq, code="not_your_turn", values={"turn": state.turn}))
-            return
-        try:
-            new = apply(state, msg.action)
-        except IllegalAction as exc:
-            self._send(conn, refused_of(msg.seq, exc))
-            return
-        self._moved(new, msg.action)
+                conn.send(Error(code="bad_seat", values={"seat": msg.seat}))
 
 
-def _reopenable(root: Path, code: str) -> bool:
-    try:
-        meta = tokens.load_table(root, code)
-    except SaveError:
-        return False
-    return not meta.over
-
-
-def _replay_journal(root: Path, code: str, state: GameState) -> GameState:
-    """``state`` (the autosave's) with the journal's later moves played again."""
-    done = _count_actions(state)
-    for seq, data in tokens.read_journal(root, code):
-        if seq <= done:
-            continue
-        if seq != done + 1:
-            break  # a gap: the journal of another start of the table
-        try:
-            state = apply(state, ACTION_ADAPTER.validate_python(data))
-        except (IllegalAction, ValueError):
-            break
-        done = seq
-    return state
-
-
-def _count_actions(state: GameState) -> int:
-    return sum(len(r.events) for r in state.results) + len(state.events)
-
-
-class ServerThread:
-    """A :class:`TableServer` on its own event loop in a daemon thread (a Textual app in the
-    same process connects to it like any client)."""
-
-    def __init__(self, server: TableServer, host: str, port: int) -> None:
-        self.server = server
-        self.loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
-        self.port: int | None = None
-        self._stopped: asyncio.Event | None = None
-        self.thread = threading.Thread(target=self._run, args=(host, port), daemon=True, name="table-server")
-
-    def _run(self, host: str, port: int) -> None:
-        asyncio.set_event_loop(self.loop)
-        try:
-            self.loop.run_until_complete(self._main(host, port))
-        finally:
-            self.loop.close()
-
-    async def _main(self, host: str, port: int) -> None:
-        self._stopped = asyncio.Event()
-        try:
-            self.port = await self.server.start(host, port)
-        except BaseException as exc:
-            self._error = exc
-            self._ready.set()
-            return
-        self._ready.set()
-        await self._stopped.wait()
-        await self.server.stop()
-
-    def call(self, fn: Callable[[], Any]) -> Any:
-        """Run ``fn`` on the server's loop and return its result (start_game, hand_over...)."""
-        async def run():
-            return fn()
-
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
-
-    def stop(self) -> None:
-        if self.thread.is_alive() and self._stopped is not None:
-            self.loop.call_soon_threadsafe(self._stopped.set)
-            self.thread.join(15)
-
-
-def run_in_thread(server: TableServer, host: str = "127.0.0.1", port: int = 0) -> ServerThread:
-    """Start ``server`` in a daemon thread; returns once it listens (``.port``), or raises
-    the error that stopped it (an ``OSError`` for a port in use)."""
-    st = ServerThread(server, host, port)
-    st.thread.start()
-    st._ready.wait(30)
-    if st._error is not None:
-        raise st._error
-    return st
+# the server on its own thread (mexitrain host, Host a table…) is told in .thread
+from .thread import ServerThread, run_in_thread  # noqa: E402

@@ -11,7 +11,7 @@ import pytest
 from support.net import served, table
 from websockets.asyncio.client import connect
 
-import mexitrain.net.server as server_module
+import mexitrain.net.game as game_module
 from mexitrain.net.protocol import Hello, Intent, Update, decode_server, encode
 from mexitrain.players import make_player
 from mexitrain.rules import apply, new_game, view
@@ -126,7 +126,7 @@ async def test_the_leak_test_catches_a_server_that_shows_other_hands(tmp_path, m
     def leaky(state, seat):
         return view(evolve(state, {"rules": state.rules.model_copy(update={"open_hands": True})}), seat)
 
-    monkeypatch.setattr(server_module, "view", leaky)
+    monkeypatch.setattr(game_module, "view", leaky)
     texts, final = await _game(tmp_path, "fast", 5, rounds=1)
     states = states_by_seq(final)
     assert any("hidden tile" in p for t in texts[0] for p in leaks(t, states, 0))

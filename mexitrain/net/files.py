@@ -1,0 +1,194 @@
+"""A network table on disk, ``tables/<CODE>/`` (:mod:`mexitrain.storage.tokens`): when each
+file is written, and reading them back for ``mexitrain host --resume``.
+
+- ``moves.jsonl``, the journal: each move is appended (one ``write``) before it is announced,
+  so a process killed at any moment loses only the move in flight.
+- ``game.json``, the game's full save (:class:`~mexitrain.storage.autosaver.Autosaver`, in
+  its own thread): at the deal, at each round's end and when the table closes. A full save late
+  in a game takes tens of milliseconds and, in a thread, still holds the interpreter that the
+  event loop needs; the journal already keeps every move, so the full save is not rewritten
+  after each one. ``--resume`` plays the journal's moves past it again.
+- ``table.json`` (the code, the host's token, the seats and their tokens, the port): written
+  atomically in a worker thread whenever a seat changes, the newest seats each time; a person
+  is told their seat's token only once it is on disk (:meth:`TableFiles.table_saved`).
+- a finished game is kept in ``saves/`` and counted in the statistics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..rules import ACTION_ADAPTER, GameState, IllegalAction, apply, new_game
+from ..storage import locks, tokens
+from ..storage.autosaver import Autosaver
+from ..storage.paths import saves_dir
+from ..storage.savefile import SaveError, load_save
+from ..storage.saves import save_game
+from ..table import GameSetup
+
+log = logging.getLogger(__name__)
+
+
+class TableFiles:
+    """The files of table ``code`` in the data folder ``root``; ``describe()`` gives the
+    table file as it should be now (called on the event loop, just before each write)."""
+
+    def __init__(self, root: Path, code: str, describe: Callable[[], tokens.TableFile]) -> None:
+        self.root = root
+        self.code = code
+        self.describe = describe
+        self.saver = Autosaver(root)
+        self.journal: tokens.Journal | None = None
+        self.saved_seq: int | None = None  # the action count of the last full save handed in
+        self._dirty = False
+        self._done: asyncio.Future[None] | None = None
+        self._writer: asyncio.Task | None = None
+
+    @property
+    def game_path(self) -> Path:
+        return tokens.game_path(self.root, self.code)
+
+    # -- table.json -------------------------------------------------------------------------------
+    def table_changed(self) -> asyncio.Future[None]:
+        """Write ``table.json`` again, in a worker thread; the future is done once a write that
+        holds this change is over (written or failed: a failure is logged, the game goes on)."""
+        loop = asyncio.get_running_loop()
+        self._dirty = True
+        if self._done is None:
+            self._done = loop.create_future()
+        done = self._done
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_tables())
+        return done
+
+    async def table_saved(self) -> None:
+        """Wait until the table file holds every change made so far."""
+        await asyncio.shield(self.table_changed())
+
+    async def _write_tables(self) -> None:
+        while self._dirty:
+            self._dirty = False
+            done, self._done = self._done, None
+            table = self.describe()
+            try:
+                await asyncio.to_thread(tokens.save_table, self.root, table)
+            except SaveError as exc:  # the game goes on; a resume would miss the latest seat change
+                log.warning("table file: %s", exc)
+            finally:
+                if done is not None and not done.done():
+                    done.set_result(None)
+
+    # -- the game -------------------------------------------------------------------------------
+    def dealt(self, state: GameState, setup: GameSetup) -> None:
+        """A new game: a fresh journal, and its first full save (the deal)."""
+        self.journal = tokens.Journal(self.root, self.code, fresh=True)
+        self.saver.adopt(self.game_path, setup)
+        self._save(state, setup, 0)
+
+    def resumed(self, state: GameState, setup: GameSetup, seq: int) -> None:
+        """A game read back by :func:`load`: its save continues, with the moves replayed."""
+        self.saver.adopt(self.game_path, setup)
+        self._save(state, setup, seq)
+        self.journal = tokens.Journal(self.root, self.code)
+
+    def moved(self, seq: int, action: Any, before: GameState, after: GameState, setup: GameSetup) -> None:
+        """Action number ``seq`` took ``before`` to ``after``: journalled now, before it is
+        announced; the full save follows at a round's end (and at the game's, which also counts
+        it in the statistics)."""
+        if self.journal is not None:
+            try:
+                self.journal.append(seq, action.model_dump(mode="json"))
+            except OSError as exc:  # the full save still has it, a little later
+                log.warning("journal: %s", exc)
+                self._save(after, setup, seq)
+                return
+        if after.over or after.round != before.round:
+            self._save(after, setup, seq)
+
+    def _save(self, state: GameState, setup: GameSetup, seq: int) -> None:
+        self.saved_seq = seq
+        self.saver.submit(state, setup, None)
+
+    def keep(self, state: GameState, setup: GameSetup) -> None:
+        """The finished game in ``saves/``, like a game saved under a name (for Load… and the
+        replay viewer); the statistics count it through the autosaver. Blocking: run it in a
+        thread."""
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        path = saves_dir(self.root) / f"table-{self.code}-{stamp}.json"
+        try:
+            save_game(path, state, setup, name=f"table {self.code} {stamp}")
+        except SaveError as exc:
+            log.warning("keeping the finished game: %s", exc)
+        self.saver.flush()
+
+    async def close(self, state: GameState | None, setup: GameSetup, seq: int) -> None:
+        """The table closes: ``state`` (action ``seq``) fully saved if it is not yet, every
+        write over."""
+        if self._writer is not None:
+            await asyncio.shield(self._writer)
+        if state is not None and self.saved_seq is not None and self.saved_seq != seq:
+            self._save(state, setup, seq)
+        await asyncio.to_thread(self.saver.close)
+        if self.journal is not None:
+            self.journal.close()
+
+
+# -- reading a table back -----------------------------------------------------------------------
+def reopenable(root: Path, code: str) -> bool:
+    try:
+        meta = tokens.load_table(root, code)
+    except SaveError:
+        return False
+    return not meta.over
+
+
+def load(root: Path, code: str | None) -> tuple[tokens.TableFile, GameSetup, GameState | None]:
+    """Table ``code`` (the newest one not over without it): its table file, its setup and, once
+    started, its game where it stopped (the full save with the journal's later moves played
+    again). Raises :class:`SaveError` ("no_table" when there is none, "busy" when another
+    server holds it)."""
+    if code:
+        codes = [code]
+    else:
+        codes = [c for c in tokens.tables(root) if reopenable(root, c)]
+    if not codes:
+        raise SaveError("no table to reopen", action="load", code="no_table")
+    meta = tokens.load_table(root, codes[0])
+    setup = GameSetup.model_validate(meta.setup)
+    state = None
+    path = tokens.game_path(root, meta.code)
+    if meta.started:
+        if locks.held_elsewhere(path):
+            raise SaveError(f"cannot resume {path}: it is open in another process", path, action="resume", code="busy")
+        if path.exists():
+            game = load_save(path)
+            setup, state = game.setup, game.state
+        else:  # killed before the first full save: the deal, and the journal below
+            state = new_game(setup.rules, players=setup.players, seed=setup.seed)
+        state = replay_journal(root, meta.code, state)
+    return meta, setup, state
+
+
+def replay_journal(root: Path, code: str, state: GameState) -> GameState:
+    """``state`` (the full save's) with the journal's later moves played again."""
+    done = count_actions(state)
+    for seq, data in tokens.read_journal(root, code):
+        if seq <= done:
+            continue
+        if seq != done + 1:
+            break  # a gap: the journal of another start of the table
+        try:
+            state = apply(state, ACTION_ADAPTER.validate_python(data))
+        except (IllegalAction, ValueError):
+            break
+        done = seq
+    return state
+
+
+def count_actions(state: GameState) -> int:
+    return sum(len(r.events) for r in state.results) + len(state.events)
