@@ -262,7 +262,7 @@ class TableApp(MexitrainApp):
         table = self.table
         if table is None or table.update is None or not table.host:
             return
-        away = table.update.away
+        away = table.waiting()
         if not away:
             self.notify(_("Nobody is away: every seat's player is here."), title=_("Hand over"), timeout=4)
             return
@@ -290,7 +290,7 @@ class TableApp(MexitrainApp):
         if action == "hand_over":
             if not table.host or table.update is None:
                 return False
-            return True if table.update.away and table.connected else None
+            return True if table.waiting() and table.connected else None
         if action == "scores":
             return table.update is not None and not isinstance(self.screen, ScoreScreen | LobbyScreen)
         if action == "help":
@@ -381,7 +381,7 @@ class TableApp(MexitrainApp):
             return
         if table.update is not None:
             yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), self.action_scores)
-        if table.host and table.update is not None and table.update.away:
+        if table.host and table.waiting():
             yield SystemCommand(_("Hand over"), _("Hand the seat of a player who is away to a computer player"), self.action_hand_over)
         yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
         yield SystemCommand(_("Leave the table"), _("Leave the table (your seat waits for you)"), self.action_request_quit)

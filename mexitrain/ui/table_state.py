@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..i18n import _
-from ..net.protocol import Lobby, Update, Welcome
+from ..net.protocol import Away, Lobby, Update, Welcome
 from ..rules import Action, SeatView, view_legal_actions
 from ..session import Notice
 from ..text.net import away_text, link_text
@@ -137,10 +137,23 @@ class Table:
         if self.update is None or not self.update.away:
             return ""
         gone = now - self.update_at
-        lines = [away_text(SimpleNamespace(name=a.name, seconds=a.seconds + gone)) for a in self.update.away]
-        if self.host:
+        waiting = self.waiting()
+        lines = [away_text(SimpleNamespace(name=a.name, seconds=a.seconds + gone)) for a in waiting]
+        lines += [
+            _("{name}'s seat is played by a computer until they come back").format(name=a.name)
+            for a in self.update.away if a not in waiting
+        ]
+        if self.host and waiting:
             lines.append(_("c hands the seat to a computer"))
         return " · ".join(lines)
+
+    def waiting(self) -> tuple[Away, ...]:
+        """The away seats the game waits for: those not handed to a computer player (a seat
+        handed over stays away, its kind "computer", until its person comes back)."""
+        if self.update is None:
+            return ()
+        kinds = self.update.kinds
+        return tuple(a for a in self.update.away if a.seat >= len(kinds) or kinds[a.seat] == "person")
 
     def link_closed(self) -> None:
         """The client stopped: the link is closed (unless a fatal error already says why)."""

@@ -186,3 +186,24 @@ async def test_hand_over_is_dimmed_while_nobody_is_away_and_the_help_says_when_i
         await pilot.press("escape")
         client.say(update(game, seat=0, seq=2, away=(Away(seat=1, name="Bea", seconds=3),)))
         await wait_for(pilot, lambda: app.check_action("hand_over", ()) is True, "c works once Bea is away")
+
+
+async def test_a_seat_handed_over_is_no_longer_waited_for():
+    """Once the host has handed Bea's seat to a computer (the server's Update: Bea still away,
+    her seat's kind "computer"), the line says a computer plays it, not that the game waits,
+    and c (nothing left to hand over) is dimmed."""
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game)
+        bea_away = (Away(seat=1, name="Bea", seconds=42),)
+        client.say(update(game, seat=0, seq=2, away=bea_away))
+        await wait_for(pilot, lambda: "Waiting for Bea" in bar(app), "the away line")
+        assert app.check_action("hand_over", ()) is True
+        handed = update(game, seat=0, seq=3, away=bea_away).model_copy(update={"kinds": ("person", "computer", "computer")})
+        client.say(handed)
+        await wait_for(pilot, lambda: "Bea's seat is played by a computer until they come back" in bar(app), "the handed line")
+        assert "Waiting for Bea" not in bar(app) and "c hands" not in bar(app)
+        assert app.check_action("hand_over", ()) is None  # dimmed: nobody left to hand over
+        assert "Hand over" not in [c.title for c in app.get_system_commands(app.screen)]
