@@ -45,6 +45,7 @@ no test depends on a machine's speed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -265,31 +266,42 @@ def _span(values: list[float]) -> str:
     return f"{min(values):.2f}-{max(values):.2f}" if len(values) > 1 else f"{values[0]:.2f}"
 
 
-def side_by_side(args: argparse.Namespace) -> int:
-    import statistics
+@contextlib.contextmanager
+def checkout(rev: str):
+    """``(short revision, folder)``: git revision ``rev`` checked out in a temporary worktree,
+    removed on leaving."""
     import subprocess
     import tempfile
 
-    sides: dict[str, Path] = {"this tree": ROOT}
-    worktree = None
-    if args.against:
-        rev = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", args.against],
-            check=True, capture_output=True, text=True,
-        ).stdout.strip()
-        worktree = Path(tempfile.mkdtemp(prefix="mexitrain-bench-")) / rev
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), rev],
-            check=True, capture_output=True,
-        )
-        sides[f"commit {rev}"] = worktree
-    print(
-        f"{args.games} games a run, {args.players} players, preset {args.preset}"
-        f"{' ' + ' '.join(f'{k}={v}' for k, v in args.option) if args.option else ''}, "
-        f"mode {args.mode}, seeds {args.seed}..{args.seed + args.games - 1}, {args.repeats} runs a side"
+    short = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", rev], check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    worktree = Path(tempfile.mkdtemp(prefix="mexitrain-bench-")) / short
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), short],
+        check=True, capture_output=True,
     )
-    rates: dict[str, dict[str, list[float]]] = {name: {"cpu": [], "wall": []} for name in sides}
     try:
+        yield short, worktree
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
+                       check=False, capture_output=True)
+
+
+def side_by_side(args: argparse.Namespace) -> int:
+    import statistics
+
+    with contextlib.ExitStack() as stack:
+        sides: dict[str, Path] = {"this tree": ROOT}
+        if args.against:
+            rev, worktree = stack.enter_context(checkout(args.against))
+            sides[f"commit {rev}"] = worktree
+        print(
+            f"{args.games} games a run, {args.players} players, preset {args.preset}"
+            f"{' ' + ' '.join(f'{k}={v}' for k, v in args.option) if args.option else ''}, "
+            f"mode {args.mode}, seeds {args.seed}..{args.seed + args.games - 1}, {args.repeats} runs a side"
+        )
+        rates: dict[str, dict[str, list[float]]] = {name: {"cpu": [], "wall": []} for name in sides}
         for k in range(args.repeats):
             order = list(sides) if k % 2 == 0 else list(reversed(sides))
             for name in order:
@@ -298,10 +310,6 @@ def side_by_side(args: argparse.Namespace) -> int:
                 rates[name]["wall"].append(args.games / t["wall"])
                 print(f"  run {k + 1}, {name}: {args.games / t['cpu']:.2f} games/s CPU, "
                       f"{args.games / t['wall']:.2f} wall")
-    finally:
-        if worktree is not None:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
-                           check=False, capture_output=True)
     for name, r in rates.items():
         print(f"{name}: games/s {_span(r['cpu'])} (CPU time), {_span(r['wall'])} (wall clock)")
     if len(sides) == 2:

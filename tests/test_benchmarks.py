@@ -26,6 +26,9 @@ CASES = {
         "--positions", "2", "--deals", "2", "--budget", "2", "--particles", "3", "--processes", "1",
     ],
     "tune_weights": ["check", "--players", "3", "--deals", "2", "--engine", "1", "--processes", "1"],
+    "tournament_speed": [
+        "--against", "HEAD", "--games", "1", "--budget", "2", "--repeats", "1", "--processes", "1",
+    ],
     "server_load": ["--tables", "1", "--seconds", "1", "--think", "0"],
 }
 
