@@ -1,15 +1,20 @@
 """How the table server holds up: many tables, each with four scripted clients.
 
 A child process serves ``--tables`` tables (one event loop, one TableServer each, 4 open seats,
-one round each, started as soon as the four have sat down); this process runs 4 scripted
-clients per table over real WebSockets on 127.0.0.1. A client whose turn it is waits
+one round each, started as soon as the four have sat down); the 4 scripted clients of each
+table talk to it over real WebSockets on 127.0.0.1 from other processes, as real clients do
+(``--client-processes``, default 2: this one and a child, each with half of the tables, so that
+one client process's event loop, busy with 100 sockets, is not what gets measured). A client whose turn it is waits
 ``--think`` seconds (a person thinking), then sends an intent (the first legal action of its
 view). For every intent the script measures the time until *every* seat of that table has the
 update that follows it, and prints p50 / p95 / max, the updates lost (a seat that skipped a
-``seq``), the errors and refusals, and the actions played.
+``seq``), the errors and refusals, the actions played, and the CPU the server and the clients took (in
+share of one core: on a 2-core machine the clients run on the same cores as the server).
+``--profile FILE`` runs the server under cProfile.
 
     .venv/bin/python benchmarks/server_load.py                      # 50 tables x 4, 20 s
     .venv/bin/python benchmarks/server_load.py --tables 10 --seconds 5 --think 0
+    .venv/bin/python benchmarks/server_load.py --client-processes 1  # every client in one process
 
 Aim: p95 < 50 ms at 50 tables with people's pace. A plain script: it prints figures and
 asserts nothing (timings depend on the machine and on what else runs on it).
@@ -136,6 +141,7 @@ async def _client(port: int, code: str, seat_name: str, table: _Table, stats: di
 
 async def _clients(tables: list[list], think: float, seconds: float) -> dict:
     stats = {"actions": 0, "lost": 0, "error": 0, "refused": 0}
+    cpu = time.process_time()
     stop = time.perf_counter() + seconds
     per_table = [_Table() for _ in tables]
     tasks = []
@@ -145,6 +151,34 @@ async def _clients(tables: list[list], think: float, seconds: float) -> dict:
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats["failed clients"] = sum(isinstance(r, BaseException) for r in results)
     stats["latencies"] = [x for t in per_table for x in t.latencies]
+    stats["cpu"] = time.process_time() - cpu
+    return stats
+
+
+def _client_child(think: float, seconds: float) -> None:
+    """A process of clients: its tables on stdin, its figures on stdout (JSON)."""
+    tables = json.loads(sys.stdin.readline())
+    print(json.dumps(asyncio.run(_clients(tables, think, seconds))), flush=True)
+
+
+def _run_clients(tables: list[list], think: float, seconds: float, processes: int, env: dict) -> dict:
+    """The clients of ``tables`` in ``processes`` processes (this one and ``processes - 1``
+    children, each with its share of the tables); their figures added up."""
+    shares = [share for share in (tables[i::processes] for i in range(processes)) if share] or [[]]
+    children = []
+    for share in shares[1:]:
+        child = subprocess.Popen(
+            [sys.executable, __file__, "--clients", "--think", str(think), "--seconds", str(seconds)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+        )
+        child.stdin.write(json.dumps(share) + "\n")
+        child.stdin.flush()
+        children.append(child)
+    stats = asyncio.run(_clients(shares[0], think, seconds))
+    for child in children:
+        out, _ = child.communicate(timeout=seconds + 60)
+        for key, value in json.loads(out).items():
+            stats[key] += value
     return stats
 
 
@@ -156,7 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-autosave", action="store_true", help="the servers skip the autosaves (to measure their cost)")
     p.add_argument("--profile", metavar="FILE", help="the server process runs under cProfile and writes its stats to FILE")
+    p.add_argument("--client-processes", type=int, default=2, metavar="K",
+                   help="run the clients in K processes, each with its share of the tables (default 2)")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--data", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve:
@@ -164,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
             _serve_profiled(args.tables, args.seed, args.data, args.profile)
         else:
             asyncio.run(_serve(args.tables, args.seed, args.data))
+        return 0
+    if args.clients:
+        _client_child(args.think, args.seconds)
         return 0
     with tempfile.TemporaryDirectory() as data:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
@@ -177,10 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             tables = json.loads(child.stdout.readline())
             started = time.perf_counter()
-            cpu_clients, cpu_server = time.process_time(), _cpu_seconds(child.pid)
-            stats = asyncio.run(_clients(tables, args.think, args.seconds))
+            cpu_server = _cpu_seconds(child.pid)
+            stats = _run_clients(tables, args.think, args.seconds, max(1, args.client_processes), env)
             wall = time.perf_counter() - started
-            cpu_clients = time.process_time() - cpu_clients
+            cpu_clients = stats.pop("cpu")
             end_server = _cpu_seconds(child.pid)
             cpu_server = None if cpu_server is None or end_server is None else end_server - cpu_server
         finally:
@@ -190,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
             except subprocess.TimeoutExpired:
                 child.kill()
     lat = [x * 1000 for x in stats.pop("latencies")]
-    print(f"tables: {args.tables} x 4 clients, think {args.think} s, {wall:.1f} s")
+    print(f"tables: {args.tables} x 4 clients in {max(1, args.client_processes)} process(es), "
+          f"think {args.think} s, {wall:.1f} s")
     print(f"actions: {stats['actions']} ({stats['actions'] / wall:.0f}/s), updates measured: {len(lat)}")
     if lat:
         print(f"intent -> every seat's update: p50 {statistics.median(lat):.1f} ms, "

@@ -96,6 +96,8 @@ class TableServer:
         self._kick = asyncio.Event()
         self._driver: asyncio.Task | None = None
         self._kept = False  # the finished game was saved in saves/
+        #: the game is started on disk too (table.json): until then nobody is sent it or moves
+        self._live = False
         self.errors = 0  # internal errors (tests)
 
     # -- the game and seats (mexitrain.net.game) ------------------------------------------------
@@ -159,6 +161,7 @@ class TableServer:
             server.game.state = state
             server.game.seq = files.count_actions(state)
             server.files.resumed(state, setup, server.game.seq)
+            server._live = True
         return server
 
     # -- lifetime -------------------------------------------------------------------------------
@@ -209,12 +212,18 @@ class TableServer:
             return False
         assert self.state is not None
         self.files.dealt(self.state, self.setup)
-        self.files.table_changed()
         self._event("started", level=level)
+        asyncio.get_running_loop().create_task(self._go_live())
+        return True
+
+    async def _go_live(self) -> None:
+        """Announce the game once table.json says it started: a server killed after the first
+        move is then resumed with it, never back in the lobby."""
+        await self.files.table_saved()
+        self._live = True
         self._broadcast_lobby()
         self._broadcast_updates()
         self._kick.set()
-        return True
 
     def hand_over(self, seat: int, level: str = "planner") -> bool:
         """A person's seat whose person is away is played by a computer of ``level`` until they
@@ -229,6 +238,8 @@ class TableServer:
 
     # -- sending ----------------------------------------------------------------------------------
     def _broadcast_updates(self) -> None:
+        if not self._live:
+            return
         conns = [c for c in self._conns if c.seat is not None and not c.closing]
         texts = self.game.updates({c.seat for c in conns if c.seat is not None})
         for conn in conns:
@@ -271,7 +282,7 @@ class TableServer:
             self._kick.clear()
             while True:
                 state = self.state
-                if state is None or state.over:
+                if state is None or state.over or not self._live:
                     break
                 s = self.seats[state.turn]
                 if not s.computer_plays:
@@ -421,6 +432,8 @@ class TableServer:
             conn.send(Error(code="hello_first"))
         elif isinstance(msg, Intent):
             result = self.game.check(conn.seat, msg)
+            if not self._live and not isinstance(result, Refused):  # dealt, not yet announced
+                result = Refused(seq=msg.seq, code="not_started")
             if isinstance(result, Refused):
                 conn.send(result)
             else:

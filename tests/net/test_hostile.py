@@ -9,7 +9,7 @@ import json
 import socket
 
 import pytest
-from support.net import served, table, until
+from support.net import bots, served, table, until
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -234,6 +234,16 @@ async def test_a_flood_is_cut_off(tmp_path):
         good = (a, b)[1 - other]
         upd = await good.next(Update)
         assert [w.seat for w in upd.away] == [other]
+
+
+async def test_moves_the_table_plays_are_not_counted_as_a_flood(tmp_path):
+    """A bot against a computer seat plays as fast as the server answers: far more intents than
+    the bucket holds, each one played, and it is never cut off."""
+    limits = Limits(burst=5, rate=1)
+    async with served(table(2, 1, seed=5), tmp_path, limits=limits) as server:
+        [bot] = await bots(server, 1, timeout=60)
+        assert bot.error is None and bot.last.view.phase == "game_over"
+        assert server.state.over and sum(e.seat == 0 for e in server.state.results[0].events) > 5
 
 
 async def test_a_slow_reader_is_dropped_without_holding_up_the_others(tmp_path):
