@@ -346,7 +346,7 @@ class TableApp(MexitrainApp):
         if view is not None and view.phase == "game_over":
             self.call_later(self.leave_table, False)
             return
-        if table.request.server is not None:
+        if table.request.runs_server:  # Host a table… or mexitrain host: the server ends with us
             question = _("Leave the table? It closes for everyone (the game is autosaved).")
         else:
             question = _("Leave the table? Your seat waits for you: join again to come back.")
@@ -384,7 +384,8 @@ class TableApp(MexitrainApp):
         if table.host and table.waiting():
             yield SystemCommand(_("Hand over"), _("Hand the seat of a player who is away to a computer player"), self.action_hand_over)
         yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
-        yield SystemCommand(_("Leave the table"), _("Leave the table (your seat waits for you)"), self.action_request_quit)
+        leave = _("Leave the table (it closes for everyone)") if table.request.runs_server else _("Leave the table (your seat waits for you)")
+        yield SystemCommand(_("Leave the table"), leave, self.action_request_quit)
         yield from _textual_commands(self, screen)
 
     # -- Host a table… / Join a table… (from the local app) ----------------------------------------

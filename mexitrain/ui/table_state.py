@@ -38,6 +38,13 @@ class TableRequest:
     join_line: str | None = None
     server: Any = None
 
+    @property
+    def runs_server(self) -> bool:
+        """Whether this process runs the table's server, which ends with the app: the host's
+        rights come only with it (``mexitrain host``, whose command stops it; Host a table…,
+        whose ``server`` the app stops)."""
+        return self.server is not None or self.host_token is not None
+
 
 @dataclass
 class Table:

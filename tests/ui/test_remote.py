@@ -207,3 +207,25 @@ async def test_a_seat_handed_over_is_no_longer_waited_for():
         assert "Waiting for Bea" not in bar(app) and "c hands" not in bar(app)
         assert app.check_action("hand_over", ()) is None  # dimmed: nobody left to hand over
         assert "Hand over" not in [c.title for c in app.get_system_commands(app.screen)]
+
+
+async def test_the_host_of_mexitrain_host_is_told_that_leaving_closes_the_table():
+    """mexitrain host runs the server in the app's process (its host token, no server object
+    in the request): q asks whether to close the table for everyone, not "your seat waits"
+    (seen at 80x24); a guest is told their seat waits."""
+    from mexitrain.ui.screens import QuitScreen
+
+    for token, words, help_words in (
+        ("h" * 32, "It closes for everyone", "it closes for everyone"),
+        (None, "Your seat waits for you", "your seat waits for you"),
+    ):
+        client = FakeClient()
+        app = app_at_table(client, host_token=token)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _at_game(pilot, app, client, my_turn_game(1), host=token is not None)
+            leave = [c.help for c in app.get_system_commands(app.screen) if c.title == "Leave the table"]
+            assert leave and help_words in leave[0]
+            await pilot.press("q")
+            await wait_for(pilot, lambda a=app: isinstance(a.screen, QuitScreen), "the question")
+            assert words in app.screen.question
+            await pilot.press("n")
