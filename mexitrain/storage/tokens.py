@@ -5,8 +5,8 @@ code and name (``tokens/<key>.json``), so that ``mexitrain join`` run again take
 back (two people joining the same table from one computer under two names keep two files).
 
 A table server keeps its table in ``tables/<CODE>/``: ``table.json`` (the code, the host's
-token, each seat's name, kind, level and token, the port) and ``game.json``, the game's
-autosave (:func:`mexitrain.storage.autosaves.autosave`). Both are written atomically; a
+token, each seat's name, kind, level and token, the port), ``game.json``, the game's full
+save (:func:`mexitrain.storage.autosaves.autosave`), and ``moves.jsonl``, the moves since. Both are written atomically; a
 damaged file is refused with :class:`~mexitrain.storage.savefile.SaveError`, never guessed at.
 Finished tables keep their ``table.json`` (the game is kept in ``saves/``).
 """
@@ -181,9 +181,9 @@ def journal_path(root: str | os.PathLike[str], code: str) -> Path:
 
 class Journal:
     """``tables/<CODE>/moves.jsonl``: one line a move (``{"seq": n, "action": {...}}``), written
-    before the move is announced. The autosave is written in the background and may lag behind
-    by a few moves; a process killed at any moment loses none of them: ``--resume`` replays the
-    journal's moves past the autosave. One ``write`` a move (the system keeps it even if the
+    before the move is announced. The full save (``game.json``) is written only at the deal, at
+    each round's end and when the table closes (:mod:`mexitrain.net.files`); a process killed at
+    any moment loses none of the moves since: ``--resume`` replays the journal's moves past it. One ``write`` a move (the system keeps it even if the
     process dies; not fsynced, so a power cut may cost the last moves, as it may the autosave)."""
 
     def __init__(self, root: str | os.PathLike[str], code: str, *, fresh: bool = False) -> None:
