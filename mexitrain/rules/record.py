@@ -20,7 +20,7 @@ This module is pure: no files, no clocks. ``load_record``/``dump_record`` work o
 (the strict JSON reader and the line layout are :mod:`.record_json`); reading and writing
 files is :mod:`mexitrain.storage.records`' job.
 
-Why one module of about 650 lines: building a record, checking its structure and replaying it
+Why one module of over 500 lines: building a record, checking its structure and replaying it
 are one format, and every :class:`RecordError` code is raised here, where
 ``docs/record-format.md``'s table of error codes is checked against it (a test reads this file).
 Split, the codes of one format would be spread over several files for no gain in reading.
