@@ -28,6 +28,7 @@ from __future__ import annotations
 from ..rules import GameState, cache
 from ..rules.core import M_DRAW, M_PASS, M_SKIP, Core, from_state, legal, plays, step
 from ..rules.core import hand_pips as core_hand_pips
+from ..rules.core.scoring import mask_total
 from ..rules.core.tables import (
     CHAIN,
     DRAWN,
@@ -38,13 +39,17 @@ from ..rules.core.tables import (
     SWAN,
     TURN,
 )
+from ..rules.tiles import placement_table
 from .planner import DEFAULT_WEIGHTS, Weights
-from .plans import plan_train
 
 Tile = tuple[int, int]
 
-# plans of a hand (as a tile mask) from an end: (lay codes, tile id -> index, tiles' mask)
+# plans of a hand (as a tile mask) from an end: (lay codes, tile id -> index, tiles' mask);
+# without wild blanks the hand is only the tiles a chain from the end can reach (the search
+# never looks at the others), so hands that differ elsewhere share a plan
 _PLANS = cache.new("playout.plans", typed=True, limit=200_000)
+# per (tile set, wild blanks): the search's tables (see _plan_moves)
+_MOVES: dict[tuple[int, bool], tuple] = {}
 
 
 def start(state: GameState) -> Core:
@@ -190,11 +195,14 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
     wild = tab.wild
     ends = c.ends
     plan, index, mask, plan_line, best = (), {}, 0, 0, (0, 0)
+    halves = None if wild else _plan_moves(tab)[0]
     for li, x in enumerate(own_lines):
-        key = (tab.set, hand, ends[x], wild, budget)
+        end = ends[x]
+        reach = hand if wild else _component(halves, tab.tiles, hand, end)
+        key = (tab.set, reach, end, wild, budget)
         got = _PLANS.get(key)
         if got is None:
-            got = _PLANS.put(key, _plan(c, hand, ends[x], wild, budget))
+            got = _PLANS.put(key, _plan(c, reach, end, wild, budget))
         here = got[3]
         if here > best:
             plan, index, mask, best = got
@@ -203,25 +211,106 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
     return plan, plan_line, index, mask
 
 
+def _plan_moves(tab) -> tuple:
+    """Per tile set (and wild blanks): ``(halves, moves, pips)``, ``halves[v]`` the mask of the
+    tiles with a half ``v``, ``moves[end]`` every lay of every tile at ``end`` as ``(bit, lay
+    code, new end, pips)`` in :func:`.plans._search`'s order (doubles of the end first, then
+    heavier, then by lay), the search's own list once filtered by the hand."""
+    key = (tab.set, tab.wild)
+    got = _MOVES.get(key)
+    if got is None:
+        tiles, pips, bit = tab.tiles, tab.pips, tab.bit
+        halves = [0] * 19
+        for i, (a, b) in enumerate(tiles):
+            halves[a] |= bit[i]
+            halves[b] |= bit[i]
+        moves = []
+        for end in range(19):
+            table = placement_table(end, tab.wild)
+            here = [
+                (bit[i], lay, lay[1], pips[i]) for i, t in enumerate(tiles) for lay in table.get(t, ())
+            ]
+            here.sort(key=lambda m: (m[2] != end, -m[3], m[1]))
+            moves.append(tuple((b, a * 19 + z, ne, w) for b, (a, z), ne, w in here))
+        got = _MOVES[key] = (halves, moves, pips)
+    return got
+
+
+def _component(halves: list[int], tiles, hand: int, end: int) -> int:
+    """The tiles of ``hand`` a chain from ``end`` can reach (without wild blanks)."""
+    comp = 0
+    frontier = halves[end] & hand
+    while frontier:
+        comp |= frontier
+        low = frontier & -frontier
+        frontier ^= low
+        a, b = tiles[low.bit_length() - 1]
+        frontier |= (halves[a] | halves[b]) & hand & ~comp
+    return comp
+
+
 def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
     """plan_train of the hand's tiles (as ``cached_plan(..., exact=False)``), in lay codes:
-    ``(plan, tile bit -> index, the plan's mask, (length, pips))``."""
+    ``(plan, tile bit -> index, the plan's mask, (length, pips))``.
+
+    The same search as :func:`.plans._search` (its node budget, order and pruning), run on
+    the core's tile masks: tiles are bits of their ids instead of their rank in the sorted
+    hand, which changes no choice (every ordering key is the lay, never the rank)."""
     tab = c.tab
+    halves, all_moves, weights = _plan_moves(tab)
     tiles = tab.tiles
-    held = []
-    h = hand
-    while h:
-        low = h & -h
-        held.append(tiles[low.bit_length() - 1])
-        h ^= low
-    laid = plan_train(tuple(held), end, wild, budget, False)
-    plan = tuple(a * 19 + b for a, b in laid)
+    best_path: list[int] = []
+    best_len = best_pips = 0
+    path: list[int] = []
+    seen: set[tuple[int, int]] = set()
+    nodes = 0
+    # the search's recursion, as a function of the free tiles (the hand less the chain)
+
+    def search(end: int, free: int, length: int, weight: int) -> bool:
+        nonlocal best_len, best_pips, best_path, nodes
+        nodes += 1
+        if length > best_len or (length == best_len and weight > best_pips):
+            best_len, best_pips = length, weight
+            best_path = path.copy()
+        if wild:
+            comp = free
+        else:
+            comp = 0
+            frontier = halves[end] & free
+            while frontier:
+                comp |= frontier
+                low = frontier & -frontier
+                frontier ^= low
+                a, b = tiles[low.bit_length() - 1]
+                frontier |= (halves[a] | halves[b]) & free & ~comp
+        most = length + comp.bit_count()
+        if most < best_len or (most == best_len and weight + mask_total(comp, weights) <= best_pips):
+            return False
+        cand = [m for m in all_moves[end] if free & m[0]]
+        if cand and cand[0][2] == end and not wild:
+            cand = cand[:1]  # a double of this end is a free extension: never worse
+        elif len(cand) > 1:
+            cand.sort(key=lambda m: (-(halves[m[2]] & free & ~m[0]).bit_count(), -m[3], m[1]))
+        for b, code, new_end, w in cand:
+            nf = free & ~b
+            if (new_end, nf) in seen:
+                continue
+            seen.add((new_end, nf))
+            path.append(code)
+            stop = search(new_end, nf, length + 1, weight + w)
+            path.pop()
+            if stop or nodes >= budget:
+                return True
+        return False
+
+    search(end, hand, 0, 0)
+    plan = tuple(best_path)
     bit_of_lay = tab.bit_of_lay
     index = {bit_of_lay[code]: i for i, code in enumerate(plan)}
     mask = 0
     for b in index:
         mask |= b
-    return plan, index, mask, (len(laid), sum(a + b for a, b in laid))
+    return plan, index, mask, (best_len, best_pips)
 
 
 def best_play(c: Core, ps: list[int], book: dict, budget: int, w: Weights) -> tuple[int, float]:

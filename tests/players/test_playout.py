@@ -185,3 +185,32 @@ def test_a_drawn_tile_kept_by_choice_on_the_core() -> None:
     queues = [list(state.boneyard)] * 2
     for steps in range(1, 40):
         assert rollout(state, 0, queues, steps) == reducer_rollout(state, 0, queues, steps), steps
+
+
+@pytest.mark.parametrize("wild", [False, True])
+def test_the_plan_search_on_masks_is_plan_train(wild: bool) -> None:
+    """§9 (plan your own train): the rollouts' plan search on the core's tile masks, and its
+    cache keyed by the tiles a chain can reach, give plan_train's chain (exact=False) for the
+    whole hand, on random hands of every size and every end, at small and large budgets."""
+    from mexitrain.players import playout
+    from mexitrain.players.plans import plan_train
+    from mexitrain.rules import make_rules
+    from mexitrain.rules.core import new_game
+
+    rules = make_rules("standard", {"blanks_wild": "yes" if wild else "no"})
+    c = new_game(rules, players=2, seed=1)
+    tab = c.tab
+    rng = random.Random(5)
+    for _ in range(300):
+        ids = rng.sample(range(tab.size), rng.randint(0, 20))
+        hand = 0
+        for i in ids:
+            hand |= tab.bit[i]
+        end = rng.randint(0, 12)
+        budget = rng.choice([5, 30, 200])
+        want = plan_train([tab.tiles[i] for i in ids], end, wild, budget, False)
+        reach = hand if wild else playout._component(playout._plan_moves(tab)[0], tab.tiles, hand, end)
+        plan, index, mask, key = playout._plan(c, reach, end, wild, budget)
+        assert plan == tuple(a * 19 + b for a, b in want)
+        assert key == (len(want), sum(a + b for a, b in want))
+        assert sorted(index.values()) == list(range(len(plan))) and mask.bit_count() == len(plan)
