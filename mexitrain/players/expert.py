@@ -336,6 +336,8 @@ class ExpertPlayer:
         """
         rng = self._rng(view)
         sampler = Sampler(view)
+        dealer = fast.Dealer(view, one_round)
+        players = view.players
         goal = Goal(view, view.seat, self.win_points)
         confidence = self.evidence(len(goal.sides))
         # in the rollouts its side plays with its own weights, the others as planners
@@ -355,11 +357,10 @@ class ExpertPlayer:
 
         def play_a_deal(live: list[int]) -> None:
             nonlocal steps, used
-            det = one_round(sampler.state(rng))
-            queues = [rng.sample(det.boneyard, len(det.boneyard)) for _ in range(det.players)]
-            core = fast.start(det)  # the deal as a core, copied for each candidate
-            id_of = core.tab.id_of
-            queues = [[id_of[t] for t in q] for q in queues]
+            # the deal as a core (as fast.start(one_round(sampler.state(rng)))), copied for
+            # each candidate; each seat's order of the boneyard, as tile ids
+            core, bone = dealer.deal(rng, sampler.hands(rng))
+            queues = [rng.sample(bone, len(bone)) for _ in range(players)]
             for c in live:
                 r = core.copy()
                 step(r, check(r, cands[c]))

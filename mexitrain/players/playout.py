@@ -47,9 +47,9 @@ Tile = tuple[int, int]
 # plans of a hand (as a tile mask) from an end: (lay codes, tile id -> index, tiles' mask);
 # without wild blanks the hand is only the tiles a chain from the end can reach (the search
 # never looks at the others), so hands that differ elsewhere share a plan
-_PLANS = cache.new("playout.plans", typed=True, limit=200_000)
+_PLANS = cache.new("playout.plans", limit=200_000)  # keys of ints and a bool, always alike
 # per (tile set, wild blanks): the search's tables (see _plan_moves)
-_MOVES: dict[tuple[int, bool], tuple] = {}
+_MOVES = cache.new("playout.moves")
 
 
 def start(state: GameState) -> Core:
@@ -59,6 +59,54 @@ def start(state: GameState) -> Core:
     if state.results or len(state.events) > 1:  # left out of the conversion
         state = state.model_copy(update={"events": state.events[-1:], "results": ()})
     return from_state(state)
+
+
+class Dealer:
+    """The cores of a view's sampled deals, without a snapshot each: what
+    ``start(one_round(determinize(view, rng, hands)))`` gives, built from one template core
+    of the view by setting the fields a deal changes (the hands, the boneyard, the deal
+    order and the dealt tiles). ``deal`` draws from ``rng`` exactly as ``determinize`` does
+    (the boneyard's tiles, in the view's set order, shuffled), so the same generator gives
+    the same deals (tests/players/test_playout.py holds the two together)."""
+
+    def __init__(self, v, one_round) -> None:
+        from ..rules import determinize
+
+        self.template = start(one_round(determinize(v)))
+        self.known = {i: h for i, h in enumerate(v.hands) if h is not None}
+        self.unseen = list(v.unseen())
+        self.n = v.players
+
+    def deal(self, rng, hidden: dict[int, tuple[Tile, ...]]) -> tuple[Core, list[int]]:
+        """``(the core, its boneyard as tile ids)`` with ``hidden`` the hands the view does
+        not show (every one of them), the boneyard the other unseen tiles at random."""
+        held = {t for h in hidden.values() for t in h}
+        pool = [t for t in self.unseen if t not in held]
+        rng.shuffle(pool)
+        c = self.template.copy()
+        tab = c.tab
+        id_of, bit = tab.id_of, tab.bit
+        known = self.known
+        full = [known[i] if i in known else hidden[i] for i in range(self.n)]
+        order: list[int] = []
+        hands = []
+        for h in full:
+            m = 0
+            for t in h:
+                i = id_of[t]
+                m |= bit[i]
+                order.append(i)
+            hands.append(m)
+        bone = [id_of[t] for t in pool]
+        order += bone
+        c.hands = hands
+        c.order = order
+        c.rank = None  # worked out when asked (scoring.ranks)
+        c.bone = bone
+        c.bpos = 0
+        c.dealt_hands = tuple(full)
+        c.dealt_boneyard = tuple(pool)
+        return c, bone
 
 
 def draw_from_queue(c: Core, queue: list[int], p: int) -> int:
@@ -218,7 +266,7 @@ def _plan_moves(tab) -> tuple:
     heavier, then by lay), the search's own list once filtered by the hand."""
     key = (tab.set, tab.wild)
     got = _MOVES.get(key)
-    if got is None:
+    if got is None:  # built once per tile set
         tiles, pips, bit = tab.tiles, tab.pips, tab.bit
         halves = [0] * 19
         for i, (a, b) in enumerate(tiles):
@@ -232,7 +280,7 @@ def _plan_moves(tab) -> tuple:
             ]
             here.sort(key=lambda m: (m[2] != end, -m[3], m[1]))
             moves.append(tuple((b, a * 19 + z, ne, w) for b, (a, z), ne, w in here))
-        got = _MOVES[key] = (halves, moves, pips)
+        got = _MOVES.put(key, (halves, moves, pips))
     return got
 
 

@@ -214,3 +214,30 @@ def test_the_plan_search_on_masks_is_plan_train(wild: bool) -> None:
         assert plan == tuple(a * 19 + b for a, b in want)
         assert key == (len(want), sum(a + b for a, b in want))
         assert sorted(index.values()) == list(range(len(plan))) and mask.bit_count() == len(plan)
+
+
+def test_a_dealer_deals_the_cores_of_determinize() -> None:
+    """§3 (the deal): the expert's deals as cores (playout.Dealer) are the cores of the
+    snapshots determinize deals (field by field, the deal order included), and take the same
+    numbers from the generator, on random tables and positions of every seat."""
+    from mexitrain.players.knowledge import Sampler
+    from mexitrain.players.playout import Dealer, start
+    from mexitrain.rules import determinize, view
+    from mexitrain.rules.core.compact import Core
+    from mexitrain.rules.core.scoring import ranks
+
+    for state, seat, _ in random_states(60, 11):
+        v = view(state, seat)
+        sampler = Sampler(v)
+        dealer = Dealer(v, one_round)
+        for k in range(3):
+            a, b = random.Random(k), random.Random(k)
+            hidden = sampler.hands(a)
+            assert sampler.hands(b) == hidden
+            got, bone = dealer.deal(a, hidden)
+            want = start(one_round(determinize(v, b, hands=hidden)))
+            assert a.random() == b.random()  # the same draws from the generator
+            assert bone == want.bone
+            ranks(got)
+            for field in Core.__slots__:
+                assert getattr(got, field) == getattr(want, field), field
