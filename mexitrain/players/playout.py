@@ -243,14 +243,13 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
     wild = tab.wild
     ends = c.ends
     plan, index, mask, plan_line, best = (), {}, 0, 0, (0, 0)
-    halves = None if wild else _plan_moves(tab)[0]
     for li, x in enumerate(own_lines):
         end = ends[x]
-        reach = hand if wild else _component(halves, tab.tiles, hand, end)
-        key = (tab.set, reach, end, wild, budget)
+        tiles = reach(tab, hand, end)
+        key = (tab.set, tiles, end, wild, budget)
         got = _PLANS.get(key)
         if got is None:
-            got = _PLANS.put(key, _plan(c, reach, end, wild, budget))
+            got = _PLANS.put(key, _plan(c, tiles, end, wild, budget))
         here = got[3]
         if here > best:
             plan, index, mask, best = got
@@ -260,10 +259,11 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
 
 
 def _plan_moves(tab) -> tuple:
-    """Per tile set (and wild blanks): ``(halves, moves, pips)``, ``halves[v]`` the mask of the
-    tiles with a half ``v``, ``moves[end]`` every lay of every tile at ``end`` as ``(bit, lay
-    code, new end, pips)`` in :func:`.plans._search`'s order (doubles of the end first, then
-    heavier, then by lay), the search's own list once filtered by the hand."""
+    """Per tile set (and wild blanks): ``(halves, moves, pips, near)``, ``halves[v]`` the
+    mask of the tiles with a half ``v``, ``near[i]`` of the tiles sharing a half with tile
+    ``i``, ``moves[end]`` every lay of every tile at ``end`` as ``(bit, lay code, new end,
+    pips, halves[new end])`` in :func:`.plans._search`'s order (doubles of the end first,
+    then heavier, then by lay): the search's own list once filtered by the hand."""
     key = (tab.set, tab.wild)
     got = _MOVES.get(key)
     if got is None:  # built once per tile set
@@ -272,6 +272,7 @@ def _plan_moves(tab) -> tuple:
         for i, (a, b) in enumerate(tiles):
             halves[a] |= bit[i]
             halves[b] |= bit[i]
+        near = [halves[a] | halves[b] for a, b in tiles]
         moves = []
         for end in range(19):
             table = placement_table(end, tab.wild)
@@ -279,21 +280,24 @@ def _plan_moves(tab) -> tuple:
                 (bit[i], lay, lay[1], pips[i]) for i, t in enumerate(tiles) for lay in table.get(t, ())
             ]
             here.sort(key=lambda m: (m[2] != end, -m[3], m[1]))
-            moves.append(tuple((b, a * 19 + z, ne, w) for b, (a, z), ne, w in here))
-        got = _MOVES.put(key, (halves, moves, pips))
+            moves.append(tuple((b, a * 19 + z, ne, w, halves[ne]) for b, (a, z), ne, w in here))
+        got = _MOVES.put(key, (halves, moves, pips, near))
     return got
 
 
-def _component(halves: list[int], tiles, hand: int, end: int) -> int:
-    """The tiles of ``hand`` a chain from ``end`` can reach (without wild blanks)."""
+def reach(tab, hand: int, end: int) -> int:
+    """The tiles of ``hand`` a chain from ``end`` can reach: with wild blanks all of them,
+    else the end's component in the hand (what the plan search looks at)."""
+    if tab.wild:
+        return hand
+    halves, _, _, near = _plan_moves(tab)
     comp = 0
     frontier = halves[end] & hand
     while frontier:
         comp |= frontier
         low = frontier & -frontier
         frontier ^= low
-        a, b = tiles[low.bit_length() - 1]
-        frontier |= (halves[a] | halves[b]) & hand & ~comp
+        frontier |= near[low.bit_length() - 1] & hand & ~comp
     return comp
 
 
@@ -305,8 +309,7 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
     the core's tile masks: tiles are bits of their ids instead of their rank in the sorted
     hand, which changes no choice (every ordering key is the lay, never the rank)."""
     tab = c.tab
-    halves, all_moves, weights = _plan_moves(tab)
-    tiles = tab.tiles
+    halves, all_moves, weights, near = _plan_moves(tab)
     best_path: list[int] = []
     best_len = best_pips = 0
     path: list[int] = []
@@ -329,8 +332,7 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
                 comp |= frontier
                 low = frontier & -frontier
                 frontier ^= low
-                a, b = tiles[low.bit_length() - 1]
-                frontier |= (halves[a] | halves[b]) & free & ~comp
+                frontier |= near[low.bit_length() - 1] & free & ~comp
         most = length + comp.bit_count()
         if most < best_len or (most == best_len and weight + mask_total(comp, weights) <= best_pips):
             return False
@@ -338,8 +340,8 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
         if cand and cand[0][2] == end and not wild:
             cand = cand[:1]  # a double of this end is a free extension: never worse
         elif len(cand) > 1:
-            cand.sort(key=lambda m: (-(halves[m[2]] & free & ~m[0]).bit_count(), -m[3], m[1]))
-        for b, code, new_end, w in cand:
+            cand.sort(key=lambda m: (-(m[4] & free & ~m[0]).bit_count(), -m[3], m[1]))
+        for b, code, new_end, w, _ in cand:
             nf = free & ~b
             if (new_end, nf) in seen:
                 continue
