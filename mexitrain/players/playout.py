@@ -313,7 +313,7 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
     best_path: list[int] = []
     best_len = best_pips = 0
     path: list[int] = []
-    seen: set[tuple[int, int]] = set()
+    seen: set[int] = set()  # (end, free tiles) searched, as free << 5 | end
     nodes = 0
     # the search's recursion, as a function of the free tiles (the hand less the chain)
 
@@ -343,9 +343,10 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
             cand.sort(key=lambda m: (-(m[4] & free & ~m[0]).bit_count(), -m[3], m[1]))
         for b, code, new_end, w, _ in cand:
             nf = free & ~b
-            if (new_end, nf) in seen:
+            key = nf << 5 | new_end
+            if key in seen:
                 continue
-            seen.add((new_end, nf))
+            seen.add(key)
             path.append(code)
             stop = search(new_end, nf, length + 1, weight + w)
             path.pop()
