@@ -229,3 +229,28 @@ async def test_the_host_of_mexitrain_host_is_told_that_leaving_closes_the_table(
             await wait_for(pilot, lambda a=app: isinstance(a.screen, QuitScreen), "the question")
             assert words in app.screen.question
             await pilot.press("n")
+
+
+async def test_the_host_s_french_footer_keeps_every_key_that_works_at_80_columns():
+    """At a table in French at 80 columns the keys do not all fit: the dimmed ones (undo,
+    never possible at a table; c while nobody is away) give way, so that "s Marque" (the
+    score sheet) and "? Aide" stay whole."""
+    from textual.widgets._footer import FooterKey
+
+    from mexitrain import i18n
+
+    before = i18n.language()
+    i18n.set_language("fr")
+    try:
+        client = FakeClient()
+        app = app_at_table(client)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _at_game(pilot, app, client, my_turn_game(0))
+            await pilot.pause()
+            keys = {str(k.description): k for k in app.screen.query(FooterKey)}
+            for name in ("Marque", "Aide", "Quitter", "Tuile"):
+                region = keys[name].region
+                assert region.width >= len(name) + 2 and region.right <= 80, (name, region)
+            assert not any(k.has_class("-disabled") for k in keys.values())  # only keys that work
+    finally:
+        i18n.set_language(before)
