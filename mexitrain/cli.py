@@ -18,15 +18,15 @@ Register it in :data:`COMMANDS` (or call :func:`register` before :func:`main` ru
 
     COMMANDS["tournament"] = Command(
         help=N_("measure the computer levels against each other"),
-        add_arguments=_tournament_arguments,               # (parser) -> None; runs on every call
-        run="mexitrain.commands.tournament:run",           # (args) -> int; imported only when run
+        add_arguments="mexitrain.commands.tournament:add_arguments",  # (parser) -> None
+        run="mexitrain.commands.tournament:run",  # (args) -> int; imported only when run
     )
 
 ``add_arguments`` fills the subcommand's parser (the shared argument types of
 :mod:`mexitrain.commands.args`, such as ``positive_int``, ``seed_value``, ``levels_value``,
 ``option_value`` and ``add_rules_arguments``, give the standard messages); keep it cheap and
 import nothing heavy in it. ``run`` receives the parsed ``argparse.Namespace`` and returns the
-exit status. It is a callable or a lazy ``"module:function"`` string, so that a command's
+exit status. Each is a callable or a lazy ``"module:function"`` string, so that a command's
 imports (and never ``textual`` outside ``play``) are paid only by that command. Inside
 ``run``, raise ``UsageError`` for a bad value, or wrap the code that turns arguments into
 objects in ``with bad_values():``, which turns ``RuleSetError``/``ValueError`` into that
@@ -80,7 +80,8 @@ Runner = Callable[[argparse.Namespace], int]
 @dataclass(frozen=True)
 class Command:
     help: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
+    #: fills the command's parser: a callable, or "module:function" imported when needed
+    add_arguments: Callable[[argparse.ArgumentParser], None] | str
     run: Runner | str  # a callable, or "module:function" imported when the command runs
     description: str | None = None
 
@@ -96,7 +97,7 @@ def freeze_startup_objects() -> None:
     gc.freeze()
 
 
-def _resolve(run: Runner | str) -> Runner:
+def _resolve(run: Callable | str) -> Callable:
     if callable(run):
         return run
     module, _sep, name = run.partition(":")
@@ -145,17 +146,11 @@ register(
 )
 
 
-def _tournament_arguments(p: argparse.ArgumentParser) -> None:
-    from .commands.tournament import add_arguments
-
-    add_arguments(p)
-
-
 register(
     "tournament",
     Command(
         help=N_("measure the computer levels against each other"),
-        add_arguments=_tournament_arguments,
+        add_arguments="mexitrain.commands.tournament:add_arguments",
         run="mexitrain.commands.tournament:run",
         description=N_(
             "Play N deals, each under every rotation of the seats, and print for each "
@@ -166,17 +161,11 @@ register(
 )
 
 
-def _serve_arguments(p: argparse.ArgumentParser) -> None:
-    from .commands.serve import add_arguments
-
-    add_arguments(p)
-
-
 register(
     "serve",
     Command(
         help=N_("serve the game in a web browser"),
-        add_arguments=_serve_arguments,
+        add_arguments="mexitrain.commands.serve:add_arguments",
         run="mexitrain.commands.serve:run",
         description=N_(
             "Serve Mexican Train as a web page: each visitor plays their own game, in a "
@@ -186,17 +175,11 @@ register(
 )
 
 
-def _join_arguments(p: argparse.ArgumentParser) -> None:
-    from .commands.join import add_arguments
-
-    add_arguments(p)
-
-
 register(
     "join",
     Command(
         help=N_("sit at a table on the network"),
-        add_arguments=_join_arguments,
+        add_arguments="mexitrain.commands.join:add_arguments",
         run="mexitrain.commands.join:run",
         description=N_(
             "Sit at the table another player hosts (mexitrain host, or Host a table… on the "
@@ -207,17 +190,11 @@ register(
 )
 
 
-def _host_arguments(p: argparse.ArgumentParser) -> None:
-    from .commands.host import add_arguments
-
-    add_arguments(p)
-
-
 register(
     "host",
     Command(
         help=N_("open a table on the network for others to join"),
-        add_arguments=_host_arguments,
+        add_arguments="mexitrain.commands.host:add_arguments",
         run="mexitrain.commands.host:run",
         description=N_(
             "Open a table on the network and print the line the others type to join "
@@ -254,7 +231,7 @@ def build_parser() -> Parser:
         help_text = _(command.help)
         description = _(command.description) if command.description else help_text
         p = sub.add_parser(name, help=help_text, description=description)
-        command.add_arguments(p)
+        _resolve(command.add_arguments)(p)
     return parser
 
 
