@@ -2,7 +2,8 @@
 
 The core takes shortcuts for the common cases: the plays of a turn, a drawn tile or a
 follow-up in one pass (in ``moves.legal``, against ``moves.target_plays`` for every
-case), each fitting tile laid one way in id order (``Table.simple``), a play stepped in one
+case; ``Table.fast``: a turn or a drawn tile with no open double, one line a train, in
+short), each fitting tile laid one way in id order (``Table.simple``), a play stepped in one
 piece (``Table.plain_turn``), a drawn tile that does not fit ending in a Mark
 (``Table.draw_marks``), the lines a seat may use looked up by its markers (``Core.mbits``,
 ``Table.usable``) and its own shuffle (``deal.shuffle``). Here each is held to the general
@@ -39,7 +40,7 @@ def _slow_twin(c: core.Core) -> core.Core:
     turned off, and no cached lines."""
     twin = c.copy()
     tab = copy.copy(c.tab)
-    tab.simple = tab.plain_turn = tab.draw_marks = False
+    tab.simple = tab.plain_turn = tab.draw_marks = tab.fast = False
     tab.usable = {}  # its own
     twin.tab = tab
     return twin

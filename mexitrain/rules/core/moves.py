@@ -230,7 +230,35 @@ def legal(c: Core) -> list[int]:
     tests/rules/test_core_fast_paths.py holds the two ways equal."""
     phase = c.phase
     ps = c.plays_cache
-    if ps is None:
+    if ps is None and phase < FOLLOW_UP and c.tab.fast and not c.open_dbl:
+        # the usual case in short: a turn or a drawn tile, no open double, one line a train
+        # (line ti of train ti, its moves in Table.line_codes), one lay a tile
+        tab = c.tab
+        seat = c.turn
+        key = c.mbits << 5 | seat
+        try:
+            lines = tab.usable[key]
+        except KeyError:
+            lines = tab.usable[key] = usable_lines(c, seat)
+        mask = tab.bit[c.drawn] if phase else c.hands[seat]
+        ends = c.ends
+        fit = tab.fit
+        line_codes = tab.line_codes
+        ps = []
+        for line in lines:
+            end = ends[line]
+            h = mask & fit[end]
+            if h:
+                codes = line_codes[line][end]
+                if h & (h - 1):
+                    while h:
+                        low = h & -h
+                        ps.append(codes[low.bit_length()])
+                        h ^= low
+                else:
+                    ps.append(codes[h.bit_length()])
+        c.plays_cache = ps
+    elif ps is None:
         if phase >= CHAIN:
             if phase == GAME_OVER:
                 return []
@@ -302,8 +330,8 @@ def legal(c: Core) -> list[int]:
                 if own:
                     ps = own
         c.plays_cache = ps
-    if ps and phase == TURN:
-        return ps
+    if ps and phase != SWAN and (phase == TURN or not c.tab.delayed):
+        return ps  # nothing is added to the plays (passes_by_choice needs delayed_first_turn)
     out = list(ps)
     if phase == SWAN:
         nxt = swan_next(c)

@@ -133,6 +133,14 @@ class Table:
         # without branches (one line a train, line ti on train ti): per markers (as bits)
         # and seat, the lines the seat may play on when no double blocks (moves.usable_lines)
         self.usable: dict[int, list[int]] = {}
+        # moves.legal's shortest path: a turn or a drawn tile with no open double, one lay a
+        # tile, one line a train, no first-turn chain; line_codes[line][end][i + 1] is the
+        # move of tile i on that line's trunk (one_lay with the line's move bits, -1 if none)
+        self.fast = self.simple and not self.branching and not self.first_turn_chain
+        self.line_codes = [
+            [[x if x < 0 else ti << 15 | x for x in self.one_lay[end]] for end in range(19)]
+            for ti in range(n + 1)
+        ]
         self._swan_orders: dict[tuple[int, int | None], tuple[int, ...]] = {}
         self._actions: dict[int, object] = dict(SPECIAL_ACTIONS)
         self._events: dict[int, object] = {}
