@@ -5,6 +5,12 @@
 this table, :mod:`mexitrain.storage.tokens`), hands every server message to ``on_message``
 and, when the connection is lost, connects again after 1, 2, 4 … 30 seconds (with jitter),
 taking its seat back with its token. It returns when closed or after a fatal Error.
+
+A table its host closed on purpose says so (``table_closed``, fatal): the client stops, and
+keeps a mark beside the seat's token (``tokens/<key>.closed``). Joining that table again
+later makes one attempt: a table that answers (reopened by ``mexitrain host --resume``) is
+joined as ever and the mark goes; one that does not answer ends the run with the same
+``table_closed`` at once, rather than retrying for ever a table that is known to be closed.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from typing import Any, Literal
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from ..storage import tokens
+from ..storage import atomic, tokens
+from ..storage.safe import read_regular
 from ..storage.savefile import SaveError
 from .protocol import (
     MAX_SERVER_MESSAGE,
@@ -58,6 +65,25 @@ def ws_uri(address: str) -> str:
     if address.startswith(("ws://", "wss://")):
         return address
     return f"ws://{address}/"
+
+
+#: The Error code of a table closed on purpose by its host (docs/protocol.md).
+TABLE_CLOSED = "table_closed"
+
+
+def closed_path(root: Path, address: str, code: str, name: str) -> Path:
+    """The mark of a table that said it closed, beside this seat's token file."""
+    path = tokens.token_path(root, address, code, name)
+    return path.with_name(path.stem + ".closed")
+
+
+def load_closed(root: Path, address: str, code: str, name: str) -> bool | None:
+    """None when this table never said it closed; else whether it said it can be reopened."""
+    try:
+        text = read_regular(closed_path(root, address, code, name), 64).decode("ascii").strip()
+    except (OSError, ValueError):
+        return None
+    return {"resumable": True, "over": False}.get(text)
 
 
 def _problem(exc: BaseException) -> str:
@@ -158,6 +184,7 @@ class TableClient:
 
         attempt = 0
         problem: str | None = None
+        closed = None if self.data_dir is None else load_closed(self.data_dir, self.address, self.code, self.name)
         while not self._closing:
             await status(LinkStatus("connecting", attempt, None, problem))
             try:
@@ -165,6 +192,13 @@ class TableClient:
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
                 problem = _problem(exc)
             if self.fatal is not None or self._closing:
+                break
+            if closed is not None and self.welcome is None:
+                # the table said it closed, and it still does not answer: say so, once
+                self.fatal = Error(code=TABLE_CLOSED, values={"resumable": closed}, fatal=True)
+                r = on_message(self.fatal)
+                if inspect.isawaitable(r):
+                    await r
                 break
             if not self.retry:
                 break
@@ -201,10 +235,12 @@ class TableClient:
                     if isinstance(msg, Welcome):
                         self._welcomed(msg)
                         await status(LinkStatus("connected", 0, None, None))
-                    if isinstance(msg, Error) and msg.fatal:
+                    if isinstance(msg, Error) and (msg.fatal or msg.code == TABLE_CLOSED):
                         self.fatal = msg
                         if msg.code == "bad_token":
                             self._forget()
+                        elif msg.code == TABLE_CLOSED:
+                            self._mark_closed(msg.values.get("resumable") is not False)
                     r = on_message(msg)
                     if inspect.isawaitable(r):
                         await r
@@ -216,11 +252,23 @@ class TableClient:
 
     def _welcomed(self, msg: Welcome) -> None:
         self.welcome = msg
+        self._unmark_closed()  # the table is open again
         if msg.token != self.token:
             self.token = msg.token
             if self.data_dir is not None:
                 with contextlib.suppress(SaveError):
                     tokens.save_token(self.data_dir, self.address, self.code, self.name, msg.token)
+
+    def _mark_closed(self, resumable: bool) -> None:
+        if self.data_dir is not None:
+            with contextlib.suppress(OSError):
+                path = closed_path(self.data_dir, self.address, self.code, self.name)
+                atomic.write_text(path, ("resumable" if resumable else "over") + "\n")
+
+    def _unmark_closed(self) -> None:
+        if self.data_dir is not None:
+            with contextlib.suppress(OSError):
+                closed_path(self.data_dir, self.address, self.code, self.name).unlink(missing_ok=True)
 
     def _forget(self) -> None:
         self.token = None

@@ -27,7 +27,9 @@ from .protocol import MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Error, encode
 log = logging.getLogger(__name__)
 
 #: Errors after which reconnecting cannot help: the client stops (TableClient.run returns).
-FATAL = frozenset({"version", "hello_first", "wrong_code", "bad_token", "bad_name", "table_full", "replaced", "flood"})
+FATAL = frozenset(
+    {"version", "hello_first", "wrong_code", "bad_token", "bad_name", "table_full", "replaced", "flood", "table_closed"}
+)
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,25 @@ class Connection:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.ws.send(encode(err)), self.limits.close_timeout)
         await self.close(1008, err.code)
+
+    async def finish(self, err: Error, code: int = 1001) -> None:
+        """The table closes: send what is queued, then ``err``, then close (``code``); the
+        whole takes at most ``close_timeout`` before the socket is closed anyway."""
+        self.closing = True
+        if self.sender is not None:
+            self.sender.cancel()
+        texts = []
+        while not self.queue.empty():
+            texts.append(self.queue.get_nowait())
+        texts.append(encode(err))
+
+        async def flush() -> None:
+            for text in texts:
+                await self.ws.send(text)
+
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(flush(), self.limits.close_timeout)
+        await self.close(code, err.code)
 
     async def close(self, code: int, reason: str) -> None:
         """Close the WebSocket (or abort it when the client does not answer)."""

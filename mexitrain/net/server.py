@@ -188,22 +188,34 @@ class TableServer:
             self._kick.set()
         return self.port
 
-    async def stop(self) -> None:
-        """Close every connection (each client is told ``server_closing``: it will retry) and
-        stop listening; the game's full save and the table file are written out."""
+    async def stop(self, *, closed: bool = True) -> None:
+        """Close the table: every client is told ``table_closed`` (fatal: it stops retrying;
+        ``values.resumable`` says whether ``mexitrain host --resume`` can reopen it, false once
+        the game is over), after what was queued for it; then stop listening and write out the
+        game's full save and the table file. ``closed=False`` (a restart) tells them
+        ``server_closing`` instead: they reconnect by themselves."""
         if self._driver is not None:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._driver
-        for conn in list(self._conns):
-            conn.send(Error(code="server_closing"))
-        for conn in list(self._conns):
-            await conn.close(1001, "server closing")
+        if closed:
+            err = Error(code="table_closed", values={"resumable": self.resumable}, fatal=True)
+        else:
+            err = Error(code="server_closing")
+        conns = list(self._conns)
+        if conns:
+            await asyncio.gather(*(conn.finish(err) for conn in conns), return_exceptions=True)
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 5)
         await self.files.close(self.state, self.setup, self.seq)
+
+    @property
+    def resumable(self) -> bool:
+        """Whether ``mexitrain host --resume`` can reopen this table once stopped: until its
+        game is over."""
+        return not (self.state is not None and self.state.over)
 
     # -- the host's decisions -------------------------------------------------------------------
     def start_game(self, level: str = "planner") -> bool:
