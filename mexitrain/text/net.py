@@ -90,7 +90,11 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
     if code == "too_slow":
         return _("This connection fell too far behind: disconnected.")
     if code == "server_closing":
-        return _("The table was closed by its host.")
+        return _("The table's server is restarting.")
+    if code == "table_closed":
+        if v.get("resumable") is False:
+            return _("The game is over and the table closed.")
+        return _("The host closed the table; it can be reopened later: join again then.")
     if code == "internal":
         return _("The table failed on that message; the game goes on.")
     # a code of a newer server, or a connection problem of the client (its code)

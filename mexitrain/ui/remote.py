@@ -343,7 +343,8 @@ class TableApp(MexitrainApp):
         if isinstance(self.screen, QuitScreen):
             return
         view = table.update.view if table.update is not None else None
-        if view is not None and view.phase == "game_over":
+        if table.fatal is not None or (view is not None and view.phase == "game_over"):
+            # the link is over for good (the table closed, a wrong code...): nothing to keep
             self.call_later(self.leave_table, False)
             return
         if table.request.runs_server:  # Host a table… or mexitrain host: the server ends with us

@@ -254,3 +254,41 @@ async def test_the_host_s_french_footer_keeps_every_key_that_works_at_80_columns
             assert not any(k.has_class("-disabled") for k in keys.values())  # only keys that work
     finally:
         i18n.set_language(before)
+
+
+async def test_a_table_closed_by_its_host_says_so_and_the_game_stays_readable():
+    """The host closed the table (issue 23): one line says so, in the guest's language, instead
+    of "Connection lost; trying again…"; the last view stays, s shows the score sheet, and q
+    leaves at once (nothing waits for the guest any more)."""
+    from mexitrain import i18n
+    from mexitrain.net.protocol import Error
+    from mexitrain.ui.screens import QuitScreen, ScoreScreen
+
+    for lang, resumable, words in (
+        ("en", True, "The host closed the table; it can be reopened later: join again then."),
+        ("en", False, "The game is over and the table closed."),
+        ("fr", True, "L'hôte a fermé la table ; elle pourra être rouverte plus tard : rejoignez-la alors."),
+    ):
+        before = i18n.language()
+        i18n.set_language(lang)
+        try:
+            client = FakeClient()
+            app = app_at_table(client)
+            game = my_turn_game(1)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await _at_game(pilot, app, client, game, host=False)
+                client.say(Error(code="table_closed", values={"resumable": resumable}, fatal=True))
+                client.link("closed", error="table_closed")
+                client.closed.set()  # the client's run returns, as the real one does on a fatal error
+                await wait_for(pilot, lambda a=app, w=words: bar(a) == w, "the closed line")
+                assert isinstance(app.screen, TableScreen) and app.game_screen.board.view == update(game).view
+                await pilot.press("s")
+                await wait_for(pilot, lambda a=app: isinstance(a.screen, ScoreScreen), "the score sheet")
+                await pilot.press("escape")
+                await wait_for(pilot, lambda a=app: isinstance(a.screen, TableScreen), "back to the game")
+                assert bar(app) == words  # still said, never "trying again"
+                await pilot.press("q")
+                await wait_for(pilot, lambda a=app: a.table is None, "left without a question")
+                assert not isinstance(app.screen, QuitScreen)
+        finally:
+            i18n.set_language(before)
