@@ -258,6 +258,14 @@ def legal(c: Core) -> list[int]:
                 else:
                     ps.append(codes[h.bit_length()])
         c.plays_cache = ps
+        if ps:
+            if not phase or not tab.delayed:
+                return ps  # nothing is added (passes_by_choice needs delayed_first_turn)
+        elif not phase:
+            if c.bpos < len(c.bone):
+                return [M_DRAW]
+        elif tab.draw_marks:
+            return [M_MARK]  # a drawn tile that does not fit (see end_without_play)
     elif ps is None:
         if phase >= CHAIN:
             if phase == GAME_OVER:
