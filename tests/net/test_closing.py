@@ -98,3 +98,26 @@ async def test_a_restart_keeps_the_clients_retrying(tmp_path):
     assert not ann.task.done()
     await ann.client.close()
     await asyncio.wait_for(ann.task, 10)
+
+
+async def test_ctrl_c_on_a_headless_host_closes_the_table_for_its_guests(tmp_path):
+    import signal
+
+    from .test_faults import _host, _line
+
+    proc = _host(tmp_path, "--port", "0", "--players", "3", "--option", "rounds=1")
+    try:
+        m = await _line(proc, r"Table ([A-Z]{6}) open on 127\.0\.0\.1:(\d+)")
+        ann = Seat(f"127.0.0.1:{m.group(2)}", m.group(1), "Ann", tmp_path / "ann")
+        await until(ann.welcomed)
+        proc.send_signal(signal.SIGINT)
+        ended = await asyncio.wait_for(ann.task, 20)
+        assert ended.code == "table_closed" and ended.values == {"resumable": True}
+        assert "retrying" not in ann.states
+        assert await asyncio.to_thread(proc.wait, 20) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()
