@@ -43,7 +43,7 @@ def step(c: Core, m: int) -> None:
             seat = c.turn
             ti = m >> 15
             lay = m & 511
-            bit = tab.bit_of_lay[lay]
+            bit, end, double = tab.lay_info[lay]
             hands = c.hands
             hand = hands[seat] ^ bit
             hands[seat] = hand
@@ -58,7 +58,7 @@ def step(c: Core, m: int) -> None:
                     old_end = c.ends[line]
                     c.add_line(ti, old_end)
                     c.add_line(ti, old_end)
-            c.ends[line] = LAY_END[lay]
+            c.ends[line] = end
             if (ti == seat or ti == tab.partner[seat]) and c.mbits & tab.team_bits[seat]:
                 marker = c.marker  # the owner (or a partner) removes the marker (§5)
                 for s in tab.team[seat]:
@@ -70,7 +70,6 @@ def step(c: Core, m: int) -> None:
                 c.mexican_starter = seat
             if phase:  # not a turn: a drawn tile (none on a turn) or a follow-up
                 c.drawn = -1
-            double = LAY_DOUBLE[lay]
             if double:
                 open_dbl.append(line)
             if not hand:  # domino: the round ends at once, even on a double (§6, §7)

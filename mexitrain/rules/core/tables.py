@@ -62,6 +62,10 @@ class Table:
         self.bit_of_lay = [0] * (19 * 19)  # lay code -> the laid tile's bit
         for i, (a, b) in enumerate(tiles):
             self.bit_of_lay[a * 19 + b] = self.bit_of_lay[b * 19 + a] = 1 << i
+        # lay code -> (the laid tile's bit, the new open end, a double?): the step's fast path
+        self.lay_info = [
+            (self.bit_of_lay[c], LAY_END[c], LAY_DOUBLE[c]) for c in range(19 * 19)
+        ]
         self.double_mask = sum(1 << i for i, (a, b) in enumerate(tiles) if a == b)
         self.wild = wild = rules.blanks_wild
         pipmask = [0] * 19
