@@ -12,6 +12,7 @@ from .tables import (
     DOMINO,
     DRAWN,
     E_DRAW,
+    E_MARK,
     E_PLAY,
     FOLLOW_UP,
     FOLLOW_UP_DRAWN,
@@ -28,6 +29,7 @@ from .tables import (
 )
 
 _DRAW_EVENT = E_DRAW << 4
+_MARK_EVENT = E_MARK << 4
 
 
 def step(c: Core, m: int) -> None:
@@ -102,6 +104,26 @@ def step(c: Core, m: int) -> None:
     elif m == M_SKIP:
         c.swan_pos = swan_next(c)
         c.events.append(c.turn | MOVE_EVENT[m] << 4)
+    elif m == M_MARK and c.phase == DRAWN and c.tab.plain_turn and not c.tab.until_blocked:
+        # the common Mark, in one piece: a drawn tile that does not fit, on a turn (no owed
+        # double, no swan drive, no chain opening): the marker, then the next seat's turn
+        # (end_turn without a play, with nothing to reset but the drawn tile)
+        tab = c.tab
+        seat = c.turn
+        c.events.append(seat | _MARK_EVENT)
+        team_bits = tab.team_bits[seat]
+        if c.mbits & team_bits != team_bits:
+            marker = c.marker
+            for s in tab.team[seat]:
+                marker[s] = True
+            c.mbits |= team_bits
+        c.turn = tab.next_seat[seat]
+        c.phase = TURN
+        c.drawn = -1
+        c.dline = -1
+        c.failed[seat] = True
+        if c.bpos < len(c.bone):
+            return
     else:  # mark or pass
         seat = c.turn
         phase = c.phase
