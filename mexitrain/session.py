@@ -45,6 +45,22 @@ class Notice:
     seat: int | None = None
 
 
+def forced_notice(drawn: tuple[int, int] | None, action: Action, seat: int | None = None) -> Notice:
+    """What a move made by itself for a person says: the marker or pass after ``drawn`` (the
+    tile drawn this turn, which did not fit) or after nothing was left to play or draw."""
+    if drawn:
+        if action.type == "mark":
+            text = _("You drew {tile}, which cannot be played: your turn ends with a marker.")
+        else:
+            text = _("You drew {tile}, which cannot be played: your turn ends (pass).")
+        text = text.format(tile=f"{drawn[0]}-{drawn[1]}")
+    elif action.type == "mark":
+        text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
+    else:
+        text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
+    return Notice(text, _("No move left"), timeout=5, seat=seat)
+
+
 @dataclass(frozen=True)
 class Step:
     """What comes next, from :meth:`Session.next_step`.
@@ -228,18 +244,7 @@ class Session:
         if not auto:
             return Applied(new)
         self.auto_events.add(len(state.events))
-        if state.drawn:
-            tile = f"{state.drawn[0]}-{state.drawn[1]}"
-            if action.type == "mark":
-                text = _("You drew {tile}, which cannot be played: your turn ends with a marker.")
-            else:
-                text = _("You drew {tile}, which cannot be played: your turn ends (pass).")
-            text = text.format(tile=tile)
-        elif action.type == "mark":
-            text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
-        else:
-            text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
-        return Applied(new, Notice(text, _("No move left"), timeout=5, seat=state.turn))
+        return Applied(new, forced_notice(state.drawn, action, seat=state.turn))
 
     # -- undo -------------------------------------------------------------------------------------
     def undo_state(self) -> tuple[bool, str]:

@@ -22,6 +22,7 @@ from ..i18n import _
 from ..net.protocol import Away, Lobby, Update, Welcome
 from ..rules import Action, SeatView, view_legal_actions
 from ..session import Notice
+from ..session import forced_notice as session_forced_notice
 from ..text.net import away_text, link_text
 
 
@@ -170,18 +171,7 @@ class Table:
 
 def forced_notice(view: SeatView, action: Action) -> Notice:
     """What a forced move made for the person says (the words of a local game)."""
-    if view.drawn:
-        tile = f"{view.drawn[0]}-{view.drawn[1]}"
-        if action.type == "mark":
-            text = _("You drew {tile}, which cannot be played: your turn ends with a marker.")
-        else:
-            text = _("You drew {tile}, which cannot be played: your turn ends (pass).")
-        text = text.format(tile=tile)
-    elif action.type == "mark":
-        text = _("Nothing can be played and the boneyard is empty: your turn ends with a marker.")
-    else:
-        text = _("Nothing can be played and the boneyard is empty: your turn ends (pass).")
-    return Notice(text, _("No move left"), timeout=5)
+    return session_forced_notice(view.drawn, action)
 
 
 __all__ = ["Table", "TableRequest", "forced_notice"]
