@@ -336,27 +336,44 @@ def levels_value(text: str) -> tuple[str, ...]:
     return levels
 
 
-def names_value(text: str) -> tuple[str, ...]:
-    """Seat names as :class:`mexitrain.table.SeatConfig` takes them (mexitrain.text says which
-    characters a name may hold); a refused name is quoted with its control characters escaped."""
+def _check_name(name: str) -> str:
+    """``name`` (stripped, not empty) as :class:`mexitrain.table.SeatConfig` takes it
+    (mexitrain.text says which characters a name may hold); a refused name is quoted with
+    its control characters escaped."""
     from ..text.names import NAME_MAX, codepoint, first_unprintable, printable
+
+    bad = first_unprintable(name)
+    if bad is not None:
+        raise argparse.ArgumentTypeError(
+            _("name {name} holds the control character {char}, which a name cannot").format(
+                name=_q(printable(name)), char=codepoint(bad)
+            )
+        )
+    if len(name) > NAME_MAX:
+        raise argparse.ArgumentTypeError(
+            _("name {name} is longer than 20 characters").format(name=_q(printable(name[:NAME_MAX]) + "…"))
+        )
+    return name
+
+
+def names_value(text: str) -> tuple[str, ...]:
+    """Seat names, comma-separated, each checked by :func:`name_value`'s rules."""
+    from ..text.names import printable
 
     names = tuple(part.strip() for part in text.split(","))
     for name in names:
         if not name:
             raise argparse.ArgumentTypeError(_("empty name in {names}").format(names=_q(printable(text))))
-        bad = first_unprintable(name)
-        if bad is not None:
-            raise argparse.ArgumentTypeError(
-                _("name {name} holds the control character {char}, which a name cannot").format(
-                    name=_q(printable(name)), char=codepoint(bad)
-                )
-            )
-        if len(name) > NAME_MAX:
-            raise argparse.ArgumentTypeError(
-                _("name {name} is longer than 20 characters").format(name=_q(printable(name[:NAME_MAX]) + "…"))
-            )
+        _check_name(name)
     return names
+
+
+def name_value(text: str) -> str:
+    """One seat's name (``--name`` of host and join), as the new-game form takes one."""
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError(_("a name cannot be empty"))
+    return _check_name(name)
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

@@ -36,7 +36,7 @@ from .args import (
     check_data_dir,
     int_between,
     levels_value,
-    names_value,
+    name_value,
     player_count,
     rules_from_args,
     seed_value,
@@ -77,7 +77,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--ai", type=levels_value, metavar=_("LEVEL"),
         help=_("computer level of the seats nobody takes (default planner)"),
     )
-    p.add_argument("--name", type=names_value, metavar=_("NAME"), help=_("your name at the table"))
+    p.add_argument("--name", type=name_value, metavar=_("NAME"), help=_("your name at the table"))
     p.add_argument(
         "--speed", type=speed_value, default=0.6, metavar=_("SECONDS"),
         help=_("delay between computer moves (default 0.6)"),
@@ -134,9 +134,7 @@ def _new_server(args: argparse.Namespace, root: Path, level: str, start_when_ful
 
     rules = rules_from_args(args)
     players = args.players or 4
-    name = args.name[0] if args.name else _default_name()
-    if args.name and len(args.name) != 1:
-        raise UsageError(_("--name takes one name"))
+    name = args.name or _default_name()
     with bad_values():
         rules.check_players(players)
         seats = tuple(SeatConfig(name=name if i == 0 else f"Seat {i + 1}", kind="human") for i in range(players))

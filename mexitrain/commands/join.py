@@ -11,28 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..i18n import _
-from .args import CommandError, UsageError, add_data_dir_argument, shown
-
-
-def name_value(text: str) -> str:
-    """A seat's name as ``--name`` gives it (as the new-game form takes one)."""
-    from ..text.names import NAME_MAX, codepoint, first_unprintable, printable
-
-    name = text.strip()
-    if not name:
-        raise argparse.ArgumentTypeError(_("a name cannot be empty"))
-    bad = first_unprintable(name)
-    if bad is not None:
-        raise argparse.ArgumentTypeError(
-            _("name {name} holds the control character {char}, which a name cannot").format(
-                name=shown(printable(name)), char=codepoint(bad)
-            )
-        )
-    if len(name) > NAME_MAX:
-        raise argparse.ArgumentTypeError(
-            _("name {name} is longer than 20 characters").format(name=shown(name[:NAME_MAX] + "…"))
-        )
-    return name
+from .args import CommandError, UsageError, add_data_dir_argument, name_value, shown
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
