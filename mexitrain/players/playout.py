@@ -291,6 +291,12 @@ def reach(tab, hand: int, end: int) -> int:
     if tab.wild:
         return hand
     halves, _, _, near = _plan_moves(tab)
+    return _component(halves, near, hand, end)
+
+
+def _component(halves, near, hand: int, end: int) -> int:
+    """The tiles of ``hand`` joined to ``end`` by chains of matching halves (no wild blanks):
+    from the tiles with a half ``end``, add each one's neighbours in the hand."""
     comp = 0
     frontier = halves[end] & hand
     while frontier:
@@ -323,16 +329,7 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
         if length > best_len or (length == best_len and weight > best_pips):
             best_len, best_pips = length, weight
             best_path = path.copy()
-        if wild:
-            comp = free
-        else:
-            comp = 0
-            frontier = halves[end] & free
-            while frontier:
-                comp |= frontier
-                low = frontier & -frontier
-                frontier ^= low
-                frontier |= near[low.bit_length() - 1] & free & ~comp
+        comp = free if wild else _component(halves, near, free, end)
         most = length + comp.bit_count()
         if most < best_len or (most == best_len and weight + mask_total(comp, weights) <= best_pips):
             return False
