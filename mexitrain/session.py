@@ -23,7 +23,7 @@ from .i18n import _
 from .players import LEVELS, make_player
 from .rules import Action, GameState, IllegalAction, apply, legal_actions, new_game
 from .rules.undo import UndoRefused, undo
-from .table import GameSetup
+from .table import PLAY_STRIDE, GameSetup, seat_seed
 from .text.basics import level_name
 from .text.errors import error_text
 from .text.names import printable
@@ -139,7 +139,7 @@ class Session:
                         name=printable(cfg.name), level=level_name(cfg.kind), instead=level_name(level)
                     )
                 )
-            self.players[seat] = make_player(level, seed=setup.seed * 100 + seat)
+            self.players[seat] = make_player(level, seed=seat_seed(setup.seed, seat, PLAY_STRIDE))
         humans = setup.humans
         self.state = None
         self.shown_seat = humans[0] if humans else 0
