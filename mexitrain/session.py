@@ -21,7 +21,7 @@ from typing import Literal
 
 from .i18n import _
 from .players import LEVELS, make_player
-from .rules import Action, GameState, IllegalAction, apply, legal_actions, new_game
+from .rules import Action, GameState, IllegalAction, SeatView, apply, legal_actions, new_game
 from .rules.undo import UndoRefused, undo
 from .table import PLAY_STRIDE, GameSetup, seat_seed
 from .text.basics import level_name
@@ -172,9 +172,8 @@ class Session:
         return Moved(withdrawn, [self._knock(seat) for seat in knocked(old, new)])
 
     def _knock(self, seat: int) -> Notice:
-        if seat == self.shown_seat and self.kinds[seat] == "human":
-            return Notice(_("Knock! You have one tile left"), _("Knock"), "warning", 4, seat=seat)  # for this person only
-        return Notice(_("Knock! {name} has one tile left").format(name=self.names[seat]), _("Knock"), "warning", 4)
+        you = seat == self.shown_seat and self.kinds[seat] == "human"
+        return knock_notice(self.names[seat], you, seat)
 
     def next_step(self) -> Step | None:
         """What comes next, once the game is on screen; None: wait for the person's move.
@@ -299,15 +298,23 @@ class Session:
         return [self._private.pop(key)[0] for key in gone]
 
 
-def knocked(old: GameState | None, new: GameState) -> list[int]:
-    """The seats that went down to one tile from ``old`` to ``new`` (a knock, within a round)."""
-    if old is None or old.round != new.round or new.over:
+def knocked(old: GameState | SeatView | None, new: GameState | SeatView) -> list[int]:
+    """The seats that went down to one tile from ``old`` to ``new`` (a knock, within a round):
+    two snapshots, or two views of one seat."""
+    if old is None or old.round != new.round or new.phase == "game_over":
         return []
     return [
         seat
         for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=True))
         if b == 1 and a > 1
     ]
+
+
+def knock_notice(name: str, you: bool, seat: int | None = None) -> Notice:
+    """A knock: ``you`` for the person on screen (a notice for ``seat`` only), else named."""
+    if you:
+        return Notice(_("Knock! You have one tile left"), _("Knock"), "warning", 4, seat=seat)
+    return Notice(_("Knock! {name} has one tile left").format(name=name), _("Knock"), "warning", 4)
 
 
 def forced_move(state: GameState) -> Action | None:

@@ -21,7 +21,7 @@ from typing import Any
 from ..i18n import _
 from ..net.protocol import Away, Lobby, Update, Welcome
 from ..rules import Action, SeatView, view_legal_actions
-from ..session import Notice
+from ..session import Notice, knock_notice, knocked
 from ..session import forced_notice as session_forced_notice
 from ..text.net import away_text, link_text
 
@@ -102,16 +102,11 @@ class Table:
             self.auto_events = set()
         if old is not None and len(new.results) > len(old.results):
             self.round_over_pending = True
-        notices = []
-        if old is not None and old.round == new.round and new.phase != "game_over":
-            for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=False)):
-                if b == 1 and a > 1:
-                    if seat == new.seat:
-                        notices.append(Notice(_("Knock! You have one tile left"), _("Knock"), "warning", 4))
-                    else:
-                        name = update.names[seat] if seat < len(update.names) else str(seat + 1)
-                        notices.append(Notice(_("Knock! {name} has one tile left").format(name=name), _("Knock"), "warning", 4))
-        return notices
+        names = update.names
+        return [
+            knock_notice(names[seat] if seat < len(names) else str(seat + 1), seat == new.seat)
+            for seat in knocked(old, new)
+        ]
 
     def forced(self) -> Action | None:
         """The only move left to this seat when it is a marker or a pass (made for the

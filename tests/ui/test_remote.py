@@ -292,3 +292,25 @@ async def test_a_table_closed_by_its_host_says_so_and_the_game_stays_readable():
                 assert not isinstance(app.screen, QuitScreen)
         finally:
             i18n.set_language(before)
+
+
+def test_a_knock_at_the_table_is_told_as_in_a_local_game():
+    """Table.take: a seat down to one tile within the round is a knock, "You" for this seat
+    and named for another (session.knock_notice), and nothing at a new round."""
+    from mexitrain.ui.table_state import Table
+
+    first = update(state(), seat=0)
+    sizes = first.view.hand_sizes
+
+    def with_sizes(u, *pairs, **view_fields):
+        new = list(sizes)
+        for seat, size in pairs:
+            new[seat] = size
+        return u.model_copy(update={"view": u.view.model_copy(update={"hand_sizes": tuple(new), **view_fields})})
+
+    table = Table(TableRequest(address="127.0.0.1:8765", code="KXMPTR", name="Ann"))
+    assert table.take(with_sizes(first, (0, 2), (1, 2)), 0.0) == []
+    texts = [n.text for n in table.take(with_sizes(first, (0, 1), (1, 1)), 1.0)]
+    assert texts == ["Knock! You have one tile left", f"Knock! {first.names[1]} has one tile left"]
+    table.take(with_sizes(first, (1, 2)), 2.0)
+    assert table.take(with_sizes(first, (1, 1), round=first.view.round + 1), 3.0) == []
