@@ -57,11 +57,12 @@ from .planner import (
 Tile = tuple[int, int]
 
 #: Rollouts per decision at the default strength, at a table of three players or more...
-DEFAULT_ROLLOUTS = 200
-#: ...and of two, where a rollout costs less: each the budget that keeps the expert's median
-#: thinking time per decision within 0.3 s on the slower of the 2-core machines measured
-#: (an estimate scaled from 160-rollout times taken on both, README: Speed).
-DEFAULT_ROLLOUTS_TWO = 240
+DEFAULT_ROLLOUTS = 270
+#: ...and of two, where a rollout costs less. They were 200 and 240, the budgets that kept the
+#: expert's median thinking time per decision within 0.3 s on the slower of the 2-core machines
+#: measured; the rules core of issue 22 made a decision about 1.36x faster (README: Speed), and
+#: the same time now buys these (the full-game rows measured at 200/240 keep their --budget).
+DEFAULT_ROLLOUTS_TWO = 330
 #: Actions a rollout from the start of a round plays, about (4 players, double-12): the
 #: budget of a decision is ``rollouts * STEPS_PER_ROLLOUT`` actions.
 STEPS_PER_ROLLOUT = 70

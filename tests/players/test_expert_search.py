@@ -160,16 +160,16 @@ def test_the_evidence_asked_of_a_change_depends_on_the_sides(players, teams, exp
     assert checked and differs
 
 
-@pytest.mark.parametrize("players, expected", [(2, 240), (3, 200), (4, 200)])
+@pytest.mark.parametrize("players, expected", [(2, 330), (3, 270), (4, 270)])
 def test_the_default_budget_depends_on_the_table(players, expected):
-    """At its default strength the expert thinks 240 rollouts a decision at two players, whose
-    rollouts cost less, and 200 at three or more, so that it thinks about as long at every table
+    """At its default strength the expert thinks 330 rollouts a decision at two players, whose
+    rollouts cost less, and 270 at three or more, so that it thinks about as long at every table
     (README: Speed). The default searches exactly as that budget, and unlike the other one."""
     from mexitrain.players.expert import DEFAULT_ROLLOUTS, DEFAULT_ROLLOUTS_TWO, default_rollouts
 
-    assert (DEFAULT_ROLLOUTS_TWO, DEFAULT_ROLLOUTS) == (240, 200)
+    assert (DEFAULT_ROLLOUTS_TWO, DEFAULT_ROLLOUTS) == (330, 270)
     assert default_rollouts(players) == expected
-    other = 440 - expected
+    other = 600 - expected
     state = new_game(RuleSet(set=9, rounds=1), players, seed=players)
     rng = random.Random(players)
     while True:
