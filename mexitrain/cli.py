@@ -226,6 +226,11 @@ def build_parser() -> Parser:
         version=f"{PROG} {__version__}",
         help=_("show the version number and exit"),
     )
+    # only for --help: a --data-dir before the command is handed to it (_command_first)
+    parser.add_argument(
+        "--data-dir", metavar=_("DIR"), default=argparse.SUPPRESS,
+        help=_("the data folder, for any command that has one (also after the command)"),
+    )
     sub = parser.add_subparsers(dest="command", metavar=command_word, parser_class=Parser)
     for name, command in COMMANDS.items():
         help_text = _(command.help)
@@ -235,7 +240,30 @@ def build_parser() -> Parser:
     return parser
 
 
+def _command_first(argv: list[str]) -> list[str]:
+    """``mexitrain --data-dir DIR stats``: a ``--data-dir`` given before the command goes
+    after the command's name, where the command's own parser checks it as if it had been
+    typed there (the same checks, the same one-line errors; a command without
+    ``--data-dir`` refuses it as it would after its name). ``--lang``, the other option
+    taken on either side, is read by :func:`choose_language` before this."""
+    moved: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--data-dir" and i + 1 < len(argv):
+            moved += argv[i : i + 2]
+            i += 2
+        elif argv[i].startswith("--data-dir="):
+            moved.append(argv[i])
+            i += 1
+        else:
+            break
+    if moved and i < len(argv) and argv[i] in COMMANDS:
+        return [argv[i], *moved, *argv[i + 1 :]]
+    return argv  # no command after it: the default command's --data-dir
+
+
 def _with_default_command(argv: list[str]) -> list[str]:
+    argv = _command_first(argv)
     if not argv:
         return [DEFAULT_COMMAND]
     first = argv[0]
