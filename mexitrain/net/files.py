@@ -48,6 +48,8 @@ class TableFiles:
         self._dirty = False
         self._done: asyncio.Future[None] | None = None
         self._writer: asyncio.Task | None = None
+        #: where :meth:`keep` put the finished game (None: not yet, or it could not)
+        self.kept: Path | None = None
 
     @property
     def game_path(self) -> Path:
@@ -122,6 +124,7 @@ class TableFiles:
         path = saves_dir(self.root) / f"table-{self.code}-{stamp}.json"
         try:
             save_game(path, state, setup, name=f"table {self.code} {stamp}")
+            self.kept = path
         except SaveError as exc:
             log.warning("keeping the finished game: %s", exc)
         self.saver.flush()

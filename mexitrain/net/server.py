@@ -96,6 +96,7 @@ class TableServer:
         self._kick = asyncio.Event()
         self._driver: asyncio.Task | None = None
         self._kept = False  # the finished game was saved in saves/
+        self._keeping: asyncio.Future | None = None  # that save, in a thread (stop() awaits it)
         #: the game is started on disk too (table.json): until then nobody is sent it or moves
         self._live = False
         self.errors = 0  # internal errors (tests)
@@ -209,7 +210,15 @@ class TableServer:
             self._server.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 5)
+        if self._keeping is not None:  # the finished game is in saves/ before stop() returns
+            with contextlib.suppress(Exception):
+                await self._keeping
         await self.files.close(self.state, self.setup, self.seq)
+
+    @property
+    def kept(self) -> Path | None:
+        """Where the finished game was kept in ``saves/`` (None: not over, or not kept)."""
+        return self.files.kept
 
     @property
     def resumable(self) -> bool:
@@ -284,7 +293,7 @@ class TableServer:
             self._kept = True
             self.files.table_changed()
             self._event("over")
-            asyncio.get_running_loop().create_task(asyncio.to_thread(self.files.keep, new, self.setup))
+            self._keeping = asyncio.ensure_future(asyncio.to_thread(self.files.keep, new, self.setup))
         self._kick.set()
 
     async def _drive(self) -> None:

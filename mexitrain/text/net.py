@@ -189,7 +189,22 @@ def resumed_line(code: str, round_: int, rounds: int) -> str:
 
 
 def stopped_line() -> str:
+    """The table closed before its game was over: it can be reopened."""
     return _("Table closed: the game is autosaved; mexitrain host --resume reopens it.")
+
+
+def closed_over_line(kept: str | None) -> str:
+    """The table closed once its game was over: nothing to reopen; where the game is kept
+    (``kept``, the file in ``saves/``; None if it could not be) and the command that replays
+    it, quoted for the shell as it can be typed again."""
+    if kept is None:
+        return _("Table closed: the game is over.")
+    import shlex
+
+    shown = printable(kept)
+    return _("Table closed: the game is over and kept in {path}; {command} replays it.").format(
+        path=shown, command=f"mexitrain --replay {shlex.quote(shown)}"
+    )
 
 
 def no_table_line() -> str:

@@ -1,0 +1,113 @@
+"""``mexitrain host --no-play``: the line said when the table closes with guests still there.
+Mid-game it can be reopened (``--resume``); once the game is over there is nothing to reopen:
+the line says so, where the finished game is kept, and the command that replays it.
+Real processes, a guest connected over the network (mexitrain.net)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from support.net import FAST, until
+
+from mexitrain.net.bot import play_bot
+from mexitrain.net.client import TableClient
+from mexitrain.net.protocol import Update
+from mexitrain.storage import load_save, saves_dir
+from mexitrain.text import net as t
+
+
+def _host(data: Path) -> subprocess.Popen[str]:
+    """A headless table of 2 seats, 1 round on a double-6 set, computers at once."""
+    env = dict(os.environ, MEXITRAIN_DATA_DIR=str(data), PYTHONUNBUFFERED="1")
+    return subprocess.Popen(
+        [sys.executable, "-m", "mexitrain", "--lang", "en", "host", "--no-play", "--bind", "127.0.0.1",
+         "--port", "0", "--players", "2", "--option", "set=6", "--option", "rounds=1", "--speed", "0",
+         "--ai", "random", "--seed", "5"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+
+
+async def _line(proc: subprocess.Popen[str], pattern: str, timeout: float = 60.0) -> re.Match[str]:
+    def read() -> re.Match[str] | None:
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                return None
+            m = re.search(pattern, line)
+            if m:
+                return m
+
+    m = await asyncio.wait_for(asyncio.to_thread(read), timeout)
+    assert m is not None, f"no line matching {pattern!r}"
+    return m
+
+
+async def _closed_by_ctrl_c(proc: subprocess.Popen[str]) -> str:
+    """SIGINT; the exit status 130 and nothing on stderr; what stdout said last."""
+    proc.send_signal(signal.SIGINT)
+    out, err = await asyncio.to_thread(proc.communicate, timeout=30)
+    assert proc.returncode == 130 and err == "", err
+    return out.strip().splitlines()[-1]
+
+
+async def _seated(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    m = await _line(proc, r"Table ([A-Z]{6}) open on 127\.0\.0\.1:(\d+)")
+    return f"127.0.0.1:{m.group(2)}", m.group(1)
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.communicate()
+
+
+async def test_ctrl_c_mid_game_says_the_table_can_be_reopened(tmp_path: Path) -> None:
+    proc = _host(tmp_path / "host")
+    try:
+        address, code = await _seated(proc)
+        # a guest who sits and never plays: the game waits for them, mid-round
+        updates: list[Update] = []
+        guest = TableClient(address, code, "Ann", data_dir=tmp_path / "ann", backoff=FAST)
+        task = asyncio.create_task(guest.run(lambda m: updates.append(m) if isinstance(m, Update) else None, lambda st: None))
+        await _line(proc, r"Ann sits in seat")
+        proc.stdin.write("\n")  # Enter: the other seat goes to a computer player
+        proc.stdin.flush()
+        await until(lambda: bool(updates), timeout=60)
+        assert not updates[-1].view.phase == "game_over"
+        assert await _closed_by_ctrl_c(proc) == t.stopped_line()
+        await asyncio.wait_for(task, 20)  # told the table closed: the client stops
+        assert not list(saves_dir(tmp_path / "host").glob("*.json"))  # nothing finished to keep
+    finally:
+        _stop(proc)
+
+
+async def test_ctrl_c_after_the_end_says_where_the_game_is_and_how_to_replay_it(tmp_path: Path) -> None:
+    data = tmp_path / "my data"  # a space: the command printed is quoted for the shell
+    proc = _host(data)
+    try:
+        address, code = await _seated(proc)
+        # a guest who plays to the end and stays at the table
+        bot = asyncio.create_task(
+            play_bot(address, code, "Ann", seed=1, data_dir=tmp_path / "ann", backoff=FAST, until_over=False)
+        )
+        await _line(proc, r"Ann sits in seat")
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        await _line(proc, r"The game is over\.")
+        last = await _closed_by_ctrl_c(proc)
+        [kept] = saves_dir(data).glob(f"table-{code}-*.json")
+        assert last == (
+            f"Table closed: the game is over and kept in {kept}; mexitrain --replay {shlex.quote(str(kept))} replays it."
+        )
+        assert "--resume" not in last
+        assert load_save(kept).state.over
+        await asyncio.wait_for(bot, 20)
+    finally:
+        _stop(proc)
