@@ -266,9 +266,12 @@ def settle(c: Core) -> None:
                     # §8: once every seat has laid its chain, a seat with no tile left ends
                     # the round; the record names the first of them in the opening order
                     n = tab.n
-                    out = next(
-                        (s for k in range(n) if not c.hands[s := (c.first_seat + k) % n]), None
-                    )
+                    out = None
+                    for k in range(n):
+                        s = (c.first_seat + k) % n
+                        if not c.hands[s]:
+                            out = s
+                            break
                     if out is not None:
                         end_round(c, DOMINO, out)
                         continue

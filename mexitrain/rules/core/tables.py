@@ -55,8 +55,10 @@ class Table:
         self.tiles = tiles = full_set(top)
         self.size = len(tiles)
         self.id_of = {t: i for i, t in enumerate(tiles)}
-        self.bit = [1 << i for i in range(len(tiles))]
-        self.all_bits = (1 << len(tiles)) - 1
+        # shifts of a Python int by an attribute, never by len() or a range(len()) index: the
+        # compiled build (setup.py) would make those C shifts, which overflow past 63 tiles
+        self.bit = [1 << i for i in range(self.size)]
+        self.all_bits = (1 << self.size) - 1
         self.pips = [a + b for a, b in tiles]
         self.code = [a * 19 + b for a, b in tiles]  # a tile's own lay code (low half first)
         self.bit_of_lay = [0] * (19 * 19)  # lay code -> the laid tile's bit
@@ -73,7 +75,7 @@ class Table:
             pipmask[a] |= 1 << i
             pipmask[b] |= 1 << i
         self.pipmask = pipmask
-        everything = (1 << len(tiles)) - 1
+        everything = self.all_bits
         # tiles that could satisfy a double of value v (§6; blanks count when wild, §8)
         self.satmask = [
             (everything if v == 0 else pipmask[v] | pipmask[0]) if wild else pipmask[v]
