@@ -58,6 +58,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     # ``mexitrain serve``'s games: the file dialogs see only the data folder (ui/fence.py). Not
     # in --help: only ``serve`` passes it, in the argv of a process no web page can change.
     p.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
+    # ``mexitrain serve --no-tables``'s games: no Host a table… / Join a table… (ui/remote.py);
+    # hidden as --served is
+    p.add_argument("--no-tables", action="store_true", help=argparse.SUPPRESS)
 
 
 
@@ -125,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     extra = {
         "data_dir": getattr(args, "data_dir", None), "load": load, "replay": replay,
         "served": getattr(args, "served", False) or None,
+        "tables": False if getattr(args, "no_tables", False) else None,
     }
     status = run_app(setup, args.speed, **{k: v for k, v in extra.items() if v is not None})
     return int(status or 0)  # a crash inside the app is raised (mexitrain.ui.crash.AppCrashed)

@@ -132,17 +132,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             "in the visitors folder of the data folder; by default every visitor shares it"
         ),
     )
+    p.add_argument(
+        "--no-tables", action="store_true",
+        help=_(
+            "leave out Host a table… and Join a table… (a visitor could open a port on this "
+            "machine or make it connect to any address)"
+        ),
+    )
 
 
 def game_command(args: argparse.Namespace) -> list[str]:
     """The command each visitor's game runs: ``mexitrain play --served`` in this command's
     language and data folder (``--data-dir``, else ``$MEXITRAIN_DATA_DIR``, else the user's; made
     absolute: the server could be started elsewhere). ``--served`` is in the process's own
-    arguments, which nothing on the web page reaches."""
+    arguments, which nothing on the web page reaches; so is ``--no-tables`` (``serve
+    --no-tables``): no Host a table… nor Join a table… in the visitors' games."""
     from ..storage import data_dir
 
     root = data_dir(getattr(args, "data_dir", None)).absolute()
-    return [sys.executable, "-m", "mexitrain", "play", "--lang", i18n.language(), "--data-dir", str(root), "--served"]
+    argv = [sys.executable, "-m", "mexitrain", "play", "--lang", i18n.language(), "--data-dir", str(root), "--served"]
+    if getattr(args, "no_tables", False):
+        argv.append("--no-tables")
+    return argv
 
 
 def visitor_id(cookie: str | None) -> str | None:

@@ -683,16 +683,18 @@ def run(
     load: SavedGame | None = None,
     replay: SavedGame | None = None,
     served: bool = False,
+    tables: bool = True,
 ) -> int:
     """Play: ``setup`` None shows the new-game screen first (and offers an unfinished autosave);
     ``speed`` = seconds between computer moves; ``data_dir`` overrides the data directory;
     ``load`` starts a loaded game, ``replay`` opens one in the replay viewer; ``served``: a
-    game ``mexitrain serve`` started, its files fenced in the data folder. Returns the
+    game ``mexitrain serve`` started, its files fenced in the data folder; ``tables`` False
+    (``serve --no-tables``): no Host a table… nor Join a table…. Returns the
     exit status; a crash raises mexitrain.ui.crash.AppCrashed (Textual's report kept for the log)."""
     from .crash import run_app
     from .remote import TableApp  # the game's app, whose Host/Join lead to a table on the network
 
-    return run_app(TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served))
+    return run_app(TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served, tables=tables))
 
 
 if __name__ == "__main__":  # pragma: no cover

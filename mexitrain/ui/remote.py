@@ -64,7 +64,9 @@ class TableApp(MexitrainApp):
 
     ``table``: start at that table (``mexitrain join``/``host``); without it, the local app
     (new-game screen...) whose Host/Join commands lead to a table. ``client_factory`` makes
-    the client (tests give a fake with the same interface)."""
+    the client (tests give a fake with the same interface). ``tables`` False (``mexitrain
+    serve --no-tables``): no Host a table… nor Join a table… at all: neither their keys, nor
+    the palette's commands, nor the new-game screen's row."""
 
     BINDINGS = [
         Binding("ctrl+n", "host_table", "Host", show=False, id="app-host"),
@@ -77,9 +79,11 @@ class TableApp(MexitrainApp):
         table: TableRequest | None = None,
         client_factory: ClientFactory | None = None,
         clock: Callable[[], float] = time.monotonic,
+        tables: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        self._tables = tables
         #: the away clocks' and the retry countdown's time (tests stop it, for the pictures)
         self.clock = clock
         self.table: Table | None = None
@@ -89,6 +93,13 @@ class TableApp(MexitrainApp):
         self._client_factory = client_factory or real_client
         self._servers: list[Any] = []  # servers this app started (Host a table…), stopped at the end
         self._clock: Any = None  # the one-second timer of the away clocks and the link's countdown
+
+    @property
+    def tables(self) -> bool:
+        """Whether Host a table… and Join a table… exist in this app (set when it is made:
+        ``serve --no-tables`` leaves them out of its visitors' games, where a visitor could
+        open a port on the server's machine or make it connect anywhere)."""
+        return self._tables
 
     # -- start -------------------------------------------------------------------------------
     def on_mount(self, event) -> None:
@@ -280,8 +291,12 @@ class TableApp(MexitrainApp):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         table = self.table
         if action in ("host_table", "join_table"):
-            return table is None  # a local game in progress stays in its autosave
+            # a local game in progress stays in its autosave; not again from a form already
+            # on the way to a table; never without tables (serve --no-tables)
+            return table is None and self._tables and not _on_the_way(self.screen)
         if table is None:
+            if action in _LOCAL_ONLY and _on_the_way(self.screen):
+                return False  # the host's setup: Load… ^O, Stats ^T... lead away from the table
             return super().check_action(action, parameters)
         if action in ("undo", "save_as", "load_game", "open_replay", "new_game"):
             return None if action == "undo" else False  # undo dimmed with its reason, the others gone
@@ -376,9 +391,14 @@ class TableApp(MexitrainApp):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         table = self.table
         if table is None:
-            yield from super().get_system_commands(screen)
-            yield SystemCommand(_("Host a table…"), _("Open a table on this computer for players on the network (Ctrl+N)"), self.action_host_table)
-            yield SystemCommand(_("Join a table…"), _("Sit at a table on the network: its address and code (Ctrl+G)"), self.action_join_table)
+            on_the_way = _on_the_way(screen)
+            local_only = {getattr(self, f"action_{name}") for name in _LOCAL_ONLY}
+            for command in super().get_system_commands(screen):
+                if not (on_the_way and command.callback in local_only):
+                    yield command
+            if self._tables and not on_the_way:
+                yield SystemCommand(_("Host a table…"), _("Open a table on this computer for players on the network (Ctrl+N)"), self.action_host_table)
+                yield SystemCommand(_("Join a table…"), _("Sit at a table on the network: its address and code (Ctrl+G)"), self.action_join_table)
             return
         if table.update is not None:
             yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), self.action_scores)
@@ -391,7 +411,7 @@ class TableApp(MexitrainApp):
 
     # -- Host a table… / Join a table… (from the local app) ----------------------------------------
     def action_join_table(self) -> None:
-        if self.table is not None:
+        if self.table is not None or not self._tables:
             return
 
         def chosen(request: JoinRequest | None) -> None:
@@ -401,7 +421,7 @@ class TableApp(MexitrainApp):
         self.push_screen(JoinScreen(), chosen)
 
     def action_host_table(self) -> None:
-        if self.table is not None:
+        if self.table is not None or not self._tables:
             return
 
         def port_chosen(port: int | None) -> None:
@@ -445,6 +465,17 @@ class TableApp(MexitrainApp):
 
     def on_unmount(self) -> None:
         self._stop_servers()
+
+
+#: The local app's commands that lead away from a table being set up (to a local game, a
+#: file, the statistics): not on the forms on the way to a table (:func:`_on_the_way`).
+_LOCAL_ONLY = ("load_game", "open_replay", "stats", "new_game", "save_as")
+
+
+def _on_the_way(screen: Screen) -> bool:
+    """``screen`` is one of the forms that lead to a table: Host a table… (its port, then
+    its setup) or Join a table…."""
+    return isinstance(screen, HostScreen | HostSetupScreen | JoinScreen)
 
 
 def _textual_commands(app: TableApp, screen: Screen) -> Iterable[SystemCommand]:

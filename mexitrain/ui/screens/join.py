@@ -196,10 +196,12 @@ class HostSetupScreen(NewGameScreen):
     """Host a table, second step: the new-game form; Start opens the table instead of
     starting a local game (it dismisses with the setup). The person seats are the places
     of people: the first is the host's, the others are open for those who join. No "Play
-    together" row (already on the way to a table), no "allow undo" box (a table has no undo);
-    the title wraps (it is long)."""
+    together" row (already on the way to a table), no "allow undo" box (a table has no undo),
+    no Load… ^O nor Stats ^T (they lead away from the table; the app disables their keys
+    here, :func:`mexitrain.ui.remote._on_the_way`); the title wraps (it is long)."""
 
     NETWORK_ROW = False
+    FILE_BUTTONS = False
 
     def __init__(self, setup: GameSetup | None = None, seed: int | None = None) -> None:
         super().__init__(setup, seed=seed, can_go_back=True)

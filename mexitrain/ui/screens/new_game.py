@@ -107,8 +107,11 @@ class NewGameScreen(Screen):
     """Set up a table. Tab / Shift+Tab move, Enter or Space open a list or tick a box."""
 
     AUTO_FOCUS = "#start"  # Enter starts the default table at once; Tab walks the form
-    #: the "Play together" row (Host a table…, Join a table…); not on a table's own setup
+    #: the "Play together" row (Host a table…, Join a table…); not on a table's own setup,
+    #: nor in an app without tables (``serve --no-tables``: its ``tables`` is False)
     NETWORK_ROW = True
+    #: Load… ^O and Stats ^T beside Start; not on a table's own setup (they lead away from it)
+    FILE_BUTTONS = True
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", tooltip="Start the game with these settings", id="setup-start"),
@@ -161,7 +164,7 @@ class NewGameScreen(Screen):
                 + _("Tab moves, Enter/Space opens or ticks") + "[/]",
                 id="form-title",
             )
-            if self.NETWORK_ROW:
+            if self.NETWORK_ROW and getattr(self.app, "tables", True):
                 with Horizontal(classes="row", id="row-net"):  # a table on the network (ui/remote.py)
                     yield Label(_("Play together"), classes="field-label")
                     net = (
@@ -206,8 +209,9 @@ class NewGameScreen(Screen):
             )
         with Horizontal(id="form-bottom"):
             yield Static("", id="verdict")
-            yield Button(_("Load… ^O"), id="load", compact=True, action="app.load_game", tooltip=_("Load a saved game (Ctrl+O)"))
-            yield Button(_("Stats ^T"), id="stats", compact=True, action="app.stats", tooltip=_("Statistics (Ctrl+T)"))
+            if self.FILE_BUTTONS:
+                yield Button(_("Load… ^O"), id="load", compact=True, action="app.load_game", tooltip=_("Load a saved game (Ctrl+O)"))
+                yield Button(_("Stats ^T"), id="stats", compact=True, action="app.stats", tooltip=_("Statistics (Ctrl+T)"))
             yield Button(_("Start ▶"), id="start", variant="success", compact=True)
         # A static key bar: the Footer would rebuild itself on every focus change of this long form.
         yield Static(
