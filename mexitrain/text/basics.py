@@ -70,6 +70,18 @@ def quote(text: Any) -> str:
     return pgettext("quoted value", "'{text}'").format(text=text)
 
 
+def continued(sentence: str) -> str:
+    """``sentence`` where it goes on after a label and its colon ("Last move: …"), as the
+    language writes it: English keeps the sentence's capital ("Last move: You played 4-6…"),
+    French goes on in lower case (« Dernier coup : vous avez posé 4-6… »). The catalogue says
+    which: "capital" (context "first letter after a colon") translated as "lower" lowers it.
+    Only for a sentence that starts with one of the game's own words, never with a name,
+    which keeps its capital in every language (« Dernier coup : Bea a posé… »)."""
+    if pgettext("first letter after a colon", "capital") != "lower":
+        return sentence
+    return sentence[:1].lower() + sentence[1:]
+
+
 def join_and(items: Sequence[str]) -> str:
     """"A", "A and B", "A, B and C"."""
     items = [str(i) for i in items]

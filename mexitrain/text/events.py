@@ -11,6 +11,7 @@ from ..rules import Event, SeatView
 from ..rules.tiles import is_double
 from .basics import (
     MEXICAN,
+    continued,
     is_you_name,
     join_and,
     seat_called,
@@ -57,13 +58,28 @@ VIEW_SEAT = -1
 
 
 def event_line(
-    view: SeatView, names: Sequence[str], index: int, auto: bool = False, viewer: int | None = VIEW_SEAT
+    view: SeatView,
+    names: Sequence[str],
+    index: int,
+    auto: bool = False,
+    viewer: int | None = VIEW_SEAT,
+    *,
+    after_colon: bool = False,
 ) -> str:
     """One event of this round in words, as ``view.seat`` may know it, told to ``viewer``
-    ("you"; None: nobody at the table, as in the replay viewer)."""
-    e: Event = view.events[index]
+    ("you"; None: nobody at the table, as in the replay viewer). ``after_colon``: the
+    sentence goes on after a label ("Last move: …"): one that starts with "You" is
+    :func:`~.basics.continued` (French: « vous avez posé »); one that starts with a name keeps it."""
     if viewer == VIEW_SEAT:
         viewer = view.seat
+    text = _event_sentence(view, names, index, auto, viewer)
+    if after_colon and view.events[index].seat == viewer:  # "You …": every such sentence
+        return continued(text)
+    return text
+
+
+def _event_sentence(view: SeatView, names: Sequence[str], index: int, auto: bool, viewer: int | None) -> str:
+    e: Event = view.events[index]
     mine = e.seat == viewer
     name = seat_called(names, e.seat)
     n = view.players
@@ -151,11 +167,15 @@ def round_header(view: SeatView, names: Sequence[str], viewer: int | None = VIEW
 
 
 
-def end_words(end: str, out_seat: int | None, names: Sequence[str], viewer: int | None) -> str:
-    """How a round ended: "Bea went out (domino)", "nobody could play any more (blocked)"."""
+def end_words(
+    end: str, out_seat: int | None, names: Sequence[str], viewer: int | None, *, after_colon: bool = False
+) -> str:
+    """How a round ended: "Bea went out (domino)", "nobody could play any more (blocked)".
+    ``after_colon``: as in :func:`event_line` ("Round 3 over: …")."""
     if end == "domino" and out_seat is not None:
         if out_seat == viewer:
-            return _("You went out (domino)")
+            text = _("You went out (domino)")
+            return continued(text) if after_colon else text
         return _("{name} went out (domino)").format(name=seat_called(names, out_seat))
     if end == "stuck":
         return _("the boneyard ran out and a player could not play")

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..i18n import _
 from ..rules import SeatView
-from .basics import join_and, level_name, seat_called, tile_text, train_name
+from .basics import continued, join_and, level_name, seat_called, tile_text, train_name
 from .events import VIEW_SEAT
 
 
@@ -37,7 +37,8 @@ def turn_line(
     line = _turn_line(view, names, kinds, legal_types, has_play, next_train, person)
     if person is not None and view.turn == view.seat and kinds[view.turn] == "human" and view.phase != "game_over":
         if not line.startswith(_("{name}'s turn").format(name=person)):
-            line = _("{name}: {line}").format(name=person, line=line)
+            # what this person's turn owes, after their name: it starts with a word of ours
+            line = _("{name}: {line}").format(name=person, line=continued(line))
     return line
 
 

@@ -567,4 +567,4 @@ async def test_round_over_addresses_the_one_person_at_the_table():
         assert "Vous a " not in title + last
         assert result.out_seat == 0 and result.events[-1].seat == 0  # the person went out
         assert "Vous avez fait domino" in title
-        assert last.startswith("Dernier coup : Vous avez posé")
+        assert last.startswith("Dernier coup : vous avez posé")  # lower case after the colon

@@ -18,7 +18,7 @@ from ...i18n import N_, _, available_languages, language, ngettext, pgettext, se
 from ...players import LEVELS
 from ...rules import PRESETS, RuleSet, RuleSetError
 from ...table import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
-from ...text.basics import level_name, player_count, round_count, seat_label
+from ...text.basics import continued, level_name, player_count, round_count, seat_label
 from ...text.errors import error_text
 from ...text.names import codepoint, first_unprintable
 from ...text.rules import preset_title
@@ -356,6 +356,8 @@ class NewGameScreen(Screen):
     def validate(self) -> None:
         setup, text = self.collect()
         self.setup = setup
+        if setup is None:  # after "Cannot start:" (a reason never starts with a name)
+            text = continued(text)
         self.verdict_text = text
         verdict = self.query_one("#verdict", Static)
         if setup is None:

@@ -24,11 +24,11 @@ from ..widgets import ScoreSheet, domino
 def last_move(view: SeatView, names: tuple[str, ...], viewer: int | None = None) -> str:
     """The round just finished's final move in words, told as the round's title says who
     went out: to ``viewer`` ("you"), else by the players' names ("Bea played 4-6 on the
-    Mexican Train")."""
+    Mexican Train"); worded to follow "Last move:" (French: « Dernier coup : vous avez posé… »)."""
     before = finished_round_view(view)
     if before is None:
         return ""
-    return event_line(before, names, len(before.events) - 1, viewer=viewer)
+    return event_line(before, names, len(before.events) - 1, viewer=viewer, after_colon=True)
 
 
 def leftovers_content(view: SeatView, names: tuple[str, ...], width: int = 78) -> Content:

@@ -38,7 +38,7 @@ def log_lines(board: Board) -> list[LogLine]:
         done = v.results[-1]
         lines.append(LogLine(round_header(before, board.names, board.viewer), "dim b"))
         lines += [LogLine(text, ("dim " + text.style).strip()) for text in _event_lines(before, board, frozenset())]
-        how = end_words(done.end, done.out_seat, board.names, board.viewer)
+        how = end_words(done.end, done.out_seat, board.names, board.viewer, after_colon=True)
         over = _("Round {number} over: {how}").format(number=done.number, how=how)
         lines.append(LogLine(over, "dim b"))
         lines.append(LogLine(""))
