@@ -6,12 +6,9 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from hypothesis import HealthCheck, settings
-
-HEAVY = os.environ.get("MEXITRAIN_HEAVY", "") not in ("", "0")
+from support.heavy import HEAVY
 
 settings.register_profile(
     "default",

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from support.heavy import HEAVY
 
 from mexitrain.cli import main
 from mexitrain.commands.args import MAX_SEED
@@ -134,14 +135,34 @@ def run_cli(*args: str, env: dict | None = None, timeout: float = 60) -> subproc
     )
 
 
-#: The nastiest values, through a real process for every option (the in-process test above
-#: covers the whole table): no traceback, no hang, one line, no control byte.
+#: The nastiest values, through a real process (the in-process test above covers the whole
+#: table): no traceback, no hang, one line, no control byte.
 NASTIEST = ("osc-title", "c1-csi", "rtl-override", "long", "huge", "nan", "empty")
+
+
+def real_process_cases(heavy: bool) -> list[tuple[str, str]]:
+    """Every option with every nasty value it refuses when heavy (about 100 processes); else
+    one process an option, the values taken in turn (16 options, 7 values), so that every
+    option and every nasty value go through a real process at least once."""
+    if heavy:
+        return [(o, v) for o in OPTIONS for v in NASTIEST if (o, v) not in VALID]
+    cases = []
+    for i, option in enumerate(OPTIONS):
+        turn = [NASTIEST[(i + k) % len(NASTIEST)] for k in range(len(NASTIEST))]
+        cases.append((option, next(v for v in turn if (option, v) not in VALID)))
+    return cases
+
+
+def test_the_real_process_sample_has_every_option_and_every_value() -> None:
+    sample = real_process_cases(heavy=False)
+    assert {o for o, _ in sample} == set(OPTIONS)
+    assert {v for _, v in sample} == set(NASTIEST)
+    assert set(sample) <= set(real_process_cases(heavy=True))
 
 
 def test_hostile_values_in_real_processes(tmp_path: Path) -> None:
     env = dict(os.environ, MEXITRAIN_DATA_DIR=str(tmp_path / "data"))
-    cases = [(o, v) for o in OPTIONS for v in NASTIEST if (o, v) not in VALID]
+    cases = real_process_cases(HEAVY)
     with ThreadPoolExecutor(4) as pool:
         done = list(pool.map(lambda c: (c, run_cli(*argv_of(*c), env=env)), cases))
     for (option, value), proc in done:
