@@ -178,7 +178,7 @@ def _event_line(kind: str, **v) -> str | None:
     if kind == "back":
         return t.back_line(v["name"], v["seat"])
     if kind == "left":
-        return t.left_line(v["name"], v["seat"])
+        return t.left_line(v["name"], v["seat"], over=v.get("over", False))
     if kind == "started":
         return t.started_line(v["level"])
     if kind == "over":

@@ -444,7 +444,7 @@ class TableServer:
             return
         s.conn, s.away_since = None, time.monotonic()
         conn.seat = None
-        self._event("left", name=s.name, seat=s.index)
+        self._event("left", name=s.name, seat=s.index, over=not self.resumable)
         self._broadcast_lobby()
         self._broadcast_updates()
 

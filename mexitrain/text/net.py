@@ -170,7 +170,11 @@ def back_line(name: str, seat: int) -> str:
     return _("{name} is back in seat {seat}.").format(name=printable(name), seat=seat + 1)
 
 
-def left_line(name: str, seat: int) -> str:
+def left_line(name: str, seat: int, over: bool = False) -> str:
+    """A guest's link closed: mid-game their seat waits for them; after the game's end there
+    is nothing to come back to."""
+    if over:
+        return _("{name} left the table (seat {seat}).").format(name=printable(name), seat=seat + 1)
     return _("{name} left seat {seat}; the seat waits for them.").format(name=printable(name), seat=seat + 1)
 
 

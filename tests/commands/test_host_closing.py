@@ -49,12 +49,12 @@ async def _line(proc: subprocess.Popen[str], pattern: str, timeout: float = 60.0
     return m
 
 
-async def _closed_by_ctrl_c(proc: subprocess.Popen[str]) -> str:
-    """SIGINT; the exit status 130 and nothing on stderr; what stdout said last."""
+async def _closed_by_ctrl_c(proc: subprocess.Popen[str]) -> list[str]:
+    """SIGINT; the exit status 130 and nothing on stderr; the lines stdout said then."""
     proc.send_signal(signal.SIGINT)
     out, err = await asyncio.to_thread(proc.communicate, timeout=30)
     assert proc.returncode == 130 and err == "", err
-    return out.strip().splitlines()[-1]
+    return out.strip().splitlines()
 
 
 async def _seated(proc: subprocess.Popen[str]) -> tuple[str, str]:
@@ -81,7 +81,7 @@ async def test_ctrl_c_mid_game_says_the_table_can_be_reopened(tmp_path: Path) ->
         proc.stdin.flush()
         await until(lambda: bool(updates), timeout=60)
         assert not updates[-1].view.phase == "game_over"
-        assert await _closed_by_ctrl_c(proc) == t.stopped_line()
+        assert (await _closed_by_ctrl_c(proc))[-1] == t.stopped_line()
         await asyncio.wait_for(task, 20)  # told the table closed: the client stops
         assert not list(saves_dir(tmp_path / "host").glob("*.json"))  # nothing finished to keep
     finally:
@@ -101,7 +101,10 @@ async def test_ctrl_c_after_the_end_says_where_the_game_is_and_how_to_replay_it(
         proc.stdin.write("\n")
         proc.stdin.flush()
         await _line(proc, r"The game is over\.")
-        last = await _closed_by_ctrl_c(proc)
+        said = await _closed_by_ctrl_c(proc)
+        last = said[-1]
+        # the guest's link closes with the table: nothing waits for them once the game is over
+        assert t.left_line("Ann", 0, over=True) in said and not any("waits for them" in s for s in said)
         [kept] = saves_dir(data).glob(f"table-{code}-*.json")
         assert last == (
             f"Table closed: the game is over and kept in {kept}; mexitrain --replay {shlex.quote(str(kept))} replays it."
