@@ -145,6 +145,9 @@ def run(args: argparse.Namespace) -> int:
     print(_("speed: {rate} games/s ({seconds} s)").format(
         rate=decimal(games / elapsed, 2), seconds=decimal(elapsed, 2)
     ))
+    from ..rules.core import COMPILED  # which form of the rules core ran (setup.py)
+
+    print(_("rules core: compiled") if COMPILED else _("rules core: pure Python"))
     print(_("wins by seat (a shared win counts for each winner; seats from 1):"))
     for s in range(n):
         print("  " + _("seat {seat} ({level}): {wins} ({percent}%)").format(

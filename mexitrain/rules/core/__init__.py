@@ -17,6 +17,10 @@ Files, one idea each: ``tables`` (per-rule-set constants, move and event encodin
 ``compact`` (the state), ``deal`` (dealing, round start), ``moves`` (legal moves),
 ``step`` (one move, then what the rules force), ``scoring`` (round end, winners),
 ``refusals`` (why a move is refused), ``snapshot`` (to and from GameState).
+
+:data:`COMPILED` is True when the hot modules (``HOT``) run compiled (setup.py,
+``MEXITRAIN_COMPILE=1``: the same .py files, with the types of the .pxd files beside them),
+False for plain Python; the rules are the same bit for bit either way.
 """
 
 from __future__ import annotations
@@ -30,6 +34,24 @@ from .scoring import hand_pips, mask_total
 from .snapshot import from_state, to_state
 from .step import settle, step
 from .tables import M_DRAW, M_MARK, M_PASS, M_SKIP, Table, table
+
+# the modules setup.py compiles when asked (MEXITRAIN_COMPILE=1)
+HOT = ("compact", "deal", "moves", "scoring", "step", "tables")
+
+
+def _compiled() -> bool:
+    import sys
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    return all(
+        str(getattr(sys.modules.get(f"{__name__}.{name}"), "__file__", "")).endswith(
+            tuple(EXTENSION_SUFFIXES)
+        )
+        for name in HOT
+    )
+
+
+COMPILED: bool = _compiled()
 
 
 def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> Core:
@@ -66,7 +88,7 @@ def apply_action(c: Core, action) -> None:
 
 
 __all__ = [
-    "Core", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Table", "actions", "apply_action",
+    "COMPILED", "Core", "HOT", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Table", "actions", "apply_action",
     "check", "deal", "from_state", "hand_pips", "legal", "mask_total", "new_game", "plays", "refusal", "settle",
     "start_round", "step", "table", "to_state",
 ]
