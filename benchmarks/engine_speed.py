@@ -28,6 +28,13 @@ one rules core per game is stepped in place and each player chooses through
 ``players.base.core_chooser`` (resolved once per seat, as ``simulate`` does; ``core_move``
 where the tree has only that); in an older tree, ``choose(view(state, seat))`` and ``apply``.
 
+``--compiled`` also times this tree's compiled form (setup.py, ``MEXITRAIN_COMPILE=1``): the
+working tree's files are copied to a temporary folder and built there with ``setup.py
+build_ext --inplace`` (kept for the next run, under the system's temporary folder, keyed by
+the sources, Cython and Python), then timed side by side with this tree (pure Python, unless
+this Python has a compiled install that the tree does not shadow) and REV if given. Each
+run's line says which form of the rules core ran.
+
 ``--against REV`` checks REV out in a temporary git worktree and times the same work there and
 here in alternating child processes (``--repeats`` rounds each, this tree first in odd rounds
 and REV first in even ones, so that a machine that gets busier or quieter favours neither),
@@ -158,14 +165,21 @@ def main(argv: list[str] | None = None) -> int:
         "(default engine)",
     )
     parser.add_argument("--against", metavar="REV", help="also time git revision REV, side by side")
-    parser.add_argument("--repeats", type=_positive, default=3, help="rounds with --against (default 3)")
+    parser.add_argument(
+        "--compiled", action="store_true",
+        help="also time this tree compiled (setup.py, MEXITRAIN_COMPILE=1; built in a temporary "
+        "folder, needs Cython and a C compiler), side by side",
+    )
+    parser.add_argument(
+        "--repeats", type=_positive, default=3, help="rounds with --against or --compiled (default 3)"
+    )
     parser.add_argument(
         "--warm-up", action="store_true",
         help="side by side: each child first plays one untimed game (start-up and lazy imports "
         "left out of the figures)",
     )
     args = parser.parse_args(argv)
-    if args.against or args.mode == "simulate":
+    if args.against or args.compiled or args.mode == "simulate":
         return side_by_side(args)
 
     from mexitrain.rules import RuleSetError, make_rules
@@ -185,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.games} games, {args.players} players, double-{rules.set}, "
         f"{rules.round_count} rounds, preset {args.preset}, mode {args.mode}, "
-        f"{procs} process{'es' if procs > 1 else ''}"
+        f"{procs} process{'es' if procs > 1 else ''}, rules core {_form()}"
     )
     if procs == 1:
         start = time.perf_counter()
@@ -245,7 +259,9 @@ if warm:  # one untimed game of another seed: lazy imports and caches
     engine_speed.play_games((preset, options, players, [first + games], mode))
 wall = time.perf_counter()
 _, actions, cpu = engine_speed.play_games((preset, options, players, list(range(first, first + games)), mode))
-print(json.dumps({"cpu": cpu, "wall": time.perf_counter() - wall, "actions": actions}))
+core = sys.modules.get("mexitrain.rules.core")
+form = "compiled" if getattr(core, "COMPILED", False) else "pure Python" if core else "no core"
+print(json.dumps({"cpu": cpu, "wall": time.perf_counter() - wall, "actions": actions, "form": form}))
 """
 
 
@@ -292,7 +308,10 @@ def side_by_side(args: argparse.Namespace) -> int:
     import statistics
 
     with contextlib.ExitStack() as stack:
-        sides: dict[str, Path] = {"this tree": ROOT}
+        sides: dict[str, Path] = {}  # the ratios are each side against those after it
+        if args.compiled:
+            sides["this tree, compiled"] = compiled_tree()
+        sides["this tree"] = ROOT
         if args.against:
             rev, worktree = stack.enter_context(checkout(args.against))
             sides[f"commit {rev}"] = worktree
@@ -308,16 +327,71 @@ def side_by_side(args: argparse.Namespace) -> int:
                 t = _time_tree(sides[name], args)
                 rates[name]["cpu"].append(args.games / t["cpu"])
                 rates[name]["wall"].append(args.games / t["wall"])
-                print(f"  run {k + 1}, {name}: {args.games / t['cpu']:.2f} games/s CPU, "
-                      f"{args.games / t['wall']:.2f} wall")
+                print(f"  run {k + 1}, {name} (rules core {t.get('form', '?')}): "
+                      f"{args.games / t['cpu']:.2f} games/s CPU, {args.games / t['wall']:.2f} wall")
     for name, r in rates.items():
         print(f"{name}: games/s {_span(r['cpu'])} (CPU time), {_span(r['wall'])} (wall clock)")
-    if len(sides) == 2:
-        here, there = rates["this tree"], rates[next(n for n in sides if n != "this tree")]
-        for kind in ("cpu", "wall"):
-            ratio = statistics.median(here[kind]) / statistics.median(there[kind])
-            print(f"ratio this tree / {next(n for n in sides if n != 'this tree')} ({kind}): {ratio:.2f}x")
+    names = list(sides)
+    for i, here in enumerate(names):  # every side against each one after it
+        for there in names[i + 1:]:
+            for kind in ("cpu", "wall"):
+                ratio = statistics.median(rates[here][kind]) / statistics.median(rates[there][kind])
+                print(f"ratio {here} / {there} ({kind}): {ratio:.2f}x")
     return 0
+
+
+def _form() -> str:
+    core = sys.modules.get("mexitrain.rules.core")
+    return "compiled" if getattr(core, "COMPILED", False) else "pure Python"
+
+
+def compiled_tree() -> Path:
+    """A copy of this working tree with the rules core compiled in place (setup.py,
+    ``MEXITRAIN_COMPILE=1``), built once per sources, Cython and Python and kept in the
+    system's temporary folder; raises SystemExit when it cannot be built."""
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+         "--", "setup.py", "pyproject.toml", "mexitrain"],
+        check=True, capture_output=True,
+    ).stdout.decode().split("\0")
+    files = sorted(f for f in listed if f and (ROOT / f).is_file())
+    try:
+        import Cython
+
+        cython_version = Cython.__version__
+    except ImportError:
+        raise SystemExit("--compiled: Cython is not installed (python3 -m pip install cython)") from None
+    digest = hashlib.sha256(f"{sys.version} {cython_version}".encode())
+    for f in files:
+        digest.update(f.encode() + b"\0" + (ROOT / f).read_bytes())
+    folder = Path(tempfile.gettempdir()) / f"mexitrain-compiled-{digest.hexdigest()[:16]}"
+    if (folder / "built").exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    for f in files:
+        (folder / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, folder / f)
+    build = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace", "-j", str(os.cpu_count() or 1)],
+        cwd=folder, env={**os.environ, "MEXITRAIN_COMPILE": "1"}, capture_output=True, text=True,
+    )
+    check = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+         "from mexitrain.rules import core; raise SystemExit(0 if core.COMPILED else 1)", str(folder)],
+        capture_output=True, text=True,
+    )
+    if build.returncode or check.returncode:
+        warning = [line for line in build.stderr.splitlines() if "WARNING: mexitrain" in line]
+        raise SystemExit(f"--compiled: the rules core did not compile in {folder}: "
+                         + (warning[-1] if warning else (build.stderr or check.stderr).strip()[-300:]))
+    (folder / "built").write_text("")
+    return folder
 
 
 def _warm_up(_: int) -> None:
