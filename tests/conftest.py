@@ -59,3 +59,12 @@ def _english_locale(monkeypatch: pytest.MonkeyPatch):
     i18n.set_language("en")
     yield
     i18n.set_language(previous if previous in i18n.available_languages() else "en")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (pyproject.toml) starts one worker a core; a run of named tests only
+    (``pytest tests/x.py::test_y``) is quicker in pytest's own process."""
+    args = [a for a in config.args if not a.startswith("-")]
+    if args and all("::" in a for a in args):
+        return 0
+    return None  # xdist's own count: the cores
