@@ -62,7 +62,10 @@ class optional_build_ext(build_ext):
                 dist.ext_modules = cythonize(  # the C files go to the build folder
                     dist.ext_modules, compiler_directives=DIRECTIVES, quiet=True,
                     build_dir=os.path.join(build.build_temp, "cython"),
+                    nthreads=os.cpu_count() or 1,
                 )
+        if self.parallel is None:  # compile the modules side by side
+            self.parallel = os.cpu_count() or 1
         super().finalize_options()
 
     def run(self) -> None:

@@ -1,0 +1,72 @@
+"""The optional compiled build of the rules core (setup.py, MEXITRAIN_COMPILE=1) and the pure
+form are one set of rules: the .pxd files beside the hot modules only declare types, so they
+must name exactly the fields the .py files use, and ``COMPILED`` must tell the truth.
+
+The same behaviour in both forms is proved by running tests/rules (record fixtures byte for
+byte, test_core_fast_paths.py, test_core_lockstep.py) against the installed compiled package:
+the second stage of .ci/run. Set MEXITRAIN_EXPECT_COMPILED=1 (that stage does) to make the
+form a requirement here, so that a build that fell back to pure Python fails."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+
+from mexitrain.rules import core
+
+CORE = Path(core.__file__).resolve().parent
+SETUP = Path(__file__).resolve().parents[2] / "setup.py"
+
+
+def _declared(pxd: str, cls: str) -> list[str]:
+    """The attribute names a .pxd declares for ``cdef class cls``, in order."""
+    text = (CORE / pxd).read_text()
+    body = text.split(f"cdef class {cls}:", 1)[1]
+    return re.findall(r"^\s+cdef public \w+ (\w+)\s*$", body, re.M)
+
+
+def test_compact_pxd_declares_every_core_slot():
+    assert _declared("compact.pxd", "Core") == list(core.Core.__slots__)
+
+
+def test_tables_pxd_declares_every_table_field():
+    tree = ast.parse((CORE / "tables.py").read_text())
+    table = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Table")
+    init = next(n for n in table.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    fields = {
+        node.attr
+        for node in ast.walk(init)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        and node.value.id == "self" and isinstance(node.ctx, ast.Store)
+    }
+    assert sorted(_declared("tables.pxd", "Table")) == sorted(fields)
+
+
+def test_every_pxd_sits_beside_a_hot_module():
+    assert {p.stem for p in CORE.glob("*.pxd")} == set(core.HOT)
+    assert all((CORE / f"{name}.py").is_file() for name in core.HOT)
+
+
+@pytest.mark.skipif(not SETUP.is_file(), reason="run from a source checkout only")
+def test_setup_compiles_the_hot_modules_and_nothing_else():
+    tree = ast.parse(SETUP.read_text())
+    hot = next(
+        ast.literal_eval(n.value) for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) == "HOT"
+    )
+    assert tuple(hot) == core.HOT
+
+
+def test_compiled_says_which_form_runs():
+    files = [sys.modules[f"mexitrain.rules.core.{name}"].__file__ for name in core.HOT]
+    compiled = [f.endswith(tuple(EXTENSION_SUFFIXES)) for f in files]
+    assert core.COMPILED is all(compiled)
+    assert all(compiled) or not any(compiled), files  # never half compiled
+    if os.environ.get("MEXITRAIN_EXPECT_COMPILED", "") not in ("", "0"):
+        assert core.COMPILED, files
