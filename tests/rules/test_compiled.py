@@ -20,8 +20,9 @@ import pytest
 
 from mexitrain.rules import core
 
-CORE = Path(core.__file__).resolve().parent
-SETUP = Path(__file__).resolve().parents[2] / "setup.py"
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "mexitrain" / "rules" / "core"  # the sources (the .pxd files are not installed)
+SETUP = ROOT / "setup.py"
 
 
 def _declared(pxd: str, cls: str) -> list[str]:

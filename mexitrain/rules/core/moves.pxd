@@ -3,14 +3,15 @@
 # Only types that every value the .py gives them already has (no None, no big ints).
 
 cimport cython
-from .compact cimport Core
 from .tables cimport Table
 
-cpdef plays(Core c)
-cpdef usable_lines(Core c, seat)
-cpdef swan_next(Core c)
+# c is not typed Core: the move generator also runs on a seat's CompactView (seat.py), which
+# has the same field names but is not a Core
+cpdef plays(c)
+cpdef usable_lines(c, seat)
+cpdef swan_next(c)
 
 @cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, line_codes=list, codes=list,
                one_lay=list, base=list, out=list, phase=long, seat=long, end=long, line=long,
                owed=long, x=long)
-cpdef legal(Core c)
+cpdef legal(c)
