@@ -31,9 +31,9 @@ where the tree has only that); in an older tree, ``choose(view(state, seat))`` a
 ``--compiled`` also times this tree's compiled form (setup.py, ``MEXITRAIN_COMPILE=1``): the
 working tree's files are copied to a temporary folder and built there with ``setup.py
 build_ext --inplace`` (kept for the next run, under the system's temporary folder, keyed by
-the sources, Cython and Python), then timed side by side with this tree (pure Python, unless
-this Python has a compiled install that the tree does not shadow) and REV if given. Each
-run's line says which form of the rules core ran.
+the sources, Cython and Python; a new build removes the older ones), then timed side by
+side with this tree (pure Python: the tree shadows any installed package) and REV if given.
+Each run's line says which form of the rules core ran.
 
 ``--against REV`` checks REV out in a temporary git worktree and times the same work there and
 here in alternating child processes (``--repeats`` rounds each, this tree first in odd rounds
@@ -373,7 +373,8 @@ def compiled_tree() -> Path:
     folder = Path(tempfile.gettempdir()) / f"mexitrain-compiled-{digest.hexdigest()[:16]}"
     if (folder / "built").exists():
         return folder
-    shutil.rmtree(folder, ignore_errors=True)
+    for old in folder.parent.glob("mexitrain-compiled-*"):  # builds of older sources
+        shutil.rmtree(old, ignore_errors=True)
     for f in files:
         (folder / f).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / f, folder / f)
