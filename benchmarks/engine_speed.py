@@ -302,6 +302,8 @@ def checkout(rev: str):
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
                        check=False, capture_output=True)
+        with contextlib.suppress(OSError):  # the temporary folder made to hold it
+            worktree.parent.rmdir()
 
 
 def side_by_side(args: argparse.Namespace) -> int:

@@ -71,3 +71,11 @@ def _can_compile() -> bool:
 def test_every_script_is_covered_or_named():
     scripts = {p.stem for p in BENCHMARKS.glob("*.py")}
     assert scripts == {name.split()[0] for name in CASES} | {"ui_speed"}
+
+
+def test_a_checked_out_revision_leaves_no_folder_behind():
+    """``--against REV`` checks REV out in a temporary worktree: gone afterwards, with the
+    temporary folder made to hold it."""
+    with _load("engine_speed").checkout("HEAD") as (_rev, worktree):
+        assert (worktree / "mexitrain" / "__init__.py").is_file()
+    assert not worktree.exists() and not worktree.parent.exists()
