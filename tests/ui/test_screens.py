@@ -78,6 +78,24 @@ async def test_round_over_shows_leftovers_and_scores_then_next_round():
         assert "Total" in sheet and "Rounds at 0" in sheet and "Lowest ≠ 0" in sheet
 
 
+async def test_a_long_round_over_title_wraps_at_80_columns():
+    """"Manche 1 terminée · moteur 6-6 · la pioche est vide et …" is wider than 80 columns:
+    it wraps, none of it cut off at the screen's edge (it was cut, without even an ellipsis)."""
+    from mexitrain.i18n import set_language
+
+    set_language("fr")  # conftest puts English back
+    four = ("random",) * 4
+    app = game_app(table(RuleSet(set=6, rounds=1), seed=1, kinds=four))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, RoundOverScreen) and app.snapshot.results[0].end == "stuck"
+        title = app.screen.query_one("#round-title")
+        text = str(title.render())
+        room = app.screen.query_one("#round-over").scrollable_content_region.width
+        assert len(text) > room  # too long for one line
+        assert title.size.height >= 2 and title.region.right <= 80  # two lines, within the screen
+
+
 async def test_all_computer_game_runs_to_game_over_and_play_again():
     app = game_app(table(RuleSet(set=6, rounds=2), kinds=("random", "random")))
     async with app.run_test(size=(80, 24)) as pilot:
