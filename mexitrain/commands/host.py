@@ -246,8 +246,7 @@ async def _headless(server, bind: str, port: int, level: str) -> int:
             with contextlib.suppress(Exception):
                 loop.remove_reader(sys.stdin.fileno())
         await server.stop()
-    over = server.state is not None and server.state.over
-    if over:  # Ctrl+C, or everyone left: nothing to resume, the game is in saves/
+    if not server.resumable:  # Ctrl+C, or everyone left, after the end: the game is in saves/
         _say(t.closed_over_line(None if server.kept is None else str(server.kept)))
     elif status:
         _say(t.stopped_line())

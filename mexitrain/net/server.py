@@ -95,8 +95,8 @@ class TableServer:
         self._conns: set[Connection] = set()
         self._kick = asyncio.Event()
         self._driver: asyncio.Task | None = None
-        self._kept = False  # the finished game was saved in saves/
-        self._keeping: asyncio.Future | None = None  # that save, in a thread (stop() awaits it)
+        #: the finished game's save to saves/, in a thread, started once (stop() awaits it)
+        self._keeping: asyncio.Future | None = None
         #: the game is started on disk too (table.json): until then nobody is sent it or moves
         self._live = False
         self.errors = 0  # internal errors (tests)
@@ -289,8 +289,7 @@ class TableServer:
         self.game.seq += 1
         self.files.moved(self.seq, action, before, new, self.setup)
         self._broadcast_updates()
-        if new.over and not self._kept:
-            self._kept = True
+        if new.over and self._keeping is None:
             self.files.table_changed()
             self._event("over")
             self._keeping = asyncio.ensure_future(asyncio.to_thread(self.files.keep, new, self.setup))
