@@ -7,7 +7,7 @@ With ``MEXITRAIN_COMPILE=1`` (and only then) the build asks for Cython and compi
 ``.py`` files of ``mexitrain/rules/core/`` listed in ``HOT`` into extension modules (Cython's
 pure-Python mode: no second source). The ``.py`` files are installed beside them, and are what
 runs wherever the build is not asked for. ``mexitrain.rules.core.COMPILED`` tells which form
-runs (``mexitrain --version`` prints it).
+runs (``mexitrain simulate`` prints it).
 
 If the compiled form is asked for but cannot be built (no C compiler, no Python headers), the
 install goes on as pure Python, with one warning line (``pip install -v`` shows it). An

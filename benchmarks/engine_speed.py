@@ -259,9 +259,7 @@ if warm:  # one untimed game of another seed: lazy imports and caches
     engine_speed.play_games((preset, options, players, [first + games], mode))
 wall = time.perf_counter()
 _, actions, cpu = engine_speed.play_games((preset, options, players, list(range(first, first + games)), mode))
-core = sys.modules.get("mexitrain.rules.core")
-form = "compiled" if getattr(core, "COMPILED", False) else "pure Python" if core else "no core"
-print(json.dumps({"cpu": cpu, "wall": time.perf_counter() - wall, "actions": actions, "form": form}))
+print(json.dumps({"cpu": cpu, "wall": time.perf_counter() - wall, "actions": actions, "form": engine_speed._form()}))
 """
 
 
@@ -343,8 +341,9 @@ def side_by_side(args: argparse.Namespace) -> int:
 
 
 def _form() -> str:
+    """Which form of the rules core this process runs (an older tree may have none)."""
     core = sys.modules.get("mexitrain.rules.core")
-    return "compiled" if getattr(core, "COMPILED", False) else "pure Python"
+    return "compiled" if getattr(core, "COMPILED", False) else "pure Python" if core else "no core"
 
 
 def compiled_tree() -> Path:
