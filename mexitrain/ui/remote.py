@@ -411,7 +411,7 @@ class TableApp(MexitrainApp):
 
     # -- Host a table… / Join a table… (from the local app) ----------------------------------------
     def action_join_table(self) -> None:
-        if self.table is not None or not self._tables:
+        if not self.check_action("join_table", ()):  # also when called from elsewhere than a key
             return
 
         def chosen(request: JoinRequest | None) -> None:
@@ -421,7 +421,7 @@ class TableApp(MexitrainApp):
         self.push_screen(JoinScreen(), chosen)
 
     def action_host_table(self) -> None:
-        if self.table is not None or not self._tables:
+        if not self.check_action("host_table", ()):  # also when called from elsewhere than a key
             return
 
         def port_chosen(port: int | None) -> None:
