@@ -38,11 +38,16 @@ Each run's line says which form of the rules core ran.
 ``--against REV`` checks REV out in a temporary git worktree and times the same work there and
 here in alternating child processes (``--repeats`` rounds each, this tree first in odd rounds
 and REV first in even ones, so that a machine that gets busier or quieter favours neither),
-then prints each side's range and the ratio of the medians. ``--mode simulate`` times the
-``mexitrain simulate`` command itself (random players), as a player would run it: its
-start-up (lazy imports of the players, the rules models, message catalogues: a few tenths of
-a second) is timed too, which weighs on short runs; ``--warm-up`` has each child play one
-untimed game of another seed first, so that the figures are the games alone.
+then prints each side's range and the ratio of the medians, and the median and range of
+the rounds' own ratios (a round's runs are next to each other in time).
+
+``--mode simulate`` times the ``mexitrain simulate`` command itself (random players), as a
+player would run it: its start-up (lazy imports of the players, the rules models, message
+catalogues: a few tenths of a second) is timed too, which weighs on short runs; ``--warm-up``
+has each child play one untimed game of another seed first, so that the figures are the
+games alone. Short runs weigh on the fastest side all the same (a run of 20 games of the
+compiled core lasts some 50 ms: the tables each process fills as it plays, and the machine's
+jitter, count for more), so its figures come from 150 games a run.
 
 Wall-clock figures are what a user sees; the CPU-time figure is what the engine costs when
 other programs share the machine. A plain script: it prints figures and asserts nothing, so
@@ -336,7 +341,11 @@ def side_by_side(args: argparse.Namespace) -> int:
         for there in names[i + 1:]:
             for kind in ("cpu", "wall"):
                 ratio = statistics.median(rates[here][kind]) / statistics.median(rates[there][kind])
-                print(f"ratio {here} / {there} ({kind}): {ratio:.2f}x")
+                # each round's own ratio too: a round's runs follow each other, so a machine
+                # whose speed drifts from round to round moves both sides of a round alike
+                rounds = [a / b for a, b in zip(rates[here][kind], rates[there][kind], strict=True)]
+                print(f"ratio {here} / {there} ({kind}): {ratio:.2f}x; the rounds' own ratios: "
+                      f"median {statistics.median(rounds):.2f}x, {_span(rounds)}")
     return 0
 
 

@@ -25,6 +25,7 @@ from mexitrain.players import tournament as tour
 from mexitrain.rules import RuleSet, SeatView, view, view_legal_actions
 from mexitrain.rules.core import from_state, step, to_state
 from mexitrain.rules.core import new_game as core_new_game
+from mexitrain.rules.core.compact import Position
 from mexitrain.rules.core.seat import CompactView, seat_view
 from mexitrain.rules.core.tables import E_DRAW
 from mexitrain.rules.record import dump_record, to_record
@@ -94,7 +95,7 @@ def test_random_players_choose_the_same_over_many_random_games():
 def _fields(cv: CompactView) -> tuple:
     """Every field of the view (its caches aside), lists made comparable."""
     out = [("legal", tuple(cv.legal()))]
-    for name in CompactView.__slots__:
+    for name in Position.__slots__ + CompactView.__slots__:
         if name in ("_seen", "plays_cache"):
             continue
         value = getattr(cv, name)

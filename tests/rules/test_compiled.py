@@ -28,12 +28,16 @@ SETUP = ROOT / "setup.py"
 def _declared(pxd: str, cls: str) -> list[str]:
     """The attribute names a .pxd declares for ``cdef class cls``, in order."""
     text = (CORE / pxd).read_text()
-    body = text.split(f"cdef class {cls}:", 1)[1]
+    body = text.split(f"cdef class {cls}:", 1)[1].split("\ncdef class ", 1)[0]
     return re.findall(r"^\s+cdef public \w+ (\w+)\s*$", body, re.M)
 
 
-def test_compact_pxd_declares_every_core_slot():
-    assert _declared("compact.pxd", "Core") == list(core.Core.__slots__)
+def test_compact_pxd_declares_every_position_and_core_slot():
+    from mexitrain.rules.core.compact import Position
+
+    assert _declared("compact.pxd", "Position") == list(Position.__slots__)
+    assert _declared("compact.pxd", "Core(Position)") == list(core.Core.__slots__)
+    assert core.Core.__mro__[1] is Position
 
 
 def test_tables_pxd_declares_every_table_field():

@@ -31,13 +31,24 @@ from __future__ import annotations
 from .tables import Table
 
 
-class Core:
+class Position:
+    """What the move generator (``moves.legal``) reads of a position: the fields that a
+    :class:`Core` and a seat's ``CompactView`` (seat.py) share. It holds no rule and is
+    never made alone; the compiled build (setup.py) types ``legal`` with it, so that one
+    generator runs on both at C speed."""
+
     __slots__ = (
-        "tab", "seed", "starter", "round", "engine", "engine_seat", "first_seat", "turn",
-        "phase", "hands", "order", "rank", "bone", "bpos", "off", "train_lines", "ends", "laid",
-        "starts", "line_ti", "line_li", "base", "open_dbl", "marker", "mexican_starter",
-        "dline", "drawn", "swan_pos", "chain_right", "queue", "failed", "idle", "events",
-        "results", "round_scores", "winners", "dealt_hands", "dealt_boneyard", "plays_cache", "mbits", "over",
+        "tab", "round", "engine", "engine_seat", "first_seat", "turn", "phase", "hands",
+        "bone", "bpos", "off", "train_lines", "ends", "laid", "starts", "line_ti", "line_li",
+        "base", "open_dbl", "marker", "mexican_starter", "dline", "drawn", "swan_pos",
+        "chain_right", "failed", "events", "plays_cache", "mbits",
+    )
+
+
+class Core(Position):
+    __slots__ = (
+        "seed", "starter", "order", "rank", "queue", "idle", "results", "round_scores",
+        "winners", "dealt_hands", "dealt_boneyard", "over",
     )
 
     tab: Table

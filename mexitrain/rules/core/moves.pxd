@@ -3,15 +3,24 @@
 # Only types that every value the .py gives them already has (no None, no big ints).
 
 cimport cython
+from .compact cimport Position
 from .tables cimport Table
 
-# c is not typed Core: the move generator also runs on a seat's CompactView (seat.py), which
-# has the same field names but is not a Core
-cpdef plays(c)
-cpdef usable_lines(c, seat)
-cpdef swan_next(c)
+# the phase and move codes imported from tables.py, as C constants here
+cdef long CHAIN, DRAWN, E_PLAY, FOLLOW_UP, FOLLOW_UP_DRAWN, GAME_OVER, SWAN, TURN
+cdef long M_DRAW, M_MARK, M_PASS, M_SKIP
+
+# c is a Position, not a Core: the move generator also runs on a seat's CompactView
+# (seat.py), which is a Position too
+cpdef usable_lines(Position c, long seat)
+@cython.locals(tab=Table)
+cpdef swan_next(Position c)
+cpdef plays(Position c)
+@cython.locals(tab=Table)
+cpdef end_without_play(Position c)
+cpdef bint passes_by_choice(Position c)
 
 @cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, line_codes=list, codes=list,
                one_lay=list, base=list, out=list, phase=long, seat=long, end=long, line=long,
                owed=long, x=long)
-cpdef legal(c)
+cpdef legal(Position c)

@@ -1,9 +1,13 @@
 """What may be played (docs/rules.md §4-§6, §8): the legal moves of the seat to move, in exactly
-the reducer's order (plays by train, line and laid tile, then the other actions)."""
+the reducer's order (plays by train, line and laid tile, then the other actions).
+
+Each function reads a :class:`~.compact.Position`: a whole :class:`~.compact.Core`, or a
+seat's ``CompactView`` (seat.py), which holds only what the seat may know and from which the
+same generator gives that seat's moves."""
 
 from __future__ import annotations
 
-from .compact import Core
+from .compact import Position
 from .tables import (
     CHAIN,
     DRAWN,
@@ -20,7 +24,7 @@ from .tables import (
 )
 
 
-def default_lines(c: Core, seat: int, exclude: int = -1) -> tuple[list[int], bool]:
+def default_lines(c: Position, seat: int, exclude: int = -1) -> tuple[list[int], bool]:
     """``(lines, blocked)``: the open doubles that block (§6), if any, else every line of the
     trains ``seat`` may play on (own or team's, public ones, the Mexican Train), in order."""
     if c.open_dbl:
@@ -36,7 +40,7 @@ def default_lines(c: Core, seat: int, exclude: int = -1) -> tuple[list[int], boo
     return usable_lines(c, seat), False
 
 
-def usable_lines(c: Core, seat: int) -> list[int]:
+def usable_lines(c: Position, seat: int) -> list[int]:
     """Every line of the trains ``seat`` may play on when no double blocks (own or team's,
     public ones, the Mexican Train), in order (a new list)."""
     n = c.tab.n
@@ -51,7 +55,7 @@ def usable_lines(c: Core, seat: int) -> list[int]:
     return lines
 
 
-def chain_lines(c: Core) -> list[int]:
+def chain_lines(c: Position) -> list[int]:
     """The line an opening chain may go on (§8): the one its last tile went on, so that with
     ``branching_doubles`` the chain follows one line and the branches wait for normal turns;
     before its first tile, the lines of the seat's own train."""
@@ -63,7 +67,7 @@ def chain_lines(c: Core) -> list[int]:
     return c.train_lines[seat]
 
 
-def swan_next(c: Core) -> int | None:
+def swan_next(c: Position) -> int | None:
     """Position in the swan order of the next public train, or None at the end (§8)."""
     tab = c.tab
     n = tab.n
@@ -77,7 +81,7 @@ def swan_next(c: Core) -> int | None:
     return None
 
 
-def targets(c: Core) -> tuple[list[int], str | None]:
+def targets(c: Position) -> tuple[list[int], str | None]:
     """The lines the seat to move may play on now, and why it is restricted (a reason
     code). Not sorted in one case (a follow-up while blocked: blocking lines, then the
     owed one), as the refusals name the first."""
@@ -109,7 +113,7 @@ def targets(c: Core) -> tuple[list[int], str | None]:
     return lines, ("blocked_by_double" if blocked else "private_train")
 
 
-def tile_mask(c: Core) -> int:
+def tile_mask(c: Position) -> int:
     """The tiles the seat to move may lay now."""
     phase = c.phase
     tab = c.tab
@@ -123,7 +127,7 @@ def tile_mask(c: Core) -> int:
     return hand
 
 
-def gen(c: Core, mask: int, lines) -> list[int]:
+def gen(c: Position, mask: int, lines) -> list[int]:
     """The plays of the tiles of ``mask`` on ``lines`` (in order), in order."""
     tab = c.tab
     fit = tab.fit
@@ -157,7 +161,7 @@ def _add(out: list[int], h: int, b: int, end: int, tab) -> None:
     out.extend([b | x for x in codes])
 
 
-def plays(c: Core) -> list[int]:
+def plays(c: Position) -> list[int]:
     """Every legal play of the seat to move (§5, §6, §8), in order. Do not mutate."""
     ps = c.plays_cache
     if ps is None:
@@ -168,7 +172,7 @@ def plays(c: Core) -> list[int]:
     return ps
 
 
-def target_plays(c: Core) -> list[int]:
+def target_plays(c: Position) -> list[int]:
     """The plays of the tiles the seat may lay now on the lines it may play on now
     (:func:`targets`): every case, as :func:`legal` does the usual ones in one pass."""
     lines, why = targets(c)
@@ -178,7 +182,7 @@ def target_plays(c: Core) -> list[int]:
     return gen(c, tile_mask(c), lines)
 
 
-def can_start_own(c: Core, tid: int) -> bool:
+def can_start_own(c: Position, tid: int) -> bool:
     """Could tile ``tid`` start the seat's own train now (§8 delayed_first_turn)? Only if
     the train may be played on now (an open double elsewhere blocks it, §6)."""
     seat = c.turn
@@ -190,7 +194,7 @@ def can_start_own(c: Core, tid: int) -> bool:
     )
 
 
-def passes_by_choice(c: Core) -> bool:
+def passes_by_choice(c: Position) -> bool:
     """§8 delayed_first_turn: the drawn tile could start the seat's train, and it may pass
     instead (the one pass allowed while a drawn tile fits, §5)."""
     return (
@@ -201,7 +205,7 @@ def passes_by_choice(c: Core) -> bool:
     )
 
 
-def end_without_play(c: Core) -> int:
+def end_without_play(c: Position) -> int:
     """Mark or Pass: what ending the turn without a (further) play does now."""
     tab = c.tab
     if passes_by_choice(c):
@@ -220,7 +224,7 @@ def end_without_play(c: Core) -> int:
     return M_MARK
 
 
-def legal(c: Core) -> list[int]:
+def legal(c: Position) -> list[int]:
     """Every move the seat to move may make now, in the reducer's order. Do not mutate.
 
     The plays (kept in ``c.plays_cache`` until the next step) come in one pass in the usual

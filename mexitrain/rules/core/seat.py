@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..state import Train, construct
 from ..view import _hidden_draw
-from .compact import Core
+from .compact import Core, Position
 from .moves import legal
 from .snapshot import event_object
 from .tables import E_DRAW, GAME_OVER, LAY, PHASES
@@ -35,19 +35,14 @@ from .tables import E_DRAW, GAME_OVER, LAY, PHASES
 _DRAW = E_DRAW << 4  # an event's kind bits, for a draw
 
 
-class CompactView:
+class CompactView(Position):
     """What seat ``seat`` may know, compact (see the module doc): the Core's field names for
-    what the move generator reads, and no field for another hand or the boneyard's tiles.
-    ``legal()`` gives its moves as the core's ints, in the reducer's order; ``action(m)`` the
-    Action of one; ``seen`` the same position under ``SeatView``'s names."""
+    what the move generator reads (:class:`~.compact.Position`), and no field for another
+    hand or the boneyard's tiles. ``legal()`` gives its moves as the core's ints, in the
+    reducer's order; ``action(m)`` the Action of one; ``seen`` the same position under
+    ``SeatView``'s names."""
 
-    __slots__ = (
-        "seat", "tab", "turn", "phase", "hands", "off", "train_lines", "ends", "laid",
-        "starts", "line_ti", "line_li", "base", "open_dbl", "marker", "mexican_starter",
-        "dline", "drawn", "swan_pos", "chain_right", "failed", "bone", "bpos", "events",
-        "plays_cache", "hand_sizes", "round", "engine", "engine_seat", "first_seat",
-        "open_hands", "mbits", "_seen",
-    )
+    __slots__ = ("seat", "hand_sizes", "open_hands", "_seen")
 
     seat: int
     hands: dict[int, int]  # the seat's own hand only (every hand with open_hands)
@@ -58,7 +53,7 @@ class CompactView:
         """The seat's legal moves (empty when it is not to move). Do not mutate."""
         if self.turn != self.seat or self.phase == GAME_OVER:
             return []
-        return legal(self)  # type: ignore[arg-type]  # a Core in all the generator reads
+        return legal(self)
 
     def action(self, m: int):
         """The (shared, immutable) Action object of move ``m``."""
