@@ -21,7 +21,7 @@ import pytest
 from mexitrain.rules import core
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE = ROOT / "mexitrain" / "rules" / "core"  # the sources (the .pxd files are not installed)
+CORE = ROOT / "mexitrain" / "rules" / "core"  # the sources (an installed copy may lack the .pxd files)
 SETUP = ROOT / "setup.py"
 
 
@@ -51,6 +51,18 @@ def test_tables_pxd_declares_every_table_field():
         and node.value.id == "self" and isinstance(node.ctx, ast.Store)
     }
     assert sorted(_declared("tables.pxd", "Table")) == sorted(fields)
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").is_file(), reason="run from a source checkout only")
+def test_the_pxd_files_are_package_data():
+    """An sdist (and a wheel) carries the type declarations, so that a compiled build from
+    it is typed like one from the checkout."""
+    import tomllib
+
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    package = ROOT / "mexitrain"
+    shipped = {path for pattern in globs["mexitrain"] for path in package.glob(pattern)}
+    assert set(CORE.glob("*.pxd")) <= shipped
 
 
 def test_every_pxd_sits_beside_a_hot_module():
