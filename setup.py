@@ -1,13 +1,16 @@
-"""The optional compiled build of the rules core (issue 22); everything else is in pyproject.toml.
+"""The optional compiled build of the rules core and the expert's rollout policy (issue 22);
+everything else is in pyproject.toml.
 
     python3 -m pip install .                        # pure Python, as always: no compiler needed
-    MEXITRAIN_COMPILE=1 python3 -m pip install .    # the rules core's hot modules compiled
+    MEXITRAIN_COMPILE=1 python3 -m pip install .    # the hot modules compiled
 
 With ``MEXITRAIN_COMPILE=1`` (and only then) the build asks for Cython and compiles the same
-``.py`` files of ``mexitrain/rules/core/`` listed in ``HOT`` into extension modules (Cython's
-pure-Python mode: no second source). The ``.py`` files are installed beside them, and are what
-runs wherever the build is not asked for. ``mexitrain.rules.core.COMPILED`` tells which form
-runs (``mexitrain simulate`` prints it).
+``.py`` files listed in ``HOT`` (of ``mexitrain/rules/core/``) and ``HOT_PLAYERS`` (of
+``mexitrain/players/``: ``playout``, the planner's choices inside the expert's rollouts) into
+extension modules (Cython's pure-Python mode: no second source). The ``.py`` files are
+installed beside them, and are what runs wherever the build is not asked for.
+``mexitrain.rules.core.COMPILED`` and ``mexitrain.players.COMPILED`` tell which form runs
+(``mexitrain simulate`` prints the first).
 
 If the compiled form is asked for but cannot be built (no C compiler, no Python headers), the
 install goes on as pure Python, with one warning line (``pip install -v`` shows it). An
@@ -24,6 +27,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HOT = ("compact", "deal", "moves", "scoring", "step", "tables")  # mexitrain/rules/core/*.py
+HOT_PLAYERS = ("playout",)  # mexitrain/players/*.py: the expert's rollout policy
 WANTED = os.environ.get("MEXITRAIN_COMPILE", "").strip() not in ("", "0")
 
 # Cython's directives: Python's semantics (no C division, integers overflow-checked where
@@ -75,7 +79,7 @@ class optional_build_ext(build_ext):
             for path in self.get_outputs():
                 if os.path.exists(path):
                     os.remove(path)
-            _warn(f"cannot compile the rules core ({type(exc).__name__}: {exc})")
+            _warn(f"cannot compile the hot modules ({type(exc).__name__}: {exc})")
 
 
 def _extensions() -> list:
@@ -84,8 +88,9 @@ def _extensions() -> list:
     from setuptools import Extension
 
     return [
-        Extension(f"mexitrain.rules.core.{name}", [f"mexitrain/rules/core/{name}.py"])
-        for name in HOT
+        Extension(f"mexitrain.{package}.{name}", [f"mexitrain/{package.replace('.', '/')}/{name}.py"])
+        for package, names in (("rules.core", HOT), ("players", HOT_PLAYERS))
+        for name in names
     ]
 
 

@@ -2,16 +2,24 @@
 
 Levels, weakest first: ``random``, ``greedy`` (most pips), ``planner`` (plans its own train,
 docs/rules.md §9) and ``expert`` (determinized Monte Carlo with the planner as rollout policy).
+
+:data:`COMPILED` is True when the expert's rollout policy (``HOT``: ``playout``) runs compiled
+(setup.py, ``MEXITRAIN_COMPILE=1``, beside the rules core): the same choices either way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..rules.core import compiled
 from .base import Player, RandomPlayer
 from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
 from .planner import PlannerPlayer
+
+# the modules setup.py compiles when asked (MEXITRAIN_COMPILE=1), beside the rules core's
+HOT = ("playout",)
+COMPILED: bool = compiled(__name__, HOT)
 
 #: Level name -> factory taking a seed.
 LEVELS: dict[str, Callable[[int], Player]] = {
@@ -32,6 +40,6 @@ def make_player(level: str, seed: int = 0) -> Player:
 
 
 __all__ = [
-    "LEVELS", "ExpertPlayer", "GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer",
+    "COMPILED", "HOT", "LEVELS", "ExpertPlayer", "GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer",
     "make_player",
 ]

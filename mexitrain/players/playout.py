@@ -26,8 +26,9 @@ changed, and the randomness is in the draw queues the caller passes.
 from __future__ import annotations
 
 from ..rules import GameState, cache
-from ..rules.core import M_DRAW, M_PASS, M_SKIP, Core, from_state, legal, plays, step
+from ..rules.core import M_DRAW, M_PASS, M_SKIP, from_state, legal, plays, step
 from ..rules.core import hand_pips as core_hand_pips
+from ..rules.core.compact import Core
 from ..rules.core.scoring import mask_total
 from ..rules.core.tables import (
     CHAIN,

@@ -1,10 +1,12 @@
-"""The optional compiled build of the rules core (setup.py, MEXITRAIN_COMPILE=1) and the pure
-form are one set of rules: the .pxd files beside the hot modules only declare types, so they
-must name exactly the fields the .py files use, and ``COMPILED`` must tell the truth.
+"""The optional compiled build of the rules core and the expert's rollout policy (setup.py,
+MEXITRAIN_COMPILE=1) and the pure form are one set of rules and one player: the .pxd files
+beside the hot modules only declare types, so they must name exactly the fields the .py
+files use, and ``COMPILED`` must tell the truth.
 
 The same behaviour in both forms is proved by running tests/rules (record fixtures byte for
-byte, test_core_fast_paths.py, test_core_lockstep.py) against the installed compiled package:
-the second stage of .ci/run. Set MEXITRAIN_EXPECT_COMPILED=1 (that stage does) to make the
+byte, test_core_fast_paths.py, test_core_lockstep.py) and the players' rollout tests
+(test_playout.py, test_expert_search.py) against the installed compiled package: the second
+stage of .ci/run. Set MEXITRAIN_EXPECT_COMPILED=1 (that stage does) to make the
 form a requirement here, so that a build that fell back to pure Python fails."""
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from mexitrain.rules import core
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "mexitrain" / "rules" / "core"  # the sources (an installed copy may lack the .pxd files)
+PLAYERS = ROOT / "mexitrain" / "players"
 SETUP = ROOT / "setup.py"
 
 
@@ -62,28 +65,42 @@ def test_the_pxd_files_are_package_data():
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     package = ROOT / "mexitrain"
     shipped = {path for pattern in globs["mexitrain"] for path in package.glob(pattern)}
-    assert set(CORE.glob("*.pxd")) <= shipped
+    assert set(CORE.glob("*.pxd")) | set(PLAYERS.glob("*.pxd")) <= shipped
 
 
 def test_every_pxd_sits_beside_a_hot_module():
+    from mexitrain import players
+
     assert {p.stem for p in CORE.glob("*.pxd")} == set(core.HOT)
     assert all((CORE / f"{name}.py").is_file() for name in core.HOT)
+    assert {p.stem for p in PLAYERS.glob("*.pxd")} <= set(players.HOT)
+    assert all((PLAYERS / f"{name}.py").is_file() for name in players.HOT)
 
 
 @pytest.mark.skipif(not SETUP.is_file(), reason="run from a source checkout only")
 def test_setup_compiles_the_hot_modules_and_nothing_else():
+    from mexitrain import players
+
     tree = ast.parse(SETUP.read_text())
-    hot = next(
-        ast.literal_eval(n.value) for n in tree.body
-        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) == "HOT"
-    )
-    assert tuple(hot) == core.HOT
+    lists = {
+        n.targets[0].id: ast.literal_eval(n.value) for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) in ("HOT", "HOT_PLAYERS")
+    }
+    assert tuple(lists["HOT"]) == core.HOT
+    assert tuple(lists["HOT_PLAYERS"]) == players.HOT
 
 
 def test_compiled_says_which_form_runs():
-    files = [sys.modules[f"mexitrain.rules.core.{name}"].__file__ for name in core.HOT]
+    """Both flags tell the truth, and a build is never half compiled: the rules core and the
+    expert's rollout policy are compiled together or not at all."""
+    from mexitrain import players
+
+    hot = [f"mexitrain.rules.core.{name}" for name in core.HOT]
+    hot += [f"mexitrain.players.{name}" for name in players.HOT]
+    files = [sys.modules[name].__file__ for name in hot]
     compiled = [f.endswith(tuple(EXTENSION_SUFFIXES)) for f in files]
-    assert core.COMPILED is all(compiled)
+    assert core.COMPILED is all(compiled[: len(core.HOT)])
+    assert players.COMPILED is all(compiled[len(core.HOT):])
     assert all(compiled) or not any(compiled), files  # never half compiled
     if os.environ.get("MEXITRAIN_EXPECT_COMPILED", "") not in ("", "0"):
-        assert core.COMPILED, files
+        assert core.COMPILED and players.COMPILED, files

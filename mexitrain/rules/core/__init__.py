@@ -39,19 +39,21 @@ from .tables import M_DRAW, M_MARK, M_PASS, M_SKIP, Table, table
 HOT = ("compact", "deal", "moves", "scoring", "step", "tables")
 
 
-def _compiled() -> bool:
-    import sys
+def compiled(package: str, names: tuple[str, ...]) -> bool:
+    """Whether the modules ``names`` of ``package`` run compiled (imported if they are not
+    yet): extension modules, not .py files (setup.py builds both forms from the same sources)."""
+    from importlib import import_module
     from importlib.machinery import EXTENSION_SUFFIXES
 
     return all(
-        str(getattr(sys.modules.get(f"{__name__}.{name}"), "__file__", "")).endswith(
+        str(getattr(import_module(f"{package}.{name}"), "__file__", "")).endswith(
             tuple(EXTENSION_SUFFIXES)
         )
-        for name in HOT
+        for name in names
     )
 
 
-COMPILED: bool = _compiled()
+COMPILED: bool = compiled(__name__, HOT)
 
 
 def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> Core:
@@ -88,7 +90,7 @@ def apply_action(c: Core, action) -> None:
 
 
 __all__ = [
-    "COMPILED", "Core", "HOT", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Table", "actions", "apply_action",
+    "COMPILED", "Core", "HOT", "compiled", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Table", "actions", "apply_action",
     "check", "deal", "from_state", "hand_pips", "legal", "mask_total", "new_game", "plays", "refusal", "settle",
     "start_round", "step", "table", "to_state",
 ]

@@ -1,0 +1,27 @@
+# Declarations for the optional compiled build (setup.py, MEXITRAIN_COMPILE=1) only: Cython
+# reads them beside playout.py, plain Python never does. No code: the rollout's core typed as
+# a Core, its small ints (seat, phase, train, line, lay code, pips) as C longs.
+# Only types that every value the .py gives them already has (no None, no big ints); the
+# scores stay Python numbers (ints and the weights' floats, added in the same order).
+
+cimport cython
+from ..rules.core.compact cimport Core
+from ..rules.core.tables cimport Table
+
+# the phase and move codes imported from the rules core, as C constants here
+cdef long CHAIN, DRAWN, FOLLOW_UP, FOLLOW_UP_DRAWN, SWAN, TURN
+cdef long M_DRAW, M_PASS, M_SKIP
+cdef list LAY, LAY_DOUBLE
+
+cpdef long draw_from_queue(Core c, queue, long p) except? -1
+@cython.locals(seat=long, steps=long, done=long, number=long)
+cpdef run(Core c, queues, budget, long max_steps=*, weights=*)
+@cython.locals(phase=long)
+cpdef decide(Core c, list ms, dict book, budget, w)
+@cython.locals(tab=Table, size=long, k=long, li=long, laid_count=long, hand_size=long,
+               plan_line=long)
+cpdef own_plan(Core c, long seat, dict book, budget)
+@cython.locals(tab=Table, seat=long, mate=long, phase=long, n=long, plan_len=long,
+               plan_line=long, ti=long, li=long, lay=long, x=long, y=long, after=long,
+               loss=long, i=long)
+cpdef best_play(Core c, list ps, dict book, budget, w)
