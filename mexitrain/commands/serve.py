@@ -18,7 +18,8 @@ What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
   other command's errors;
 - every value from the network is bounded: the terminal's size (:data:`COLUMNS`,
   :data:`ROWS`), the font size, a websocket message (:data:`MAX_MESSAGE`), the games running
-  at once (:data:`MAX_GAMES`); a malformed message is ignored, never a traceback;
+  at once (:data:`MAX_GAMES`), with ``--private-saves`` the visitors' folders
+  (:data:`MAX_VISITORS`); a malformed message is ignored, never a traceback;
 - a websocket from another web site is refused (its ``Origin`` must be the page's own), so a
   page elsewhere cannot start games on this server behind the visitor's back;
 - the game processes are started without a shell (no quoting of the data folder's name) and in
@@ -35,10 +36,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import html
 import ipaddress
 import json
+import os
 import re
 import secrets
 import signal
@@ -79,6 +82,10 @@ STOP_WAIT = 5.0
 VISITOR_COOKIE = "mexitrain_visitor"
 VISITOR_DAYS = 400
 VISITORS = "visitors"
+#: ``--private-saves``: the visitors' folders kept at most. A browser whose folder is there
+#: plays on; a new one (or one refusing cookies, which is new at every visit) is turned away
+#: (HTTP 503) once there are this many, so that pages cannot fill the server's disk.
+MAX_VISITORS = 1000
 _VISITOR = re.compile(r"[0-9a-f]{32}\Z")
 
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?\Z")
@@ -159,6 +166,21 @@ def game_command(args: argparse.Namespace) -> list[str]:
 def visitor_id(cookie: str | None) -> str | None:
     """The visitor a page's cookie names, if it is one this server could have made."""
     return cookie if cookie is not None and _VISITOR.match(cookie) else None
+
+
+def visitor_room(argv: list[str], visitor: str) -> bool:
+    """Whether the visitor's game may start (:data:`MAX_VISITORS`): its folder is there, or
+    fewer than that many visitors' folders are."""
+    folder = Path(visitor_command(argv, visitor)[argv.index("--data-dir") + 1])
+    if folder.is_dir():
+        return True
+    count = 0
+    with contextlib.suppress(FileNotFoundError), os.scandir(folder.parent) as entries:
+        for entry in entries:
+            count += entry.is_dir(follow_symlinks=False)
+            if count >= MAX_VISITORS:
+                return False
+    return True
 
 
 def visitor_command(argv: list[str], visitor: str) -> list[str]:
@@ -347,10 +369,15 @@ def _make_server(argv: list[str], host: str, port: int, *, private: bool = False
 
         def command_for(self, request: web.Request) -> list[str]:
             """The game command for this page: with ``private``, in its visitor's folder (a
-            page without the cookie, a browser refusing cookies, gets a new one each time)."""
+            page without the cookie, a browser refusing cookies, gets a new one each time);
+            HTTP 503 when a new visitor's folder would be one too many (:data:`MAX_VISITORS`)."""
             if not private:
                 return self.argv
             visitor = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
+            if not visitor_room(self.argv, visitor):
+                raise web.HTTPServiceUnavailable(
+                    text=_("This server has no room for another visitor's games.")
+                )
             return visitor_command(self.argv, visitor)
 
         async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
@@ -360,6 +387,7 @@ def _make_server(argv: list[str], host: str, port: int, *, private: bool = False
                 raise web.HTTPServiceUnavailable(
                     text=_("Too many games are running; try again later.")
                 )
+            command = self.command_for(request)
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE, timeout=2.0)
             self.games[websocket] = None  # the place is taken before anything is awaited
             width = _bounded(request.query.get("width"), COLUMNS, 80)
@@ -368,7 +396,7 @@ def _make_server(argv: list[str], host: str, port: int, *, private: bool = False
             try:
                 await websocket.prepare(request)
                 game = GameProcess(
-                    self.command_for(request),
+                    command,
                     on_closed=lambda: self.games.pop(websocket, None),  # its place is free
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,

@@ -398,3 +398,48 @@ async def test_private_saves_give_each_browser_its_own_fenced_folder(tmp_path: P
                 out, err = await asyncio.to_thread(stop, served.proc)
     assert served.proc.returncode == 130
     assert "Traceback" not in out + err
+
+
+async def test_private_saves_turn_a_new_visitor_away_when_the_folders_are_full(tmp_path, monkeypatch) -> None:
+    """--private-saves: pages cannot fill the disk with visitors' folders (a browser refusing
+    cookies is a new visitor each time): beyond MAX_VISITORS a new one is turned away, in one
+    line, and a browser whose folder is kept plays on."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    monkeypatch.setattr(serve, "MAX_VISITORS", 2)
+    kept, other = "a" * 32, "b" * 32
+    for visitor in (kept, other):
+        (tmp_path / serve.VISITORS / visitor).mkdir(parents=True)
+    argv = [*FAKE_GAME, "--data-dir", str(tmp_path), "--served"]
+    server = serve._make_server(argv, "127.0.0.1", 0, private=True)
+    async with TestClient(TestServer(await server._make_app())) as client:
+        turned_away = await client.get("/ws", headers={
+            "Connection": "Upgrade", "Upgrade": "websocket",
+            "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        })
+        assert turned_away.status == 503
+        assert await turned_away.text() == "This server has no room for another visitor's games."
+        assert not server.games  # no place taken by the refused page
+        client.session.cookie_jar.update_cookies({serve.VISITOR_COOKIE: kept})
+        ws = await client.ws_connect("/ws")
+        async with asyncio.timeout(10):
+            while not server.games or None in server.games.values():
+                await asyncio.sleep(0.02)
+        [game] = server.games.values()
+        assert game.argv[-2] == str(tmp_path / serve.VISITORS / kept)
+        assert await server.close_all() == 1
+        await ws.close()
+    assert sorted(p.name for p in (tmp_path / serve.VISITORS).iterdir()) == [kept, other]
+
+
+def test_visitor_room_counts_folders_only(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(serve, "MAX_VISITORS", 2)
+    argv = ["mexitrain", "play", "--data-dir", str(tmp_path), "--served"]
+    assert serve.visitor_room(argv, "c" * 32)  # no visitors folder yet
+    visitors = tmp_path / serve.VISITORS
+    (visitors / ("a" * 32)).mkdir(parents=True)
+    (visitors / "stray-file").write_text("")
+    assert serve.visitor_room(argv, "c" * 32)
+    (visitors / ("b" * 32)).mkdir()
+    assert not serve.visitor_room(argv, "c" * 32)
+    assert serve.visitor_room(argv, "a" * 32)
