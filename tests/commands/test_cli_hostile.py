@@ -377,6 +377,13 @@ def test_a_closed_pipe_is_status_141_and_no_traceback(argv: list[str], tmp_path:
 # ---------------------------------------------------------------------------------------
 # Ctrl+C in a tournament: one line, status 130, the games kept
 # ---------------------------------------------------------------------------------------
+def _sigint_as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl+C's default. A process started by a shell that
+    ignores SIGINT (a background job, ``nohup``, a CI runner) inherits the ignoring, and
+    Python then never raises KeyboardInterrupt: the test would see the whole tournament."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_tournament_in_one_line(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     env = dict(os.environ)
@@ -385,6 +392,7 @@ def test_ctrl_c_stops_a_tournament_in_one_line(tmp_path: Path) -> None:
         [sys.executable, "-m", "mexitrain", "tournament", "--players", "2", "--games", "200",
          "--ai", "planner,greedy", "--option", "rounds=1", "--processes", "2", "--results", str(results)],
         cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_sigint_as_at_a_terminal,
     )
     try:
         first = proc.stderr.readline()  # a tenth of the games played (not a terminal)
