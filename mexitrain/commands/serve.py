@@ -168,10 +168,16 @@ def visitor_id(cookie: str | None) -> str | None:
     return cookie if cookie is not None and _VISITOR.match(cookie) else None
 
 
-def visitor_room(argv: list[str], visitor: str) -> bool:
-    """Whether the visitor's game may start (:data:`MAX_VISITORS`): its folder is there, or
-    fewer than that many visitors' folders are."""
-    folder = Path(visitor_command(argv, visitor)[argv.index("--data-dir") + 1])
+def visitor_folder(argv: list[str], visitor: str) -> Path:
+    """The visitor's own data folder: ``<data folder of argv>/visitors/<visitor>``."""
+    if visitor_id(visitor) is None:  # never a path from anywhere else
+        raise ValueError(f"not a visitor id: {visitor!r}")
+    return Path(argv[argv.index("--data-dir") + 1]) / VISITORS / visitor
+
+
+def visitor_room(folder: Path) -> bool:
+    """Whether a game may start in the visitor's ``folder`` (:data:`MAX_VISITORS`): it is
+    there, or fewer than that many visitors' folders are."""
     if folder.is_dir():
         return True
     count = 0
@@ -184,13 +190,11 @@ def visitor_room(argv: list[str], visitor: str) -> bool:
 
 
 def visitor_command(argv: list[str], visitor: str) -> list[str]:
-    """``argv`` (:func:`game_command`) with the data folder the visitor's own:
-    ``<data folder>/visitors/<visitor>``."""
-    if visitor_id(visitor) is None:  # never a path from anywhere else
-        raise ValueError(f"not a visitor id: {visitor!r}")
+    """``argv`` (:func:`game_command`) with the data folder the visitor's own
+    (:func:`visitor_folder`)."""
+    folder = visitor_folder(argv, visitor)
     argv = list(argv)
-    at = argv.index("--data-dir") + 1
-    argv[at] = str(Path(argv[at]) / VISITORS / visitor)
+    argv[argv.index("--data-dir") + 1] = str(folder)
     return argv
 
 
@@ -374,7 +378,7 @@ def _make_server(argv: list[str], host: str, port: int, *, private: bool = False
             if not private:
                 return self.argv
             visitor = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
-            if not visitor_room(self.argv, visitor):
+            if not visitor_room(visitor_folder(self.argv, visitor)):
                 raise web.HTTPServiceUnavailable(
                     text=_("This server has no room for another visitor's games.")
                 )

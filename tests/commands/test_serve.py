@@ -435,11 +435,13 @@ async def test_private_saves_turn_a_new_visitor_away_when_the_folders_are_full(t
 def test_visitor_room_counts_folders_only(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(serve, "MAX_VISITORS", 2)
     argv = ["mexitrain", "play", "--data-dir", str(tmp_path), "--served"]
-    assert serve.visitor_room(argv, "c" * 32)  # no visitors folder yet
+    new, kept = serve.visitor_folder(argv, "c" * 32), serve.visitor_folder(argv, "a" * 32)
+    assert new == tmp_path / serve.VISITORS / ("c" * 32)
+    assert serve.visitor_room(new)  # no visitors folder yet
     visitors = tmp_path / serve.VISITORS
     (visitors / ("a" * 32)).mkdir(parents=True)
     (visitors / "stray-file").write_text("")
-    assert serve.visitor_room(argv, "c" * 32)
+    assert serve.visitor_room(new)
     (visitors / ("b" * 32)).mkdir()
-    assert not serve.visitor_room(argv, "c" * 32)
-    assert serve.visitor_room(argv, "a" * 32)
+    assert not serve.visitor_room(new)
+    assert serve.visitor_room(kept)
