@@ -32,14 +32,17 @@ cheaper rollouts late in a round buy more of them. The UI may add a wall-clock c
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
+from contextlib import contextmanager
 
 from ..i18n import N_
 from ..i18n import _ as tr
 from ..rules import Action, GameState, SeatView, apply, legal_actions, view_legal_actions
 from ..rules.core import check, step
+from ..rules.core.deal import permuted
 from ..rules.scoring import first_places
 from ..rules.state import evolve
 from ..text.basics import decimal
@@ -232,6 +235,21 @@ _ACTION_REASONS = {
 }
 
 
+@contextmanager
+def _collector_paused():
+    """Python's cycle collector paused for a search. A search allocates a great deal and
+    frees all of it by reference counting (it makes no reference cycles), and the collector's
+    passes, set off by those allocations, walked the memos of plans again and again: about a
+    twentieth of a decision's time. Whatever cycles there are wait for its next pass."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 class ExpertPlayer:
     """Level 4: determinized Monte Carlo over the planner's best candidates."""
 
@@ -290,7 +308,8 @@ class ExpertPlayer:
             return base, reason
         actions = [c[0] for c in cands]
         base_i = actions.index(base)
-        i, values, used = self._search(view, actions, base_i)
+        with _collector_paused():
+            i, values, used = self._search(view, actions, base_i)
         self.last_stats = {"rollouts": used, "candidates": len(cands), "values": values}
         why = cands[i][1]
         if i != base_i and self.win_points and last_round(view):
@@ -361,7 +380,7 @@ class ExpertPlayer:
             # the deal as a core (as fast.start(one_round(sampler.state(rng)))), copied for
             # each candidate; each seat's order of the boneyard, as tile ids
             core, bone = dealer.deal(rng, sampler.hands(rng))
-            queues = [rng.sample(bone, len(bone)) for _ in range(players)]
+            queues = [permuted(rng, bone) for _ in range(players)]
             for c in live:
                 r = core.copy()
                 step(r, check(r, cands[c]))

@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass
 
 from ..rules import MEXICAN, GameState, RuleSet, SeatView, determinize
+from ..rules.core.deal import shuffle
 from ..rules.tiles import placement_table, tile
 
 Tile = tuple[int, int]
@@ -170,7 +171,7 @@ class Sampler:
 
     def _deal(self, rng: random.Random) -> dict[int, tuple[Tile, ...]]:
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)  # rng.shuffle, compiled with the rules core
         out: dict[int, tuple[Tile, ...]] = {}
         sizes = self.view.hand_sizes
         for seat in self.order:

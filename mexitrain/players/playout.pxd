@@ -25,3 +25,14 @@ cpdef own_plan(Core c, long seat, dict book, budget)
                plan_line=long, ti=long, li=long, lay=long, x=long, y=long, after=long,
                loss=long, i=long)
 cpdef best_play(Core c, list ps, dict book, budget, w)
+
+cdef class PlanSearch:
+    cdef public object halves, all_moves, weights, near
+    cdef public bint wild
+    cdef public long budget, nodes, best_len, best_pips
+    cdef public list best_path, path
+    cdef public set seen
+    @cython.locals(most=long, new_end=long, w=long, i=long, stop=bint, path=list, seen=set,
+                   cand=list, order=list)
+    cpdef bint search(self, long end, free, long length, long weight) except -1
+

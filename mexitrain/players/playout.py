@@ -29,6 +29,7 @@ from ..rules import GameState, cache
 from ..rules.core import M_DRAW, M_PASS, M_SKIP, from_state, legal, plays, step
 from ..rules.core import hand_pips as core_hand_pips
 from ..rules.core.compact import Core
+from ..rules.core.deal import shuffle
 from ..rules.core.scoring import mask_total
 from ..rules.core.tables import (
     CHAIN,
@@ -83,7 +84,7 @@ class Dealer:
         not show (every one of them), the boneyard the other unseen tiles at random."""
         held = {t for h in hidden.values() for t in h}
         pool = [t for t in self.unseen if t not in held]
-        rng.shuffle(pool)
+        shuffle(rng, pool)  # rng.shuffle, compiled with the rules core
         c = self.template.copy()
         tab = c.tab
         id_of, bit = tab.id_of, tab.bit
@@ -316,29 +317,55 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
     the core's tile masks: tiles are bits of their ids instead of their rank in the sorted
     hand, which changes no choice (every ordering key is the lay, never the rank)."""
     tab = c.tab
-    halves, all_moves, weights, near = _plan_moves(tab)
-    best_path: list[int] = []
-    best_len = best_pips = 0
-    path: list[int] = []
-    seen: set[int] = set()  # (end, free tiles) searched, as free << 5 | end
-    nodes = 0
-    # the search's recursion, as a function of the free tiles (the hand less the chain)
+    s = PlanSearch(_plan_moves(tab), wild, budget)
+    s.search(end, hand, 0, 0)
+    plan = tuple(s.best_path)
+    bit_of_lay = tab.bit_of_lay
+    index = {bit_of_lay[code]: i for i, code in enumerate(plan)}
+    mask = 0
+    for b in index:
+        mask |= b
+    return plan, index, mask, (s.best_len, s.best_pips)
 
-    def search(end: int, free: int, length: int, weight: int) -> bool:
-        nonlocal best_len, best_pips, best_path, nodes
-        nodes += 1
-        if length > best_len or (length == best_len and weight > best_pips):
-            best_len, best_pips = length, weight
-            best_path = path.copy()
-        comp = free if wild else _component(halves, near, free, end)
+
+class PlanSearch:
+    """One plan search (:func:`_plan`): the best chain so far, the chain being tried, the
+    positions searched and the nodes counted, with the search's recursion as a method of the
+    free tiles (the hand less the chain). A class rather than a closure, so that the compiled
+    build keeps its counters as C integers and no search leaves a reference cycle behind."""
+
+    def __init__(self, tables: tuple, wild: bool, budget: int) -> None:
+        self.halves, self.all_moves, self.weights, self.near = tables
+        self.wild = wild
+        self.budget = budget
+        self.nodes = 0
+        self.best_len = 0
+        self.best_pips = 0
+        self.best_path: list[int] = []
+        self.path: list[int] = []
+        self.seen: set[int] = set()  # (end, free tiles) searched, as free << 5 | end
+
+    def search(self, end: int, free: int, length: int, weight: int) -> bool:
+        """Search the chains from ``end`` with the ``free`` tiles; True: stop (budget spent)."""
+        self.nodes += 1
+        if length > self.best_len or (length == self.best_len and weight > self.best_pips):
+            self.best_len, self.best_pips = length, weight
+            self.best_path = self.path[:]
+        comp = free if self.wild else _component(self.halves, self.near, free, end)
         most = length + comp.bit_count()
-        if most < best_len or (most == best_len and weight + mask_total(comp, weights) <= best_pips):
+        if most < self.best_len or (
+            most == self.best_len and weight + mask_total(comp, self.weights) <= self.best_pips
+        ):
             return False
-        cand = [m for m in all_moves[end] if free & m[0]]
-        if cand and cand[0][2] == end and not wild:
+        cand = [m for m in self.all_moves[end] if free & m[0]]
+        if cand and cand[0][2] == end and not self.wild:
             cand = cand[:1]  # a double of this end is a free extension: never worse
-        elif len(cand) > 1:
-            cand.sort(key=lambda m: (-(m[4] & free & ~m[0]).bit_count(), -m[3], m[1]))
+        elif len(cand) > 1:  # most follow-ups first, then heavier, then by lay (a stable sort)
+            order = [(-(m[4] & free & ~m[0]).bit_count(), -m[3], m[1], i) for i, m in enumerate(cand)]
+            order.sort()
+            cand = [cand[k[3]] for k in order]
+        seen = self.seen
+        path = self.path
         for b, code, new_end, w, _ in cand:
             nf = free & ~b
             key = nf << 5 | new_end
@@ -346,20 +373,11 @@ def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
                 continue
             seen.add(key)
             path.append(code)
-            stop = search(new_end, nf, length + 1, weight + w)
+            stop = self.search(new_end, nf, length + 1, weight + w)
             path.pop()
-            if stop or nodes >= budget:
+            if stop or self.nodes >= self.budget:
                 return True
         return False
-
-    search(end, hand, 0, 0)
-    plan = tuple(best_path)
-    bit_of_lay = tab.bit_of_lay
-    index = {bit_of_lay[code]: i for i, code in enumerate(plan)}
-    mask = 0
-    for b in index:
-        mask |= b
-    return plan, index, mask, (best_len, best_pips)
 
 
 def best_play(c: Core, ps: list[int], book: dict, budget: int, w: Weights) -> tuple[int, float]:

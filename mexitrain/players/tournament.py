@@ -69,7 +69,7 @@ def play_one(
             m = core.check(c, action)
         decisions[seat] += 1
         core.step(c, m)
-    winners = c.winners
+    winners = core.game_winners(c)
     credit = tuple((1 / len(winners) if i in winners else 0.0) for i in range(n))
     return GameResult(
         levels=levels,

@@ -184,3 +184,25 @@ def test_the_default_budget_depends_on_the_table(players, expected):
     assert runs[0] == runs[1]
     assert runs[0][1]["rollouts"] > 0
     assert runs[0][1]["rollouts"] != runs[2][1]["rollouts"]
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_search_leaves_the_cycle_collector_as_it_found_it(collecting: bool):
+    """The expert pauses Python's cycle collector while it searches (a search makes no
+    reference cycles, and the collector's passes over the memos cost it time), and gives it
+    back as it was: on where it was on, off where the program had turned it off."""
+    import gc
+
+    state = new_game(RuleSet(set=9, rounds=1), 2, seed=11)
+    searched = 0
+    (gc.enable if collecting else gc.disable)()
+    try:
+        while searched < 2:
+            v = view(state, state.turn)
+            expert = ExpertPlayer(7, rollouts=4)
+            action = expert.decide(v)[0]
+            searched += bool(expert.last_stats["rollouts"])
+            assert gc.isenabled() is collecting
+            state = apply(state, action)
+    finally:
+        gc.enable()

@@ -240,3 +240,28 @@ def test_a_dealer_deals_the_cores_of_determinize() -> None:
             ranks(got)
             for field in Core.__slots__:
                 assert getattr(got, field) == getattr(want, field), field
+
+
+def test_a_plan_search_leaves_no_reference_cycle() -> None:
+    """The plan search (playout.PlanSearch) frees everything it made by reference counting:
+    the expert pauses Python's cycle collector while it searches, so a cycle per plan (as the
+    recursive closure it once was made) would pile up until the search ends."""
+    import gc
+
+    from mexitrain.players import playout
+    from mexitrain.rules import make_rules
+    from mexitrain.rules.core import new_game as core_game
+
+    c = core_game(make_rules("standard", {}), 4, seed=3)
+    tab = c.tab
+    gc.collect()
+    gc.disable()
+    try:
+        for seat in range(4):
+            hand = c.hands[seat]
+            for end in range(13):
+                plan, _, _, (length, _) = playout._plan(c, playout.reach(tab, hand, end), end, False, 200)
+                assert len(plan) == length
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -112,14 +112,32 @@ def test_shuffle_draws_as_random_shuffle():  # §2: the deal comes from the game
         assert a == b
 
 
+def test_permuted_draws_as_a_whole_random_sample():  # §2: the expert's draws come from its seed
+    """``deal.permuted`` (the expert's orders of the boneyard in its rollouts) is
+    ``Random.sample(x, len(x))``: the same order from the same bits, the generator left in the
+    same state, so that the expert's kept tournament games replay (test_tournament_hint)."""
+    rng = random.Random(6)
+    for size in [*range(0, 12), 63, 64, 65, *(rng.randrange(12, 200) for _ in range(100))]:
+        seed = rng.randrange(10**6)
+        x = list(range(100, 100 + size))
+        a, b = random.Random(seed), random.Random(seed)
+        assert deal.permuted(a, x) == b.sample(x, size)
+        assert x == list(range(100, 100 + size))  # a copy: the list itself untouched
+        assert a.getstate() == b.getstate()
+
+
 def test_a_generator_that_draws_otherwise_shuffles_its_own_way():  # §2
     class Other(random.Random):
         def shuffle(self, x):
             x.reverse()
 
+        def sample(self, x, k):
+            return x[::-1][:k]
+
     x = list(range(10))
     deal.shuffle(Other(1), x)
     assert x == list(range(9, -1, -1))
+    assert deal.permuted(Other(1), x) == list(range(10))  # its own sample, not ours
 
 
 def test_a_core_from_a_snapshot_knows_its_markers():  # §5: markers as bits too

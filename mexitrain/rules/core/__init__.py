@@ -30,7 +30,7 @@ from .compact import Core
 from .deal import deal, start_round
 from .moves import legal, plays
 from .refusals import check, refusal
-from .scoring import hand_pips, mask_total
+from .scoring import game_winners, hand_pips, mask_total
 from .snapshot import from_state, to_state
 from .step import settle, step
 from .tables import M_DRAW, M_MARK, M_PASS, M_SKIP, Table, table
@@ -91,6 +91,6 @@ def apply_action(c: Core, action) -> None:
 
 __all__ = [
     "COMPILED", "Core", "HOT", "compiled", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Table", "actions", "apply_action",
-    "check", "deal", "from_state", "hand_pips", "legal", "mask_total", "new_game", "plays", "refusal", "settle",
+    "check", "deal", "from_state", "game_winners", "hand_pips", "legal", "mask_total", "new_game", "plays", "refusal", "settle",
     "start_round", "step", "table", "to_state",
 ]

@@ -8,5 +8,7 @@ from .tables cimport Table
 
 @cython.locals(steps=list, i=long, n=long, k=long, j=long, size=long)
 cpdef shuffle(rng, list x)
+@cython.locals(steps=list, i=long, n=long, k=long, j=long, size=long, pool=list, out=list)
+cpdef list permuted(rng, list x)
 @cython.locals(tab=Table)
 cpdef start_round(Core c, number)

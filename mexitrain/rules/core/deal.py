@@ -16,7 +16,7 @@ def shuffle(rng: random.Random, x: list) -> None:
     ``x[i]`` with ``x[_randbelow(i + 1)]`` for ``i`` from the end down to 1, and
     ``_randbelow(n)`` draws ``n.bit_length()`` bits until one is below ``n``: CPython 3.11
     to 3.13), without a Python call per tile. Where the generator draws otherwise (checked
-    once, below) it is ``rng.shuffle``; tests/rules/test_core_speed.py holds the two equal."""
+    once, below) it is ``rng.shuffle``; tests/rules/test_core_fast_paths.py holds the two equal."""
     if not _SAME_DRAWS or type(rng) is not random.Random:
         rng.shuffle(x)
         return
@@ -32,7 +32,32 @@ def shuffle(rng: random.Random, x: list) -> None:
         x[i], x[j] = x[j], x[i]
 
 
+def permuted(rng: random.Random, x: list) -> list:
+    """``rng.sample(x, len(x))``: a shuffled copy, the same one from the same draws
+    (``Random.sample`` takes ``pool[_randbelow(n - i)]`` for each ``i`` and moves the pool's
+    last item into its place: its pool method, which a whole sample always uses), without a
+    Python call per item: the expert's orders of the boneyard in its rollouts. Where the
+    generator draws otherwise it is ``rng.sample``, as :func:`shuffle`."""
+    if not _SAME_DRAWS or type(rng) is not random.Random:
+        return rng.sample(x, len(x))
+    getrandbits = rng.getrandbits
+    size = len(x)
+    steps = _PICKS.get(size)
+    if steps is None:
+        steps = _PICKS[size] = [(i, size - i, (size - i).bit_length()) for i in range(size)]
+    pool = x[:]
+    out = x[:]
+    for i, n, k in steps:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        out[i] = pool[j]
+        pool[j] = pool[n - 1]
+    return out
+
+
 _STEPS: dict[int, list[tuple[int, int, int]]] = {}  # per length: (i, i + 1, its bit length)
+_PICKS: dict[int, list[tuple[int, int, int]]] = {}  # per length: (i, size - i, its bit length)
 _SAME_DRAWS = True
 
 
@@ -41,7 +66,7 @@ def _same_draws() -> bool:
         a, b = list(range(190)), list(range(190))
         random.Random(seed).shuffle(a)
         shuffle(random.Random(seed), b)
-        if a != b:
+        if a != b or random.Random(seed).sample(a, 190) != permuted(random.Random(seed), a):
             return False
     return True
 

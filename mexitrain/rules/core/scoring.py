@@ -64,6 +64,15 @@ def winners(c: Core) -> tuple[int, ...]:
     return tuple(sorted(s for i in first_places(per_side) for s in sides[i]))
 
 
+def game_winners(c: Core) -> tuple[int, ...]:
+    """The seats that won the game (:func:`winners`, worked out once, when first asked at
+    its end), or ``()`` while it goes on."""
+    w = c.winners
+    if w is None:
+        w = c.winners = winners(c)
+    return w
+
+
 def end_round(c: Core, end: str, out_seat: int | None) -> None:
     """Score the round (§7), then deal the next one or end the game (not settled). The
     round's result is a compact tuple: its leftovers are the hands' masks with the round's
@@ -90,6 +99,6 @@ def end_round(c: Core, end: str, out_seat: int | None) -> None:
         c.phase = GAME_OVER
         c.over = True
         c.drawn = -1
-        c.winners = winners(c)
+        c.winners = None  # worked out when asked (game_winners): a rollout never asks
         return
     start_round(c, c.round + 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..actions import MEXICAN
 from ..state import Event, GameState, RoundResult, Train, construct
 from .compact import Core
-from .scoring import hand_tiles, rank_of, ranked_tiles, ranks
+from .scoring import game_winners, hand_tiles, rank_of, ranked_tiles, ranks
 from .tables import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Table, move, table
 
 HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
@@ -184,7 +184,7 @@ def to_state(c: Core, prev: GameState | None = None, before: Core | None = None)
         "dealt_boneyard": c.dealt_boneyard,
         "events": events,
         "results": results,
-        "winners": c.winners,
+        "winners": game_winners(c),
     }
     return construct(GameState, values)
 
@@ -236,7 +236,7 @@ def _after(c: Core, prev: GameState, before: Core) -> GameState:
         d["opening_queue"] = tuple(c.queue)
     if c.failed != before.failed:
         d["failed"] = tuple(c.failed)
-    d["winners"] = c.winners
+    d["winners"] = game_winners(c)
     return construct(GameState, d)
 
 
