@@ -26,13 +26,19 @@ cpdef own_plan(Core c, long seat, dict book, budget)
                loss=long, i=long)
 cpdef best_play(Core c, list ps, dict book, budget, w)
 
-cdef class PlanSearch:
-    cdef public object halves, all_moves, weights, near
-    cdef public bint wild
-    cdef public long budget, nodes, best_len, best_pips
-    cdef public list best_path, path
-    cdef public set seen
-    @cython.locals(most=long, new_end=long, w=long, i=long, stop=bint, path=list, seen=set,
-                   cand=list, order=list)
-    cpdef bint search(self, long end, free, long length, long weight) except -1
+cdef list _BIT_INDEX
 
+cdef class PlanSearch:
+    cdef public list halves, near, weights, local, moves, best_path, path
+    cdef public object all_moves
+    cdef public set seen
+    cdef public bint wild
+    cdef public long budget, nodes, best_len, best_pips, most, most_pips
+    @cython.locals(local=list)
+    cpdef list moves_at(self, long end)
+    @cython.locals(weights=list, near=list, count=long, total=long, rest=long, low=long,
+                   comp=long, frontier=long, j=long)
+    cpdef bound(self, long free, long end)
+    @cython.locals(most=long, new_end=long, i=long, stop=bint, path=list, seen=set, cand=list,
+                   order=list, b=long, h=long, nf=long, key=long, halves=list)
+    cpdef bint search(self, long end, long free, long length, long weight) except -1

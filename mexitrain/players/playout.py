@@ -30,7 +30,6 @@ from ..rules.core import M_DRAW, M_PASS, M_SKIP, from_state, legal, plays, step
 from ..rules.core import hand_pips as core_hand_pips
 from ..rules.core.compact import Core
 from ..rules.core.deal import shuffle
-from ..rules.core.scoring import mask_total
 from ..rules.core.tables import (
     CHAIN,
     DRAWN,
@@ -43,6 +42,7 @@ from ..rules.core.tables import (
 )
 from ..rules.tiles import placement_table
 from .planner import DEFAULT_WEIGHTS, Weights
+from .plans import plan_train
 
 Tile = tuple[int, int]
 
@@ -263,9 +263,9 @@ def own_plan(c: Core, seat: int, book: dict, budget: int) -> tuple:
 def _plan_moves(tab) -> tuple:
     """Per tile set (and wild blanks): ``(halves, moves, pips, near)``, ``halves[v]`` the
     mask of the tiles with a half ``v``, ``near[i]`` of the tiles sharing a half with tile
-    ``i``, ``moves[end]`` every lay of every tile at ``end`` as ``(bit, lay code, new end,
-    pips, halves[new end])`` in :func:`.plans._search`'s order (doubles of the end first,
-    then heavier, then by lay): the search's own list once filtered by the hand."""
+    ``i``, ``moves[end]`` every lay of every tile at ``end`` as ``(tile id, lay code, new
+    end, pips)`` in :func:`.plans._search`'s order (doubles of the end first, then heavier,
+    then by lay): the search's own list once filtered by the hand."""
     key = (tab.set, tab.wild)
     got = _MOVES.get(key)
     if got is None:  # built once per tile set
@@ -279,10 +279,10 @@ def _plan_moves(tab) -> tuple:
         for end in range(19):
             table = placement_table(end, tab.wild)
             here = [
-                (bit[i], lay, lay[1], pips[i]) for i, t in enumerate(tiles) for lay in table.get(t, ())
+                (i, lay, lay[1], pips[i]) for i, t in enumerate(tiles) for lay in table.get(t, ())
             ]
             here.sort(key=lambda m: (m[2] != end, -m[3], m[1]))
-            moves.append(tuple((b, a * 19 + z, ne, w, halves[ne]) for b, (a, z), ne, w in here))
+            moves.append(tuple((i, a * 19 + z, ne, w) for i, (a, z), ne, w in here))
         got = _MOVES.put(key, (halves, moves, pips, near))
     return got
 
@@ -309,33 +309,79 @@ def _component(halves, near, hand: int, end: int) -> int:
     return comp
 
 
+#: The plan search numbers the hand's tiles 0, 1, 2...: its masks (and the positions it has
+#: searched, ``free << 5 | end``) are then small ints, C integers in the compiled build. A
+#: hand of more tiles than this (never in practice) is planned by ``plans.plan_train``.
+LOCAL_TILES = 58
+
+
+def _bit_indices() -> list[int]:
+    """The index of a single bit ``b`` (up to ``2**65``) at ``b % 67`` (2 is a primitive
+    root mod 67): a C integer's bit index without a call in the compiled build."""
+    out = [0] * 67
+    for j in range(66):
+        out[(1 << j) % 67] = j
+    return out
+
+
+_BIT_INDEX = _bit_indices()
+
+
 def _plan(c: Core, hand: int, end: int, wild: bool, budget: int):
     """plan_train of the hand's tiles (as ``cached_plan(..., exact=False)``), in lay codes:
     ``(plan, tile bit -> index, the plan's mask, (length, pips))``.
 
     The same search as :func:`.plans._search` (its node budget, order and pruning), run on
-    the core's tile masks: tiles are bits of their ids instead of their rank in the sorted
-    hand, which changes no choice (every ordering key is the lay, never the rank)."""
+    masks of the hand's tiles (:class:`PlanSearch`) instead of its sorted tiles, which changes
+    no choice (every ordering key is the lay, never a tile's place in the hand)."""
     tab = c.tab
-    s = PlanSearch(_plan_moves(tab), wild, budget)
-    s.search(end, hand, 0, 0)
-    plan = tuple(s.best_path)
+    ids = []
+    rest = hand
+    while rest:
+        low = rest & -rest
+        ids.append(low.bit_length() - 1)
+        rest ^= low
+    if len(ids) > LOCAL_TILES:
+        laid = plan_train([tab.tiles[i] for i in ids], end, wild, budget, False)
+        plan = tuple(a * 19 + z for a, z in laid)
+        key = (len(laid), sum(a + z for a, z in laid))
+    else:
+        s = PlanSearch(tab, ids, wild, budget)
+        s.search(end, (1 << len(ids)) - 1, 0, 0)
+        plan = tuple(s.best_path)
+        key = (s.best_len, s.best_pips)
     bit_of_lay = tab.bit_of_lay
     index = {bit_of_lay[code]: i for i, code in enumerate(plan)}
     mask = 0
     for b in index:
         mask |= b
-    return plan, index, mask, (s.best_len, s.best_pips)
+    return plan, index, mask, key
 
 
 class PlanSearch:
-    """One plan search (:func:`_plan`): the best chain so far, the chain being tried, the
-    positions searched and the nodes counted, with the search's recursion as a method of the
-    free tiles (the hand less the chain). A class rather than a closure, so that the compiled
-    build keeps its counters as C integers and no search leaves a reference cycle behind."""
+    """One plan search (:func:`_plan`) over ``ids``, the hand's tiles, numbered in that order:
+    tile ``ids[j]`` is bit ``j`` of every mask here. It keeps the best chain so far, the chain
+    being tried, the positions searched and the nodes counted; the search's recursion is
+    :meth:`search`. A class rather than a closure, so that the compiled build keeps its
+    counters and masks as C integers and no search leaves a reference cycle behind."""
 
-    def __init__(self, tables: tuple, wild: bool, budget: int) -> None:
-        self.halves, self.all_moves, self.weights, self.near = tables
+    def __init__(self, tab, ids: list[int], wild: bool, budget: int) -> None:
+        tiles, pips = tab.tiles, tab.pips
+        halves = [0] * 19  # per value, the hand's tiles with a half of it
+        local = [0] * tab.size  # per tile id, its bit here (0: not in the hand)
+        weights = []
+        for j, i in enumerate(ids):
+            a, b = tiles[i]
+            halves[a] |= 1 << j
+            halves[b] |= 1 << j
+            local[i] = 1 << j
+            weights.append(pips[i])
+        self.halves = halves
+        self.near = [halves[tiles[i][0]] | halves[tiles[i][1]] for i in ids]
+        self.weights = weights
+        self.local = local
+        self.all_moves = _plan_moves(tab)[1]
+        self.moves = [None] * 19  # per end, the hand's lays there (moves_at)
         self.wild = wild
         self.budget = budget
         self.nodes = 0
@@ -344,6 +390,47 @@ class PlanSearch:
         self.best_path: list[int] = []
         self.path: list[int] = []
         self.seen: set[int] = set()  # (end, free tiles) searched, as free << 5 | end
+        self.most = 0  # see bound
+        self.most_pips = 0
+
+    def moves_at(self, end: int) -> list:
+        """The hand's lays at ``end`` as ``(bit, lay code, new end, pips)``, in the search's
+        order (the tile set's list, filtered once per end)."""
+        got = self.moves[end]
+        if got is None:
+            local = self.local
+            got = self.moves[end] = [
+                (local[i], code, ne, w) for i, code, ne, w in self.all_moves[end] if local[i]
+            ]
+        return got
+
+    def bound(self, free: int, end: int) -> None:
+        """How many tiles of ``free`` a chain from ``end`` could still lay at most, and their
+        pips (``most``, ``most_pips``): all of them with wild blanks, else those joined to
+        ``end`` by matching halves (as :func:`_component`)."""
+        weights = self.weights
+        count = total = 0
+        if self.wild:
+            rest = free
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                count += 1
+                total += weights[_BIT_INDEX[low % 67]]
+        else:
+            near = self.near
+            comp = 0
+            frontier = self.halves[end] & free
+            while frontier:  # each tile of the component passes here once
+                comp |= frontier
+                low = frontier & -frontier
+                frontier ^= low
+                j = _BIT_INDEX[low % 67]
+                frontier |= near[j] & free & ~comp
+                count += 1
+                total += weights[j]
+        self.most = count
+        self.most_pips = total
 
     def search(self, end: int, free: int, length: int, weight: int) -> bool:
         """Search the chains from ``end`` with the ``free`` tiles; True: stop (budget spent)."""
@@ -351,29 +438,38 @@ class PlanSearch:
         if length > self.best_len or (length == self.best_len and weight > self.best_pips):
             self.best_len, self.best_pips = length, weight
             self.best_path = self.path[:]
-        comp = free if self.wild else _component(self.halves, self.near, free, end)
-        most = length + comp.bit_count()
-        if most < self.best_len or (
-            most == self.best_len and weight + mask_total(comp, self.weights) <= self.best_pips
-        ):
+        self.bound(free, end)
+        most = length + self.most
+        if most < self.best_len or (most == self.best_len and weight + self.most_pips <= self.best_pips):
             return False
-        cand = [m for m in self.all_moves[end] if free & m[0]]
+        cand = []
+        for m in self.moves_at(end):
+            b = m[0]
+            if free & b:
+                cand.append(m)
         if cand and cand[0][2] == end and not self.wild:
             cand = cand[:1]  # a double of this end is a free extension: never worse
         elif len(cand) > 1:  # most follow-ups first, then heavier, then by lay (a stable sort)
-            order = [(-(m[4] & free & ~m[0]).bit_count(), -m[3], m[1], i) for i, m in enumerate(cand)]
+            halves = self.halves
+            order = []
+            for i, m in enumerate(cand):
+                b = m[0]
+                h = halves[m[2]]
+                order.append((-(h & free & ~b).bit_count(), -m[3], m[1], i))
             order.sort()
             cand = [cand[k[3]] for k in order]
         seen = self.seen
         path = self.path
-        for b, code, new_end, w, _ in cand:
+        for m in cand:
+            b = m[0]
+            new_end = m[2]
             nf = free & ~b
             key = nf << 5 | new_end
             if key in seen:
                 continue
             seen.add(key)
-            path.append(code)
-            stop = self.search(new_end, nf, length + 1, weight + w)
+            path.append(m[1])
+            stop = self.search(new_end, nf, length + 1, weight + m[3])
             path.pop()
             if stop or self.nodes >= self.budget:
                 return True

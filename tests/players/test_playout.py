@@ -187,11 +187,13 @@ def test_a_drawn_tile_kept_by_choice_on_the_core() -> None:
         assert rollout(state, 0, queues, steps) == reducer_rollout(state, 0, queues, steps), steps
 
 
-@pytest.mark.parametrize("wild", [False, True])
-def test_the_plan_search_on_masks_is_plan_train(wild: bool) -> None:
+@pytest.mark.parametrize("wild, sizes", [(False, (0, 20)), (True, (0, 20)), (False, (50, 70)), (True, (50, 70))])
+def test_the_plan_search_on_masks_is_plan_train(wild: bool, sizes: tuple[int, int]) -> None:
     """§9 (plan your own train): the rollouts' plan search on the core's tile masks, and its
     cache keyed by the tiles a chain can reach, give plan_train's chain (exact=False) for the
-    whole hand, on random hands of every size and every end, at small and large budgets."""
+    whole hand, on random hands of every size and every end, at small and large budgets;
+    hands of more than playout.LOCAL_TILES tiles (planned by plan_train itself) and of just
+    fewer (the highest bits of the search's small masks) included."""
     from mexitrain.players import playout
     from mexitrain.players.plans import plan_train
     from mexitrain.rules import make_rules
@@ -201,18 +203,22 @@ def test_the_plan_search_on_masks_is_plan_train(wild: bool) -> None:
     c = new_game(rules, players=2, seed=1)
     tab = c.tab
     rng = random.Random(5)
-    for _ in range(300):
-        ids = rng.sample(range(tab.size), rng.randint(0, 20))
+    paths = set()  # planned by plan_train itself (True), by the search on small masks (False)
+    for _ in range(300 if sizes[1] <= 20 else 40):
+        ids = rng.sample(range(tab.size), rng.randint(*sizes))
         hand = 0
         for i in ids:
             hand |= tab.bit[i]
         end = rng.randint(0, 12)
         budget = rng.choice([5, 30, 200])
         want = plan_train([tab.tiles[i] for i in ids], end, wild, budget, False)
-        plan, index, mask, key = playout._plan(c, playout.reach(tab, hand, end), end, wild, budget)
+        reach = playout.reach(tab, hand, end)
+        paths.add(reach.bit_count() > playout.LOCAL_TILES)
+        plan, index, mask, key = playout._plan(c, reach, end, wild, budget)
         assert plan == tuple(a * 19 + b for a, b in want)
         assert key == (len(want), sum(a + b for a, b in want))
         assert sorted(index.values()) == list(range(len(plan))) and mask.bit_count() == len(plan)
+    assert paths == ({False} if sizes[1] <= playout.LOCAL_TILES else {False, True})
 
 
 def test_a_dealer_deals_the_cores_of_determinize() -> None:
