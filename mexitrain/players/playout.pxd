@@ -13,8 +13,11 @@ cdef long CHAIN, DRAWN, FOLLOW_UP, FOLLOW_UP_DRAWN, SWAN, TURN
 cdef long M_DRAW, M_PASS, M_SKIP
 cdef list LAY, LAY_DOUBLE
 
-cpdef long draw_from_queue(Core c, queue, long p) except? -1
-@cython.locals(seat=long, steps=long, done=long, number=long)
+@cython.locals(bone=list, top=long, t=long, i=long, u=long)
+cpdef long draw_from_queue(Core c, list queue, long p, list where) except? -1
+@cython.locals(i=long, t=long, where=list)
+cpdef list positions(Core c)
+@cython.locals(seat=long, steps=long, done=long, number=long, where=list)
 cpdef run(Core c, queues, budget, long max_steps=*, weights=*)
 @cython.locals(phase=long)
 cpdef decide(Core c, list ms, dict book, budget, w)

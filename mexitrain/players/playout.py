@@ -111,24 +111,31 @@ class Dealer:
         return c, bone
 
 
-def draw_from_queue(c: Core, queue: list[int], p: int) -> int:
+def draw_from_queue(c: Core, queue: list[int], p: int, where: list[int]) -> int:
     """Put the first tile of ``queue`` (tile ids) from position ``p`` that is still in the
     boneyard on top of it, so that the core's draw takes it; returns the next position.
-    ``c.bone`` must be private to ``c`` (see :func:`run`)."""
-    held = 0
-    for h in c.hands:
-        held |= h
-    pool = c.off & ~held  # the boneyard's tiles
-    bit = c.tab.bit
-    while not pool & bit[queue[p]]:
+    ``c.bone`` must be private to ``c`` and ``where`` its positions (:func:`positions`), kept
+    up to date here: the boneyard is ``bone[bpos:]``, as the core draws from the top."""
+    bone, top = c.bone, c.bpos
+    while where[queue[p]] < top:  # drawn already, or never in the boneyard
         p += 1
     t = queue[p]
-    bone, top = c.bone, c.bpos
-    if bone[top] != t:
-        i = bone.index(t, top)
-        bone[i] = bone[top]
+    i = where[t]
+    if i != top:
+        u = bone[top]
+        bone[i] = u
+        where[u] = i
         bone[top] = t
+        where[t] = top
     return p + 1
+
+
+def positions(c: Core) -> list[int]:
+    """Per tile id, its position in ``c.bone`` (-1 for a tile never in it)."""
+    where = [-1] * c.tab.size
+    for i, t in enumerate(c.bone):
+        where[t] = i
+    return where
 
 
 def hand_pips(c: Core) -> tuple[int, ...]:
@@ -157,6 +164,7 @@ def run(
         weights = [DEFAULT_WEIGHTS] * c.tab.n
     if queues is not None:
         c.bone = c.bone[:]  # the draws below reorder it
+        where = positions(c)
         pointers = [0] * c.tab.n
     book: dict[int, tuple] = {}
     done = len(c.round_scores)
@@ -172,7 +180,7 @@ def run(
             m = decide(c, ms, book, budget, weights[c.turn])
         if m == M_DRAW and queues is not None:
             seat = c.turn
-            pointers[seat] = draw_from_queue(c, queues[seat], pointers[seat])
+            pointers[seat] = draw_from_queue(c, queues[seat], pointers[seat], where)
         step(c, m)
         steps += 1
     if len(c.round_scores) > done:
