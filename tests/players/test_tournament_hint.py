@@ -170,6 +170,31 @@ def test_the_kept_games_are_still_the_games_the_players_play():
         assert again.round_scores == kept[(_, levels, seed, budget)].round_scores[:2], path.name
 
 
+@pytest.mark.slow
+def test_kept_full_games_replay_whole():
+    """Heavy: the first kept game of every seating in each file, and two more, replayed whole
+    (13 rounds): every round's scores the same. A change meant to make a player faster without
+    changing its play must pass this (a few minutes on the compiled build, longer pure)."""
+    from pathlib import Path
+
+    from mexitrain.commands.tournament import ResultsFile
+    from mexitrain.players.tournament import play_one
+    from mexitrain.rules import make_rules
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    rules = make_rules("standard", {})
+    for path in sorted(folder.glob("*.jsonl")):
+        kept = ResultsFile(path, write=False).games
+        keys = sorted(kept)
+        firsts = {}
+        for key in keys:
+            firsts.setdefault(key[1], key)  # per seating (the levels in seat order)
+        for key in sorted({*firsts.values(), keys[len(keys) // 2], keys[-1]}):
+            _, levels, seed, budget = key
+            again = play_one(rules, levels, seed, budget)
+            assert again.round_scores == kept[key].round_scores, (path.name, key)
+
+
 def test_a_long_tournament_says_how_far_it_has_got(tmp_path, capsys):
     """Hours of games: standard error tells how many are played and about how long is left;
     the table on standard output is unchanged."""
