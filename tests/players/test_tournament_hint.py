@@ -170,6 +170,25 @@ def test_the_kept_games_are_still_the_games_the_players_play():
         assert again.round_scores == kept[(_, levels, seed, budget)].round_scores[:2], path.name
 
 
+def test_a_kept_full_game_replays_whole():
+    """The small sample of the heavy test below, always on (CI's compiled stage runs it too):
+    the first kept 2-player game at the default budget, all 13 rounds, scores each round the
+    same again."""
+    from pathlib import Path
+
+    from mexitrain.commands.tournament import ResultsFile
+    from mexitrain.players.tournament import play_one
+    from mexitrain.rules import make_rules
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "expert-planner-2p.jsonl"
+    kept = ResultsFile(path, write=False).games
+    key = min(kept)
+    _, levels, seed, budget = key
+    again = play_one(make_rules("standard", {}), levels, seed, budget)
+    assert len(again.round_scores) == 13
+    assert again.round_scores == kept[key].round_scores
+
+
 @pytest.mark.slow
 def test_kept_full_games_replay_whole():
     """Heavy: the first kept game of every seating in each file, and two more, replayed whole
