@@ -357,14 +357,20 @@ def _check_name(name: str) -> str:
 
 
 def names_value(text: str) -> tuple[str, ...]:
-    """Seat names, comma-separated, each checked by :func:`name_value`'s rules."""
-    from ..text.names import printable
+    """Seat names, comma-separated, each checked by :func:`name_value`'s rules, no two the
+    same (:func:`mexitrain.text.names.repeated_name`)."""
+    from ..text.names import printable, repeated_name
 
     names = tuple(part.strip() for part in text.split(","))
     for name in names:
         if not name:
             raise argparse.ArgumentTypeError(_("empty name in {names}").format(names=_q(printable(text))))
         _check_name(name)
+    twice = repeated_name(names)
+    if twice is not None:
+        raise argparse.ArgumentTypeError(
+            _("two seats are named {name}: each needs a name of its own").format(name=_q(printable(twice)))
+        )
     return names
 
 

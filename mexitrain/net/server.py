@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from ..rules import GameState
 from ..storage.savefile import SaveError
 from ..table import GameSetup
+from ..text.names import unused_name
 from . import files
 from .game import Seat, TableGame
 from .links import FATAL, Connection, Limits
@@ -397,7 +398,8 @@ class TableServer:
                 await conn.fail("table_full")
                 return False
             # the seat is this person's from now on; they learn its token once it is on disk
-            s.kind, s.name, s.token, s.conn = "person", hello.name, secrets.token_urlsafe(24), conn
+            s.kind, s.token, s.conn = "person", secrets.token_urlsafe(24), conn
+            s.name = self._own_name(s, hello.name)
             self._event("joined", name=s.name, seat=s.index)
             try:
                 await self.files.table_saved()
@@ -430,10 +432,17 @@ class TableServer:
         conn.seat = s.index
         conn.host = s.index == self.host_seat
         if not self.started and hello.name and s.name != hello.name and s.index != self.host_seat:
-            s.name = hello.name
+            s.name = self._own_name(s, hello.name)
         if s.index == self.host_seat and not self.started:
-            s.name = hello.name
+            s.name = self._own_name(s, hello.name)
         self._event("back" if was_away else "joined", name=s.name, seat=s.index)
+
+    def _own_name(self, s: Seat, name: str) -> str:
+        """``name`` for seat ``s``, or "name 2"… when a person's or computer's seat already has
+        it: one name, one player, at the table and in each one's statistics. (An open seat's
+        placeholder does not count: the open seats are named afresh at the deal.)"""
+        taken = (t.name for t in self.seats if t is not s and t.kind != "open")
+        return unused_name(name, taken)
 
     def _left(self, conn: Connection) -> None:
         if conn.seat is None:

@@ -125,9 +125,13 @@ def add_game(stats: Stats, setup: GameSetup, state: GameState) -> Stats:
     totals = {seat: st.total for st in standings(state) for seat in st.seats}
     preset = preset_name(state.rules)
     players = dict(stats.players)
+    counted: set[str] = set()
     for seat, cfg in enumerate(setup.seats):
-        if not cfg.is_human:
+        # a game counts once for a name: a table of an earlier version could give two
+        # people one name (the form, --names and the table server now refuse it)
+        if not cfg.is_human or cfg.name in counted:
             continue
+        counted.add(cfg.name)
         team = state.team_of(seat)
         levels = sorted(
             {s.kind for i, s in enumerate(setup.seats) if i not in team and not s.is_human}

@@ -11,6 +11,7 @@ wide, a combining accent none).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from rich.cells import cell_len, split_graphemes
 
@@ -91,3 +92,39 @@ def shorten(text: str, width: int) -> str:
     if width <= 1:
         return cut(text, width)
     return cut(text, width - 1) + ELLIPSIS
+
+
+def name_key(name: str) -> str:
+    """What tells two seats' names apart: two names with the same key are the same name to
+    the players and in the statistics ("Bea", "bea" and "BEA " are one name)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def repeated_name(names: Iterable[str]) -> str | None:
+    """The first of ``names`` that an earlier one already is (:func:`name_key`), or None: a
+    table's seats each have a name of their own."""
+    seen: set[str] = set()
+    for name in names:
+        key = name_key(name)
+        if key in seen:
+            return name
+        seen.add(key)
+    return None
+
+
+def unused_name(name: str, taken: Iterable[str]) -> str:
+    """``name`` if no name in ``taken`` is the same (:func:`name_key`), else the first of
+    "name 2", "name 3"… that is free, the name cut (never inside a character) so that it
+    stays within :data:`NAME_MAX` characters."""
+    keys = {name_key(t) for t in taken}
+    if name_key(name) not in keys:
+        return name
+    spans, _total = split_graphemes(name)
+    for n in range(2, len(keys) + 3):
+        suffix = f" {n}"
+        room = NAME_MAX - len(suffix)
+        stem = name[: max((stop for _s, stop, _w in spans if stop <= room), default=0)].rstrip()
+        candidate = f"{stem}{suffix}" if stem else suffix.strip()
+        if name_key(candidate) not in keys:
+            return candidate
+    raise AssertionError("unreachable: more numbers were tried than names are taken")

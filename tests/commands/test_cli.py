@@ -189,6 +189,7 @@ BAD = [
     (["--names", "A,B", "--players", "4"], "--names gives 2 names for 4 players"),
     (["--names", "A,,B"], "empty name"),
     (["--names", "A" * 21 + ",B"], "longer than 20 characters"),
+    (["--names", "Ann,Bo,ann "], "two seats are named 'ann': each needs a name of its own"),
     (["--speed", "-1"], "--speed: must be between 0 and 10 seconds"),
     (["--speed", "nan"], "--speed: must be between 0 and 10 seconds"),
     (["--speed", "fast"], "--speed: expected a number of seconds"),

@@ -20,6 +20,7 @@ from mexitrain.net.protocol import (
     HandOver,
     Hello,
     Intent,
+    Lobby,
     Refused,
     StartGame,
     Update,
@@ -200,6 +201,24 @@ async def test_a_full_table_and_a_started_game_refuse_newcomers(tmp_path):
         seen = await c.closed()
         assert [(m.code, m.fatal) for m in seen] == [("table_full", True)]
         await _still_served(server, a, b)
+
+
+async def test_people_who_give_one_name_are_told_apart(tmp_path):
+    """One name, one player (at the table, in the log, in each one's statistics): a newcomer
+    whose name a seat already has, whatever its case, sits as "name 2", "name 3"…, and so does
+    a person who comes back before the deal under a name another seat has."""
+    async with served(table(4, 4, seed=2), tmp_path, start_when_full=None) as server:
+        people = []
+        for name in ("Sam", "sam", "Sam", "Ann"):
+            people.append(await Raw.join(server, name))
+            await people[-1].next(Welcome)
+        assert [s.name for s in server.seats] == ["Sam", "sam 2", "Sam 3", "Ann"]
+        lobby = await people[3].next(Lobby)
+        assert [seat.name for seat in lobby.seats] == ["Sam", "sam 2", "Sam 3", "Ann"]
+        again = await Raw.join(server, "SAM", token=server.seats[3].token)
+        assert (await again.next(Welcome)).seat == 3
+        assert [s.name for s in server.seats] == ["Sam", "sam 2", "Sam 3", "SAM 4"]
+        assert server.errors == 0
 
 
 async def test_a_replayed_token_takes_the_seat_over(tmp_path):

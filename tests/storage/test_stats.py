@@ -84,6 +84,18 @@ def test_per_level_preset_and_people(tmp_path: Path) -> None:
     assert preset_name(RuleSet(blanks_wild=True)) == "custom"
 
 
+def test_a_game_counts_once_for_a_name_two_seats_of_an_old_table_share(tmp_path: Path) -> None:
+    """Tables are no longer made with two seats of one name, but a save of an earlier version
+    can have one: its game is one game for that name (the first such seat's), not two."""
+    seats = (SeatConfig(name="Ann", kind="human"), SeatConfig(name="Ann", kind="human"))
+    setup = GameSetup(rules=SHORT_RULES, seed=5, seats=seats)
+    done = _finished(setup)
+    record_finished_game(tmp_path, setup, done)
+    ann = load_stats(tmp_path).players["Ann"].overall
+    assert ann.games == 1 and ann.total_sum == sum(r.scores[0] for r in done.results)
+    assert ann.wins == int(0 in done.winners)
+
+
 def test_team_games_count_the_team_total(tmp_path: Path) -> None:
     rules = RuleSet(set=9, teams=True, rounds=2)
     setup = table(rules, players=4, seed=7)

@@ -18,7 +18,16 @@ from mexitrain.storage.stats import PlayerStats, Stats
 from mexitrain.table import SeatConfig
 from mexitrain.text.basics import short_names
 from mexitrain.text.errors import error_text
-from mexitrain.text.names import cells, cut, fit, printable
+from mexitrain.text.names import (
+    NAME_MAX,
+    cells,
+    cut,
+    fit,
+    name_key,
+    printable,
+    repeated_name,
+    unused_name,
+)
 from mexitrain.text.stats import format_stats
 
 ESC_TITLE = "Bo\x1b]2;pwned\x07"
@@ -58,6 +67,25 @@ def test_names_are_cut_and_padded_in_cells_never_inside_a_character():
     family = "👨\u200d👩\u200d👧\u200d👦"
     assert cut(family + "x", 2) == family and cut(family, 1) == ""
     assert short_names(["東京太郎", "🚂🚂🚂🚂", "Bo"], 4) == ["東…", "🚂…", "Bo"]  # 3 cells: no half 京
+
+
+def test_one_name_whatever_its_case_width_or_spaces_and_a_free_one_beside_it():
+    assert name_key(" Bea  Z ") == name_key("bea z") == name_key("ＢＥＡ Z")  # full-width letters too
+    assert repeated_name(["You", "Bea", "Cal"]) is None
+    assert repeated_name(["You", "Bea", "YOU", "bea"]) == "YOU"
+    assert unused_name("Bea", ["You", "Cal"]) == "Bea"
+    assert unused_name("Bea", ["bea", "Bea 2"]) == "Bea 3"
+    long = "Ж" * NAME_MAX
+    assert unused_name(long, [long]) == "Ж" * (NAME_MAX - 2) + " 2"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one character on screen, five code points
+    name = "a" * 14 + family
+    assert unused_name(name, [name]) == "a" * 14 + " 2"  # the emoji left out whole, not cut inside
+    for name in ("Bea", long, "a" * 14 + family, "x"):
+        taken = [name]
+        for _ in range(12):
+            taken.append(unused_name(name, taken))
+            assert len(taken[-1]) <= NAME_MAX and SeatConfig(name=taken[-1])
+        assert repeated_name(taken) is None
 
 
 def test_printable_shows_control_characters_escaped():

@@ -83,6 +83,25 @@ async def test_impossible_table_is_explained_and_start_disabled():
         assert "Ready" in verdict(app) and not screen.query_one("#start", Button).disabled
 
 
+async def test_two_seats_of_one_name_are_refused_until_one_is_renamed():
+    """One name, one player: on the board, in the log and in the statistics (which count a
+    person by name), so two seats may not share one, whatever its case."""
+    app = form_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        bea = screen.query_one("#name-1", Input).value
+        screen.query_one("#name-2", Input).value = f" {bea.upper()} "
+        await pilot.pause()
+        assert f"two seats are named {bea.upper()}: each needs a name of its own" in verdict(app)
+        assert screen.query_one("#start", Button).disabled
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, NewGameScreen) and app.snapshot is None
+        screen.query_one("#name-2", Input).value = f"{bea} too"
+        await pilot.pause()
+        assert "Ready" in verdict(app) and not screen.query_one("#start", Button).disabled
+
+
 async def test_choosing_a_preset_resets_the_options():
     app = form_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -20,7 +20,7 @@ from ...rules import PRESETS, RuleSet, RuleSetError
 from ...table import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
 from ...text.basics import continued, level_name, player_count, round_count, seat_label
 from ...text.errors import error_text
-from ...text.names import codepoint, first_unprintable
+from ...text.names import codepoint, first_unprintable, repeated_name
 from ...text.rules import preset_title
 from ..cells import markup, printable
 from ..lang import translate_bindings
@@ -331,6 +331,9 @@ class NewGameScreen(Screen):
                     return None, error_text(exc)
                 field = _("the name of seat {n}").format(n=i + 1)
                 return None, _("{field} cannot hold the control character {char}").format(field=field, char=codepoint(bad))
+        twice = repeated_name(seat.name for seat in seats)
+        if twice is not None:  # one name, one player: on the board, in the log and the statistics
+            return None, _("two seats are named {name}: each needs a name of its own").format(name=twice)
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text.isdigit():
             return None, _("the seed must be a whole number (0 or more)")
