@@ -251,6 +251,7 @@ class LoadScreen(ModalScreen[Path | None]):
         listing = self.query_one("#load-list", OptionList)
         listing.clear_options()
         listing.add_options(options)
+        listing.action_first()  # Enter alone loads the newest that can be loaded
         listing.display = True
         listing.focus()
 
