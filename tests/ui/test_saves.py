@@ -120,6 +120,15 @@ async def test_save_as_then_load_from_the_new_game_form():
     assert bad.read_text() == "not json at all"
 
 
+async def _load_dialog(pilot) -> OptionList:
+    """Ctrl+O on the new-game screen, once the saves are listed: the list."""
+    app = pilot.app
+    await pilot.pause()
+    await pilot.press("ctrl+o")
+    await wait_for(pilot, lambda: isinstance(app.screen, LoadScreen) and not app.screen.reading, "the saves listed")
+    return app.screen.query_one(OptionList)
+
+
 async def test_enter_alone_loads_the_first_listed_save():
     """"↑↓ choose, Enter loads": the first save listed (the newest) is chosen from the start;
     a file that cannot be loaded is listed after the others, and never chosen."""
@@ -127,10 +136,7 @@ async def test_enter_alone_loads_the_first_listed_save():
     (root() / "saves" / "broken.json").write_text("{")
     app = MexitrainApp(None, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, LoadScreen) and not app.screen.reading, "the saves listed")
-        listing = app.screen.query_one(OptionList)
+        listing = await _load_dialog(pilot)
         assert listing.option_count == 1 and listing.highlighted is None  # nothing to load
         await pilot.press("enter")
         await pilot.pause()
@@ -141,10 +147,7 @@ async def test_enter_alone_loads_the_first_listed_save():
     save_game(root() / "saves" / "sunday.json", state, setup, name="sunday")
     app = MexitrainApp(None, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+o")
-        await wait_for(pilot, lambda: isinstance(app.screen, LoadScreen) and not app.screen.reading, "the saves listed")
-        listing = app.screen.query_one(OptionList)
+        listing = await _load_dialog(pilot)
         prompts = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
         assert "sunday" in prompts[0] and "broken.json" in prompts[1]
         assert listing.highlighted == 0
