@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the games, write their records if asked, print the figures."""
     import time
 
+    from ..rules.core import game_winners
     from ..text.basics import decimal, level_name
 
     rules = rules_from_args(args)
@@ -105,8 +106,6 @@ def run(args: argparse.Namespace) -> int:
     totals = [0] * n
     ends = {"domino": 0, "stuck": 0, "blocked": 0}
     rounds = shared = 0
-    from ..rules.core import game_winners
-
     start = time.perf_counter()
     for i in range(args.games):
         c = play_core(rules, levels, args.seed + i)

@@ -21,6 +21,8 @@ Fields, beside the scalar ones named as in :class:`~mexitrain.rules.state.GameSt
 - ``events``: the round's events as ints; ``results``: finished rounds (compact tuples,
   or the RoundResult objects a snapshot brought); ``round_scores``: their scores;
 - ``over``: the game is over (phase ``game_over``), a field so that a loop's test is cheap;
+  ``winners``: ``()`` while the game goes on; at its end None until first asked, then the
+  winning seats: read it through ``scoring.game_winners``, never directly;
 - ``mbits``: the markers again, as an int (bit ``ti`` for train ``ti``), kept with
   ``marker`` by every step: the key of the lines a seat may play on (``Table.usable``);
 - ``plays_cache``: the plays of the seat to move, None after each step.
