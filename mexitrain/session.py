@@ -21,7 +21,7 @@ from typing import Literal
 
 from .i18n import _
 from .players import LEVELS, make_player
-from .rules import Action, GameState, IllegalAction, SeatView, apply, legal_actions, new_game
+from .rules import Action, GameState, IllegalAction, SeatView, apply, legal_actions, new_game, view
 from .rules.undo import UndoRefused, undo
 from .table import PLAY_STRIDE, GameSetup, seat_seed
 from .text.basics import level_name
@@ -150,6 +150,12 @@ class Session:
         self._undo = None
         first = state if state is not None else new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
         return first, warnings
+
+    def view(self, state: GameState, seat: int | None = None) -> SeatView:
+        """What ``seat`` (the seat shown, by default) sees of ``state``, saying whether the
+        seed was chosen (the setup's)."""
+        chosen = self.setup.seed_chosen if self.setup is not None else False
+        return view(state, self.shown_seat if seat is None else seat, chosen)
 
     # -- the snapshot moves on ----------------------------------------------------------------------
     def moved(self, new: GameState) -> Moved:

@@ -5,7 +5,6 @@ Shared by the command line, the new-game screen, saved games and the simulators.
 
 from __future__ import annotations
 
-import random
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -13,6 +12,7 @@ from pydantic_core import PydanticCustomError
 
 from .i18n import _, pgettext
 from .rules import RuleSet
+from .rules.seeds import SEED_MAX, derived_seed, fresh_seed, keyed
 from .text.names import NAME_MAX, codepoint, first_unprintable
 
 PlayerKind = Literal["human", "random", "greedy", "planner", "expert"]
@@ -52,7 +52,11 @@ class GameSetup(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     rules: RuleSet = RuleSet()
-    seed: int = Field(0, ge=0)
+    seed: int = Field(0, ge=0, le=SEED_MAX)
+    #: The seed was typed on purpose (``--seed``, the form's Seed field, a tournament): its deal
+    #: was known before the game, which the result screen and the record say. False for a
+    #: fresh seed (:func:`random_seed`), whose deal nobody knew (docs/fair-deal.md).
+    seed_chosen: bool = False
     seats: tuple[SeatConfig, ...] = ()
     #: Undo with several people at this terminal (they all agreed, on the new-game form).
     undo_with_several: bool = False
@@ -87,8 +91,9 @@ def default_seats(players: int = 4, humans: int = 1, ai: tuple[str, ...] = (DEFA
 
 
 def random_seed() -> int:
-    """A fresh seed for a new game (the only place the app uses system randomness)."""
-    return random.SystemRandom().randrange(1, 1_000_000)
+    """A fresh seed for a new game: 128 bits of the system's randomness, a sealed seed
+    (:func:`mexitrain.rules.seeds.fresh_seed`; the only place the app draws one)."""
+    return fresh_seed()
 
 
 #: A computer seat's own seed is ``game seed * stride + seat``. Each way of playing keeps its
@@ -100,5 +105,9 @@ PLAY_STRIDE = 100
 
 
 def seat_seed(seed: int, seat: int, stride: int) -> int:
-    """The seed of the computer player in ``seat`` of the game dealt with ``seed``."""
+    """The seed of the computer player in ``seat`` of the game dealt with ``seed``: for a
+    sealed seed, drawn from it with HMAC so that nothing of the game's seed follows from a
+    computer player's choices; for a classic seed, ``seed * stride + seat`` as before."""
+    if keyed(seed):
+        return derived_seed(seed, f"seat/{stride}/{seat}")
     return seed * stride + seat

@@ -255,8 +255,23 @@ def non_negative_int(text: str) -> int:
 
 
 def seed_value(text: str) -> int:
-    """A seed: 0 to 2**63 - 1."""
-    return non_negative_int(text)
+    """A seed: a whole number from 0 to 2**129 - 1, in decimal or in hex after ``0x`` (as the
+    result screen shows a sealed seed: mexitrain.rules.seeds)."""
+    from ..rules.seeds import SEED_MAX, parse_seed
+
+    value = parse_seed(text)
+    if value is not None:
+        return value
+    t = text.strip()
+    if _WHOLE.match(t) and t.startswith("-"):
+        raise argparse.ArgumentTypeError(_("must be 0 or more, not {value}").format(value=shown(t)))
+    if _WHOLE.match(t):
+        raise argparse.ArgumentTypeError(
+            _("must be between {low} and {high}, not {value}").format(low=0, high=SEED_MAX, value=shown(t))
+        )
+    raise argparse.ArgumentTypeError(
+        _("expected a whole number (or hex after 0x), not {value}").format(value=shown(text))
+    )
 
 
 def humans_value(text: str) -> int:

@@ -138,7 +138,10 @@ def _new_server(args: argparse.Namespace, root: Path, level: str, start_when_ful
     with bad_values():
         rules.check_players(players)
         seats = tuple(SeatConfig(name=name if i == 0 else f"Seat {i + 1}", kind="human") for i in range(players))
-        setup = GameSetup(rules=rules, seed=random_seed() if args.seed is None else args.seed, seats=seats)
+        setup = GameSetup(
+            rules=rules, seed=random_seed() if args.seed is None else args.seed, seats=seats,
+            seed_chosen=args.seed is not None,
+        )
     host_seat = None if args.no_play else 0
     open_seats = tuple(i for i in range(players) if i != host_seat)
     return TableServer(

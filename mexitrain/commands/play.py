@@ -95,7 +95,7 @@ def setup_from_args(args: argparse.Namespace):
         if names is not None:
             seats = tuple(SeatConfig(name=n, kind=s.kind) for n, s in zip(names, seats, strict=True))
         seed = random_seed() if args.seed is None else args.seed
-        return GameSetup(rules=rules, seed=seed, seats=seats)
+        return GameSetup(rules=rules, seed=seed, seats=seats, seed_chosen=args.seed is not None)
 
 
 def _load_file(path: str):

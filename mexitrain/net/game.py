@@ -145,7 +145,7 @@ class TableGame:
         assert self.state is not None
         return Update(
             seq=self.seq,
-            view=view(self.state, seat),
+            view=view(self.state, seat, self.setup.seed_chosen),
             names=tuple(s.name for s in self.seats),
             kinds=tuple("computer" if s.computer_plays else "person" for s in self.seats),
             away=self.away() if away is None else away,
@@ -163,7 +163,7 @@ class TableGame:
     def seat_view(self, seat: int):
         """What seat ``seat`` sees of the game now (a computer player chooses on it)."""
         assert self.state is not None
-        return view(self.state, seat)
+        return view(self.state, seat, self.setup.seed_chosen)
 
     def apply(self, action: Any) -> GameState:
         """The state after ``action`` (raises :class:`IllegalAction`)."""

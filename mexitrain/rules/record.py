@@ -39,13 +39,14 @@ from .engine import apply, new_game
 from .errors import CodedError, IllegalAction
 from .record_json import StrictJSONError, layout, strict_json
 from .ruleset import RuleSet, RuleSetError, rule_set_error
+from .seeds import SEED_MAX, check_seal, keyed, seal
 from .state import Event, GameState, RoundResult
 
 FORMAT = "mexitrain-record"
 VERSION = 1
 
 _TOP_KEYS = ("format", "version", "seed", "rules", "players", "rounds", "totals", "winners")
-_TOP_OPTIONAL = ("meta",)
+_TOP_OPTIONAL = ("meta", "seal", "seed_chosen")
 _ROUND_KEYS = ("engine", "first_seat", "hands", "boneyard", "events")
 _ROUND_OPTIONAL = ("engine_seat", "end", "scores")
 _EVENT_KEYS = {
@@ -67,7 +68,7 @@ RECORD_CODES: tuple[str, ...] = (
     "unfinished_round", "end_and_scores", "bad_end", "event_type", "bad_train", "wrong_engine",
     "wrong_seat", "wrong_deal", "wrong_turn", "wrong_draw", "illegal_move", "round_over",
     "round_not_over", "round_over_unsaid", "wrong_result", "game_ended", "game_truncated",
-    "wrong_totals", "wrong_winners",
+    "wrong_totals", "wrong_winners", "wrong_seal",
 )
 
 
@@ -161,13 +162,16 @@ def _totals(state: GameState) -> list[int]:
     return [sum(r.scores[s] for r in state.results) for s in range(state.players)]
 
 
-def to_record(state: GameState, players: Iterable[Any], meta: Mapping[str, Any] | None = None) -> dict:
+def to_record(
+    state: GameState, players: Iterable[Any], meta: Mapping[str, Any] | None = None, seed_chosen: bool = False
+) -> dict:
     """The record of ``state``'s game so far: every finished round, then (unless the game is
     over) the round in progress, without ``end``/``scores``.
 
     ``players`` gives each seat's name and kind: ``SeatConfig`` objects, ``{"name", "kind"}``
     mappings or ``(name, kind)`` pairs. ``meta`` is an optional free-form JSON object
-    (dates, app version...) that replay ignores.
+    (dates, app version...) that replay ignores. A sealed seed's record holds its ``seal``
+    (replay checks it); ``seed_chosen`` says the seed was typed on purpose.
     """
     seats = [_player(p) for p in players]
     if len(seats) != state.players:
@@ -201,6 +205,10 @@ def to_record(state: GameState, players: Iterable[Any], meta: Mapping[str, Any] 
         "totals": _totals(state),
         "winners": list(state.winners),
     }
+    if keyed(state.seed):
+        record["seal"] = seal(state.seed)
+    if seed_chosen:
+        record["seed_chosen"] = True
     if meta is not None:
         record["meta"] = dict(meta)
     return record
@@ -341,7 +349,9 @@ def check_record(record: Any) -> tuple[RuleSet, list[list[Action]]]:
     """Check a record's shape and types (no replay): the rule set and each round's actions."""
     _check_header(record)
     _want_keys(record, _Where(), _TOP_KEYS, _TOP_OPTIONAL)
-    _want_int(record["seed"], _Where("seed"))
+    _want_int(record["seed"], _Where("seed"), 0, SEED_MAX)
+    if "seal" in record and not (isinstance(record["seal"], str) and check_seal(record["seed"], record["seal"])):
+        raise _error("wrong_seal", _Where("seal"), seed=record["seed"])
     rules = _check_rules(record["rules"])
     players = _want_list(record["players"], _Where("players"))
     for i, p in enumerate(players):

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from . import cache
 from .actions import Action
 from .ruleset import RuleSet
+from .seeds import keyed, seal
 from .state import Event, GameState, Phase, RoundResult, Train, construct, evolve
 from .tiles import Tile, full_set, tile
 
@@ -65,6 +66,15 @@ class SeatView(BaseModel):
     # the events of the round just finished (results[-1]), hidden as ``events`` is
     last_round_events: tuple[Event, ...] = ()
     winners: tuple[int, ...]
+    #: The fair-deal seal (:func:`mexitrain.rules.seeds.seal`) of a sealed seed, "" for a
+    #: classic one: shown from the first deal, so that the seed revealed at the end can be
+    #: checked against it (docs/fair-deal.md).
+    seal: str = ""
+    #: The seed was typed on purpose (its deal was known before the game): GameSetup's.
+    seed_chosen: bool = False
+    #: The game's seed, revealed once the game is over; None while it runs (nothing in a
+    #: running game's view tells the seed or anything that follows from it).
+    revealed_seed: int | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -135,6 +145,7 @@ _OFF_TRAINS = cache.recent("view.off_trains", 8)
 _PUBLIC = cache.recent("view.public_round", 64)
 _REBUILT = cache.recent("view.rebuilt_round", 64)
 _PUBLIC_ROUNDS = cache.recent("view.public_rounds", 8)
+_SEALS = cache.recent("view.seals", 4)  # per seed: its seal, or "" for a classic seed
 _REBUILT_ROUNDS = cache.recent("view.rebuilt_rounds", 8)
 
 
@@ -195,8 +206,9 @@ def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: 
     return hidden
 
 
-def view(state: GameState, seat: int) -> SeatView:
-    """What ``seat`` may know of ``state``."""
+def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
+    """What ``seat`` may know of ``state``; ``chosen``: the seed was typed on purpose
+    (``GameSetup.seed_chosen``), which the view says."""
     open_hands = state.rules.open_hands
     hands = tuple(h if (open_hands or i == seat) else None for i, h in enumerate(state.hands))
     # Every value comes from a valid snapshot, so the view is built without re-validation.
@@ -229,6 +241,9 @@ def view(state: GameState, seat: int) -> SeatView:
             results=_PUBLIC_ROUNDS.memo(state.results, lambda: _public_rounds(state.results)),
             winners=state.winners,
             last_round_events=_last_round_events(state.results, seat, open_hands),
+            seal=_SEALS.memo(state.seed, lambda: seal(state.seed) if keyed(state.seed) else ""),
+            seed_chosen=chosen,
+            revealed_seed=state.seed if state.phase == "game_over" else None,
         ),
     )
 

@@ -187,7 +187,7 @@ def save_data(
     _check_match(state, setup)
     if speed is not None and not (isinstance(speed, int | float) and math.isfinite(speed) and speed >= 0):
         raise SaveError(f"cannot save: the speed must be a number of seconds, not {speed!r}")
-    record = to_record(state, setup.seats)
+    record = to_record(state, setup.seats, seed_chosen=setup.seed_chosen)
     app = {
         "setup": setup.model_dump(mode="json"),
         "speed": None if speed is None else float(speed),

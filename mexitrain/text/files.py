@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import N_, _, ngettext
+from ..rules.seeds import seed_text
 from .basics import join_and, join_or, quote, seat_called, seat_label, tile_text
 from .names import cut, printable
 from .refusals import reason_text
@@ -304,6 +305,10 @@ def _record_clause(code: str | None, v: dict) -> str | None:
         return _("{seat} plays first, not {found}").format(seat=seat_label(v["seat"]), found=seat_label(v["found"]))
     if code == "wrong_deal":
         return _("{field} is not the deal of seed {seed}").format(field=quote(v["field"]), seed=v["seed"])
+    if code == "wrong_seal":
+        return _("the seal is not the seal of seed {seed}: the deal was not the one sealed at the start").format(
+            seed=seed_text(v["seed"]) if isinstance(v.get("seed"), int) else "?"
+        )
     if code == "wrong_result":
         return _("the record gives scores {scores}, the replay gives {replay_scores}").format(
             scores=_numbers(v["scores"]), replay_scores=_numbers(v["replay_scores"])

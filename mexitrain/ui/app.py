@@ -354,7 +354,7 @@ class MexitrainApp(App[None]):
         if state is None or self.game_screen is None:
             return
         session = self.session
-        self.game_screen.show(view(state, session.shown_seat), session.names, session.kinds, frozenset(session.auto_events))
+        self.game_screen.show(session.view(state), session.names, session.kinds, frozenset(session.auto_events))
 
     def on_game_screen_ready(self, message: GameScreen.Ready) -> None:
         self._advance()
@@ -371,9 +371,9 @@ class MexitrainApp(App[None]):
             return
         if step.kind == "round_over":
             self.clear_notifications()  # the round's passing notices would cover its results
-            self.push_screen(RoundOverScreen(view(state, session.shown_seat), session.names, state.over, session.you()))
+            self.push_screen(RoundOverScreen(session.view(state), session.names, state.over, session.you()))
         elif step.kind == "game_over":
-            self.push_screen(GameOverScreen(view(state, session.shown_seat), session.names, session.you()), self._after_game)
+            self.push_screen(GameOverScreen(session.view(state), session.names, session.you()), self._after_game)
         elif step.kind == "handoff":
             self.push_screen(HandoffScreen(session.names[step.seat], step.seat, step.text))
         elif step.kind == "forced":
@@ -461,7 +461,7 @@ class MexitrainApp(App[None]):
         state = self.snapshot
         if state is None or isinstance(self.screen, ScoreScreen):
             return
-        self.push_screen(ScoreScreen(view(state, self.session.shown_seat), self.session.names))
+        self.push_screen(ScoreScreen(self.session.view(state), self.session.names))
 
     def action_request_quit(self) -> None:
         if isinstance(self.screen, QuitScreen):
@@ -476,16 +476,16 @@ class MexitrainApp(App[None]):
         if isinstance(self.screen, NewGameScreen):
             return
         running = self.snapshot is not None and not self.snapshot.over
-        self.push_screen(NewGameScreen(self.session.setup, seed=random_seed(), can_go_back=running))
+        self.push_screen(NewGameScreen(self.session.setup, can_go_back=running))
 
     def _after_game(self, choice: str | None) -> None:
         setup = self.session.setup
         if choice == "again" and setup is not None:
-            self.call_later(self.start_game, setup.model_copy(update={"seed": random_seed()}))
+            self.call_later(self.start_game, setup.model_copy(update={"seed": random_seed(), "seed_chosen": False}))
         elif choice == "new":
             self.snapshot = None
             self.game_screen = None
-            self.call_later(self._goto, NewGameScreen(setup, seed=random_seed()))
+            self.call_later(self._goto, NewGameScreen(setup))
         else:
             self.exit()
 

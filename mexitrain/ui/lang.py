@@ -34,7 +34,7 @@ KEY_WORDS = (
     N_("Quit (asks first)"), N_("Mexican Train"),
     # new-game form
     N_("Start"), N_("Start the game with these settings"), N_("New seed"),
-    N_("Draw a fresh random seed"), N_("Back to game"), N_("Return to the game in progress"),
+    N_("Empty the seed: a fresh one, sealed"), N_("Back to game"), N_("Return to the game in progress"),
     N_("Load"), N_("Load a saved game"), N_("Statistics"), N_("Statistics of finished games"),
     # results, help, dialogs
     N_("Continue"), N_("Play again"), N_("New game"), N_("Close help"), N_("Yes, quit"),

@@ -22,7 +22,7 @@ import pytest
 from support.heavy import HEAVY
 
 from mexitrain.cli import main
-from mexitrain.commands.args import MAX_SEED
+from mexitrain.rules.seeds import SEED_MAX
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -178,8 +178,9 @@ BOUNDS = [
     (["--speed", "10.5"], "--speed: must be between 0 and 10 seconds"),
     (["--speed=-inf"], "--speed: must be between 0 and 10 seconds"),
     (["--speed", "nan"], "--speed: must be between 0 and 10 seconds"),
-    (["--seed", "9" * 4300], "--seed: must be between 0 and 9223372036854775807"),
-    (["--seed", str(MAX_SEED + 1)], "--seed: must be between 0 and 9223372036854775807"),
+    (["--seed", "9" * 4300], f"--seed: must be between 0 and {SEED_MAX}"),
+    (["--seed", str(SEED_MAX + 1)], f"--seed: must be between 0 and {SEED_MAX}"),
+    (["--seed", "0x" + "f" * 34], "--seed: expected a whole number (or hex after 0x)"),
     (["--seed", "1.5"], "--seed: expected a whole number"),
     (["--players", "1" + "0" * 40], "--players: must be between 2 and 99"),
     (["--humans", "100"], "--humans: must be between 0 and 99"),
@@ -206,9 +207,21 @@ def test_numeric_options_are_bounded(argv: list[str], needle: str, capsys, monke
 def test_largest_values_are_accepted(monkeypatch, data_dir: Path) -> None:
     calls: list = []
     monkeypatch.setitem(sys.modules, "mexitrain.ui.app", fake_ui(calls))
-    assert main(["--seed", str(MAX_SEED), "--speed", "10", "--players", "2"]) == 0
+    assert main(["--seed", str(SEED_MAX), "--speed", "10", "--players", "2"]) == 0
     [(setup, speed, _kw)] = calls
-    assert (setup.seed, speed) == (MAX_SEED, 10.0)
+    assert (setup.seed, speed, setup.seed_chosen) == (SEED_MAX, 10.0, True)
+
+
+def test_a_seed_is_chosen_only_when_typed(monkeypatch, data_dir: Path) -> None:
+    """No --seed: a fresh sealed seed (128 random bits); --seed in hex as the result screen
+    shows it: that seed, said to be chosen (issue #32)."""
+    calls: list = []
+    monkeypatch.setitem(sys.modules, "mexitrain.ui.app", fake_ui(calls))
+    assert main(["--players", "2"]) == 0
+    assert main(["--players", "2", "--seed", hex(2**128 + 9)]) == 0
+    [(fresh, _s1, _k1), (typed, _s2, _k2)] = calls
+    assert fresh.seed >= 2**128 and not fresh.seed_chosen
+    assert (typed.seed, typed.seed_chosen) == (2**128 + 9, True)
 
 
 # ---------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from mexitrain.net.protocol import Hello, Intent, Update, decode_server, encode
 from mexitrain.players import make_player
 from mexitrain.rules import apply, new_game, view
 from mexitrain.rules.actions import event_action
+from mexitrain.rules.seeds import seal
 from mexitrain.rules.state import evolve
 from mexitrain.rules.tiles import tile
 from mexitrain.rules.view import PublicRound
@@ -147,3 +148,22 @@ def test_the_leak_test_catches_the_full_state():
     seen_by_1 = json.loads(view(state, 1).model_dump_json())
     drew["events"] = seen_by_1["events"]  # seat 1's draws with their tiles
     assert leaks(json.dumps({"type": "update", "seq": 0, "view": drew}), states, 0)
+
+
+async def test_no_message_tells_a_sealed_seed_before_the_end(tmp_path):
+    """Issue #32: a fresh game's seed (sealed) is in no message while the game runs, in any
+    form; every update carries its seal from the first deal, and the last one reveals it."""
+    seed = 2**128 + 0x5EED
+    texts, final = await _game(tmp_path, "fast", seed, players=2, rounds=1)
+    assert final.over
+    forms = (str(seed), hex(seed)[2:], str(seed)[-12:], hex(seed)[-12:])
+    for sent in texts:
+        updates = [json.loads(t) for t in sent if '"type":"update"' in t]
+        assert len(updates) > 5
+        for t in sent:
+            data = json.loads(t)
+            if data.get("type") == "update" and data["view"]["phase"] == "game_over":
+                assert data["view"]["revealed_seed"] == seed
+                continue
+            assert not any(f in t for f in forms), t[:200]
+        assert {u["view"]["seal"] for u in updates} == {seal(seed)}

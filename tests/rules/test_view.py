@@ -51,6 +51,8 @@ def test_no_boneyard_nor_deal_in_the_view() -> None:
     """docs/rules.md §8: the boneyard (and its order) is hidden from everyone."""
     fields = set(SeatView.model_fields)
     assert not {"boneyard", "dealt_hands", "dealt_boneyard", "seed"} & fields
+    # the seed is revealed only at the game's end (tests/rules/test_seeds.py)
+    assert view(new_game(RuleSet(), players=2, seed=2**128 + 3), 0).revealed_seed is None
     s = new_game(RuleSet(open_hands=True), players=2, seed=1)
     dumped = view(s, 0).model_dump()
     assert "boneyard" not in dumped and dumped["boneyard_size"] == 60

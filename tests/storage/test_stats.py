@@ -124,7 +124,9 @@ def test_unfinished_game_refused(tmp_path: Path) -> None:
             b'{"format": "mexitrain-stats", "version": 1, "players": {"You": {"overall": {"games": -1}}}}',
             "players.You.overall.games",
         ),
-        (b'{"format": "mexitrain-stats", "version": 1, "players": [], "x": 1}', "players"),
+        # one problem a file: which of two pydantic reports first changed with its versions
+        (b'{"format": "mexitrain-stats", "version": 1, "players": []}', "players"),
+        (b'{"format": "mexitrain-stats", "version": 1, "players": {}, "x": 1}', "x"),
     ],
 )
 def test_a_bad_stats_file_is_reported_then_moved_aside(

@@ -84,6 +84,7 @@ RECORD_CASES: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "wrong_deal": ({"round": 3, "field": "hands[1]", "seed": 5, "expected": ((0, 0),), "found": ((1, 1),)},
                    ("3", "hands[1]", "5")),
     "wrong_turn": ({"round": 2, "event": 1, "turn": 0, "seat": 2}, ("2", "1", "3")),
+    "wrong_seal": ({"field": "seal", "seed": 2**128 + 1}, (hex(2**128 + 1),)),
     "wrong_draw": ({"round": 1, "event": 7, "tile": (3, 4), "found": (3, 5)}, ("1", "7", "3-4", "3-5")),
     "illegal_move": ({"round": 2, "event": 5, "seat": 1, "reason": _REASON}, ("2", "5", "3-4")),
     "round_over": ({"round": 1, "event": 40, "end": "domino"}, ("1", "40")),

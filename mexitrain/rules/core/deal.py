@@ -1,12 +1,13 @@
 """Dealing and starting a round (docs/rules.md §2, §3): from seeded generators of the game's seed
-(never the global one), in a fixed order, so that saved games and records deal the same
-hands from their seed (tests/rules/test_record_fixtures.py)."""
+(never the global one: :mod:`mexitrain.rules.seeds` makes them, keyed for a sealed seed), in a
+fixed order, so that saved games and records deal the same hands from their seed (tests/rules/test_record_fixtures.py)."""
 
 from __future__ import annotations
 
 import random
 
 from ..ruleset import RuleSet
+from ..seeds import first_rng, round_rng
 from .compact import Core
 from .tables import CHAIN, TURN, Table, table
 
@@ -82,7 +83,7 @@ def shuffled(tab: Table, seed: int, number: int) -> tuple[int | None, list[int]]
     if tab.descending:
         engine = tab.set - (number - 1)
         ids.remove(tab.id_of[(engine, engine)])
-    shuffle(random.Random(f"mexitrain:{seed}:round:{number}"), ids)
+    shuffle(round_rng(seed, number), ids)  # keyed or classic by the seed (rules/seeds.py)
     return engine, ids
 
 
@@ -110,7 +111,7 @@ def first_seat(tab: Table, seed: int, hands) -> int:
     if rules.first_player == "heaviest":
         best = max((t for h in hands for t in h), key=_heaviest_key)
         return next(i for i, h in enumerate(hands) if best in h)
-    return random.Random(f"mexitrain:{seed}:first").randrange(tab.n)
+    return first_rng(seed).randrange(tab.n)
 
 
 def start_round(c: Core, number: int) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Label, Static
 
 from ...i18n import _
 from ...rules import SeatView
+from ...text.seeds import seal_line
 from ..cells import markup
 from ..colours import seat_colour
 from ..widgets import ScoreSheet
@@ -134,6 +136,9 @@ class ScoreScreen(ModalScreen[None]):
                 + "[/]",
                 id="scores-note",
             )
+            sealed = seal_line(self.view.seal, self.view.seed_chosen)
+            if sealed:
+                yield Static(Content(sealed), id="scores-seal", classes="dim")
         yield Footer()
 
     def action_close(self) -> None:

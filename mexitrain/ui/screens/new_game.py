@@ -17,6 +17,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 from ...i18n import N_, _, available_languages, language, ngettext, pgettext, set_language
 from ...players import LEVELS
 from ...rules import PRESETS, RuleSet, RuleSetError
+from ...rules.seeds import parse_seed, seed_text
 from ...table import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
 from ...text.basics import continued, level_name, player_count, round_count, seat_label
 from ...text.errors import error_text
@@ -115,7 +116,7 @@ class NewGameScreen(Screen):
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", tooltip="Start the game with these settings", id="setup-start"),
-        Binding("ctrl+r", "reseed", "New seed", tooltip="Draw a fresh random seed", id="setup-reseed"),
+        Binding("ctrl+r", "reseed", "New seed", tooltip="Empty the seed: a fresh one, sealed", id="setup-reseed"),
         Binding("escape", "back", "Back to game", tooltip="Return to the game in progress", id="setup-back"),
         Binding("ctrl+o", "app.load_game", "Load", tooltip="Load a saved game", id="setup-load"),
         Binding("ctrl+t", "app.stats", "Statistics", tooltip="Statistics of finished games", id="setup-stats"),
@@ -138,7 +139,8 @@ class NewGameScreen(Screen):
         super().__init__()
         base = setup.rules if setup is not None else PRESETS["standard"]
         self.initial_rules = base
-        self.initial_seed = seed if seed is not None else (setup.seed if setup else random_seed())
+        # a seed typed on purpose (or given by a test); empty: the game gets a fresh, sealed one
+        self.initial_seed: str = "" if seed is None else seed_text(seed)
         if setup is not None:
             self.seat_values = [(s.name, s.kind) for s in setup.seats]
         else:
@@ -198,7 +200,11 @@ class NewGameScreen(Screen):
                     yield _row("team_marker", Select(choices("team_marker"), value=r.team_marker, allow_blank=False, compact=True, id="team_marker"))
             with Horizontal(classes="row", id="row-seed"):
                 yield Label(_(LABELS["seed"]), classes="field-label")
-                yield Input(value=str(self.initial_seed), type="integer", compact=True, id="seed")
+                yield Input(
+                    value=self.initial_seed, placeholder=_("fresh and sealed"), restrict=r"[0-9a-fA-FxX_]*",
+                    max_length=45, compact=True, id="seed",
+                    tooltip=_("Empty: a fresh seed nobody knows, sealed. A number: that deal (the game says it was chosen)"),
+                )
                 yield Button(_("New seed"), id="reseed", compact=True)
             yield _row(
                 "language",
@@ -334,13 +340,15 @@ class NewGameScreen(Screen):
         twice = repeated_name(seat.name for seat in seats)
         if twice is not None:  # one name, one player: on the board, in the log and the statistics
             return None, _("two seats are named {name}: each needs a name of its own").format(name=twice)
-        seed_text = self.query_one("#seed", Input).value.strip()
-        if not seed_text.isdigit():
-            return None, _("the seed must be a whole number (0 or more)")
+        typed = self.query_one("#seed", Input).value.strip()
+        seed = parse_seed(typed) if typed else random_seed()
+        if seed is None:
+            return None, _("the seed must be a whole number (0 or more, or hex after 0x), or empty for a fresh one")
         try:
             setup = GameSetup(
                 rules=rules,
-                seed=int(seed_text),
+                seed=seed,
+                seed_chosen=bool(typed),
                 seats=tuple(seats),
                 undo_with_several=self.query_one("#undo_with_several", Checkbox).value,
             )
@@ -446,7 +454,7 @@ class NewGameScreen(Screen):
             self.initial_rules = RuleSet(**self.rule_values())
         except ValueError:
             pass
-        self.initial_seed = self.query_one("#seed", Input).value.strip() or self.initial_seed  # type: ignore[assignment]
+        self.initial_seed = self.query_one("#seed", Input).value.strip()
         self.initial_undo = self.query_one("#undo_with_several", Checkbox).value
         self._players_max = self.initial_rules.max_players
         self._built_seats = 0
@@ -484,7 +492,8 @@ class NewGameScreen(Screen):
 
     @on(Button.Pressed, "#reseed")
     def action_reseed(self) -> None:
-        self.query_one("#seed", Input).value = str(random_seed())
+        """An empty seed: the game draws a fresh one, sealed, that nobody sees until the end."""
+        self.query_one("#seed", Input).value = ""
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:

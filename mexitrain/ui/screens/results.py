@@ -15,6 +15,7 @@ from ...text.basics import ordinal, side_name
 from ...text.events import end_words, event_line, winners_text
 from ...text.names import shorten
 from ...text.rules import decided_text
+from ...text.seeds import reveal_lines
 from ..board import finished_round_view
 from ..cells import cells, fit, markup, plain
 from ..colours import seat_colour
@@ -109,11 +110,15 @@ class GameOverScreen(Screen[str]):
         Binding("q,escape", "choose('quit')", "Quit", id="over-quit"),
     ]
 
-    def __init__(self, view: SeatView, names: tuple[str, ...], viewer: int | None = None) -> None:
+    def __init__(
+        self, view: SeatView, names: tuple[str, ...], viewer: int | None = None, seal: str | None = None
+    ) -> None:
         super().__init__()
         self.view = view
         self.names = names
         self.viewer = viewer  # the one person at the table, who is "you"
+        #: the seal this table showed from its first deal (the view's own by default)
+        self.seal = view.seal if seal is None else seal
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -145,6 +150,9 @@ class GameOverScreen(Screen[str]):
                 yield Button(_("Quit (q)"), id="quit", variant="error", compact=True)
             with VerticalScroll(id="final-sheet"):
                 yield ScoreSheet(view, self.names, chrome=4, id="score-sheet")  # padding, scroll bar
+                reveal = reveal_lines(view.revealed_seed, self.seal, view.seed_chosen)
+                if reveal:
+                    yield Static(Content("\n").join([Content(line) for line in reveal]), id="seed-reveal")
         yield Footer()
 
     def on_mount(self) -> None:
