@@ -124,8 +124,8 @@ async def test_no_update_shows_a_tile_the_seat_cannot_see(tmp_path, preset, seed
 
 async def test_the_leak_test_catches_a_server_that_shows_other_hands(tmp_path, monkeypatch):
     """A server sending the view of an open-hands game (every hand) is caught at once."""
-    def leaky(state, seat):
-        return view(evolve(state, {"rules": state.rules.model_copy(update={"open_hands": True})}), seat)
+    def leaky(state, seat, chosen=False):
+        return view(evolve(state, {"rules": state.rules.model_copy(update={"open_hands": True})}), seat, chosen)
 
     monkeypatch.setattr(game_module, "view", leaky)
     texts, final = await _game(tmp_path, "fast", 5, rounds=1)
