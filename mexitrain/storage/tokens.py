@@ -176,8 +176,9 @@ __all__ = [
 
 # -- the moves since the last autosave ----------------------------------------------------------
 JOURNAL_FILE = "moves.jsonl"
-#: The journal holds one game's moves, a line of about 100 bytes each (a long game has a few
-#: thousand): a larger file is refused unread, and --resume with it.
+#: The journal holds one game's moves, a line of at most about 100 bytes each (a 13-round game
+#: has one to two thousand, some 100 KB): a larger file is refused unread, and --resume with it
+#: (reading one this size takes a few seconds and about 200 MB).
 MAX_JOURNAL = 16 * 1024 * 1024
 _CHUNK = 64 * 1024  # how much of the end is read at a time to find the last whole line
 _OPEN = (
@@ -206,7 +207,7 @@ class Journal:
     def __init__(self, root: str | os.PathLike[str], code: str, *, fresh: bool = False) -> None:
         self.path = journal_path(root, code)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, _OPEN | (os.O_TRUNC if fresh else 0), 0o644)
+        fd = os.open(self.path, _OPEN | (os.O_TRUNC if fresh else 0), 0o600)  # like the full save
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):  # a FIFO, a device: never written to, never waited on

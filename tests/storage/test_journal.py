@@ -99,6 +99,13 @@ def test_a_torn_last_line_is_cut_when_the_journal_is_reopened(tmp_path):
     assert Journal(tmp_path, CODE).trimmed == 0
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_the_journal_is_the_host_s_alone(tmp_path):
+    """Like the full save and table.json (written through mkstemp), only the host may read it."""
+    Journal(tmp_path, CODE, fresh=True).close()
+    assert journal_path(tmp_path, CODE).stat().st_mode & 0o777 == 0o600
+
+
 def test_a_torn_line_alone_is_cut_to_nothing(tmp_path):
     path = journal_path(tmp_path, CODE)
     path.parent.mkdir(parents=True)
