@@ -1,8 +1,11 @@
 """A network table on disk, ``tables/<CODE>/`` (:mod:`mexitrain.storage.tokens`): when each
 file is written, and reading them back for ``mexitrain host --resume``.
 
-- ``moves.jsonl``, the journal: each move is appended (one ``write``) before it is announced,
-  so a process killed at any moment loses only the move in flight.
+- ``moves.jsonl``, the journal: each move is appended (a whole line) before it is announced,
+  so a process killed at any moment loses only the move in flight. ``--resume`` cuts off a line
+  a crash left torn before it appends, and refuses a journal damaged otherwise, naming the line
+  (:func:`~mexitrain.storage.tokens.read_journal`). If the disk refuses a line, the journal is
+  given up for the rest of the game and every move is fully saved instead.
 - ``game.json``, the game's full save (:class:`~mexitrain.storage.autosaver.Autosaver`, in
   its own thread): at the deal, at each round's end and when the table closes. A full save late
   in a game takes tens of milliseconds and, in a thread, still holds the interpreter that the
@@ -30,6 +33,7 @@ from ..storage.paths import saves_dir
 from ..storage.savefile import SaveError, load_save
 from ..storage.saves import save_game
 from ..table import GameSetup
+from ..text import journal as tj
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,8 @@ class TableFiles:
         self.describe = describe
         self.saver = Autosaver(root)
         self.journal: tokens.Journal | None = None
+        #: the journal failed (could not be opened or written): every move is fully saved
+        self.unjournalled = False
         self.saved_seq: int | None = None  # the action count of the last full save handed in
         self._dirty = False
         self._done: asyncio.Future[None] | None = None
@@ -88,15 +94,35 @@ class TableFiles:
     # -- the game -------------------------------------------------------------------------------
     def dealt(self, state: GameState, setup: GameSetup) -> None:
         """A new game: a fresh journal, and its first full save (the deal)."""
-        self.journal = tokens.Journal(self.root, self.code, fresh=True)
+        self._open_journal(fresh=True)
         self.saver.adopt(self.game_path, setup)
         self._save(state, setup, 0)
 
     def resumed(self, state: GameState, setup: GameSetup, seq: int) -> None:
-        """A game read back by :func:`load`: its save continues, with the moves replayed."""
+        """A game read back by :func:`load`: its save continues, with the moves replayed, and its
+        journal goes on, once the torn line a crash may have left at its end is cut off (the
+        host's log says so, in one line)."""
+        self._open_journal(fresh=False)
         self.saver.adopt(self.game_path, setup)
         self._save(state, setup, seq)
-        self.journal = tokens.Journal(self.root, self.code)
+
+    def _open_journal(self, *, fresh: bool) -> None:
+        try:
+            self.journal = tokens.Journal(self.root, self.code, fresh=fresh)
+        except OSError as exc:
+            self._journal_failed(exc)
+            return
+        if self.journal.trimmed:
+            log.warning("%s", tj.journal_trimmed_line(str(self.journal.path), self.journal.trimmed))
+
+    def _journal_failed(self, exc: OSError) -> None:
+        """The journal cannot be opened or written: it is given up for this game (a half line
+        the disk left is cut off by the next resume), and every move is fully saved instead."""
+        log.warning("%s", tj.journal_failed_line(str(tokens.journal_path(self.root, self.code)), exc))
+        if self.journal is not None:
+            self.journal.close()
+        self.journal = None
+        self.unjournalled = True
 
     def moved(self, seq: int, action: Any, before: GameState, after: GameState, setup: GameSetup) -> None:
         """Action number ``seq`` took ``before`` to ``after``: journalled now, before it is
@@ -105,11 +131,9 @@ class TableFiles:
         if self.journal is not None:
             try:
                 self.journal.append(seq, action.model_dump(mode="json"))
-            except OSError as exc:  # the full save still has it, a little later
-                log.warning("journal: %s", exc)
-                self._save(after, setup, seq)
-                return
-        if after.over or after.round != before.round:
+            except OSError as exc:  # the full save has it, a little later
+                self._journal_failed(exc)
+        if self.unjournalled or after.over or after.round != before.round:
             self._save(after, setup, seq)
 
     def _save(self, state: GameState, setup: GameSetup, seq: int) -> None:
@@ -178,17 +202,21 @@ def load(root: Path, code: str | None) -> tuple[tokens.TableFile, GameSetup, Gam
 
 
 def replay_journal(root: Path, code: str, state: GameState) -> GameState:
-    """``state`` (the full save's) with the journal's later moves played again."""
+    """``state`` (the full save's) with the journal's later moves played again: all of them,
+    or none. Raises :class:`SaveError` (``journal_damaged``, with the line) when a line is not a
+    move (:func:`~mexitrain.storage.tokens.read_journal`), or a move past the full save is
+    missing or cannot be played: the moves from there on were announced, and a resume that
+    stopped before them would append the next moves after lines no resume could read."""
     done = count_actions(state)
-    for seq, data in tokens.read_journal(root, code):
+    for line, (seq, data) in enumerate(tokens.read_journal(root, code), 1):
         if seq <= done:
-            continue
+            continue  # in the full save already
         if seq != done + 1:
-            break  # a gap: the journal of another start of the table
+            raise tokens.journal_damaged(root, code, line, "missing", seq=seq, expected=done + 1)
         try:
             state = apply(state, ACTION_ADAPTER.validate_python(data))
         except (IllegalAction, ValueError):
-            break
+            raise tokens.journal_damaged(root, code, line, "illegal", seq=seq) from None
         done = seq
     return state
 

@@ -6,7 +6,8 @@ back (two people joining the same table from one computer under two names keep t
 
 A table server keeps its table in ``tables/<CODE>/``: ``table.json`` (the code, the host's
 token, each seat's name, kind, level and token, the port), ``game.json``, the game's full
-save (:func:`mexitrain.storage.autosaves.autosave`), and ``moves.jsonl``, the moves since. Both are written atomically; a
+save (:func:`mexitrain.storage.autosaves.autosave`), and ``moves.jsonl``, the moves since. The
+first two are written atomically, the journal a whole line at a time (:class:`Journal`); a
 damaged file is refused with :class:`~mexitrain.storage.savefile.SaveError`, never guessed at.
 Finished tables keep their ``table.json`` (the game is kept in ``saves/``).
 """
@@ -14,10 +15,12 @@ Finished tables keep their ``table.json`` (the game is kept in ``saves/``).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..text.names import NAME_MAX
 from . import atomic
-from .safe import read_regular
+from .safe import NotRegularFile, read_regular
 from .savefile import SaveError, os_error
 
 TOKENS_DIR = "tokens"
@@ -166,13 +169,22 @@ def tables(root: str | os.PathLike[str]) -> list[str]:
 
 
 __all__ = [
-    "Journal", "TableFile", "TableSeat", "forget_token", "read_journal", "game_path", "load_table", "load_token", "save_table",
-    "save_token", "table_dir", "tables", "token_path",
+    "Journal", "TableFile", "TableSeat", "forget_token", "journal_damaged", "read_journal", "game_path", "load_table",
+    "load_token", "save_table", "save_token", "table_dir", "tables", "token_path",
 ]
 
 
 # -- the moves since the last autosave ----------------------------------------------------------
 JOURNAL_FILE = "moves.jsonl"
+#: The journal holds one game's moves, a line of at most about 100 bytes each (a 13-round game
+#: has one to two thousand, some 100 KB): a larger file is refused unread, and --resume with it
+#: (reading one this size takes a few seconds and about 200 MB).
+MAX_JOURNAL = 16 * 1024 * 1024
+_CHUNK = 64 * 1024  # how much of the end is read at a time to find the last whole line
+_OPEN = (
+    os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+)
 
 
 def journal_path(root: str | os.PathLike[str], code: str) -> Path:
@@ -183,37 +195,148 @@ class Journal:
     """``tables/<CODE>/moves.jsonl``: one line a move (``{"seq": n, "action": {...}}``), written
     before the move is announced. The full save (``game.json``) is written only at the deal, at
     each round's end and when the table closes (:mod:`mexitrain.net.files`); a process killed at
-    any moment loses none of the moves since: ``--resume`` replays the journal's moves past it. One ``write`` a move (the system keeps it even if the
-    process dies; not fsynced, so a power cut may cost the last moves, as it may the autosave)."""
+    any moment loses none of the moves since: ``--resume`` replays the journal's moves past it.
+
+    Each line is written whole, with its newline last, before :meth:`append` returns (a short
+    write is carried on; a failed one is cut off again), so a move is announced only once its
+    line is complete, and a line without its newline is a write a crash cut short: opening the
+    journal to append (``fresh=False``, on resume) first cuts that torn tail off (``trimmed``
+    says how many bytes), so that no move is ever glued to it. Not fsynced: a power cut may cost
+    the last moves, as it may the autosave."""
 
     def __init__(self, root: str | os.PathLike[str], code: str, *, fresh: bool = False) -> None:
         self.path = journal_path(root, code)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if fresh else 0), 0o644)
+        fd = os.open(self.path, _OPEN | (os.O_TRUNC if fresh else 0), 0o600)  # like the full save
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):  # a FIFO, a device: never written to, never waited on
+                raise NotRegularFile(self.path)
+            end = _whole_lines_end(fd, info.st_size)
+            if end < info.st_size:
+                os.ftruncate(fd, end)
+                os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd: int | None = fd
+        #: the bytes of the torn last line cut off on opening (0: none)
+        self.trimmed = info.st_size - end
+        self._size = end  # the journal's whole lines
+        self._torn = False  # part of a line was written and could not be cut off yet
 
     def append(self, seq: int, action: dict[str, Any]) -> None:
-        line = json.dumps({"seq": seq, "action": action}, separators=(",", ":")) + "\n"
-        os.write(self._fd, line.encode())
+        """Write move ``seq``'s line, whole, or raise ``OSError`` with nothing of it left in the
+        file (if even cutting the part written fails, every later append tries that cut again
+        first, and raises while it fails: nothing is ever written after half a line)."""
+        if self._fd is None:
+            raise OSError(errno.EBADF, "the journal is closed", str(self.path))
+        if self._torn:
+            self._cut()
+        data = (json.dumps({"seq": seq, "action": action}, separators=(",", ":")) + "\n").encode("ascii")
+        done = 0
+        try:
+            while done < len(data):
+                n = os.write(self._fd, data[done:])
+                if n <= 0:
+                    raise OSError(errno.EIO, "the system wrote nothing", str(self.path))
+                done += n
+        except BaseException:
+            if done:
+                self._torn = True
+                with contextlib.suppress(OSError):
+                    self._cut()
+            raise
+        self._size += done
+
+    def _cut(self) -> None:
+        assert self._fd is not None
+        os.ftruncate(self._fd, self._size)
+        self._torn = False
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _whole_lines_end(fd: int, size: int) -> int:
+    """Where the file's last whole line ends (just past its newline; 0 without one), read from
+    the end a chunk at a time."""
+    end = size
+    while end > 0:
+        start = max(0, end - _CHUNK)
+        os.lseek(fd, start, os.SEEK_SET)
+        chunk = b""
+        while len(chunk) < end - start:
+            more = os.read(fd, end - start - len(chunk))
+            if not more:
+                raise OSError(errno.EIO, "the file shrank while it was read")
+            chunk += more
+        newline = chunk.rfind(b"\n")
+        if newline >= 0:
+            return start + newline + 1
+        end = start
+    return 0
 
 
 def read_journal(root: str | os.PathLike[str], code: str) -> list[tuple[int, dict[str, Any]]]:
-    """The journal's moves in order; a line cut short by a crash (the last) is left out."""
+    """The journal's moves in order, one a line (none without a journal). The last line without
+    its newline is a write cut short by a crash, whose move was never announced: it is left out
+    (:class:`Journal` cuts it off before appending). Anything else that is not a move, or a move
+    not numbered after the one before, is damage the journal cannot have written: raises
+    :class:`SaveError` ``journal_damaged`` with the line's number (see :func:`journal_damaged`),
+    never stops there quietly; an unreadable file (or one over :data:`MAX_JOURNAL`) raises its
+    ``os_error``."""
+    path = journal_path(root, code)
     try:
-        data = read_regular(journal_path(root, code))
-    except OSError:
+        data = read_regular(path, MAX_JOURNAL)
+    except FileNotFoundError:
         return []
-    moves = []
-    for line in data.decode("utf-8", "replace").splitlines():
-        try:
-            entry = json.loads(line)
-            seq, action = entry["seq"], entry["action"]
-        except (ValueError, KeyError, TypeError):
-            break
-        if not isinstance(seq, int) or not isinstance(action, dict):
-            break
-        moves.append((seq, action))
+    except OSError as exc:
+        raise os_error("load", path, exc) from None
+    moves: list[tuple[int, dict[str, Any]]] = []
+    for number, raw in enumerate(data.split(b"\n")[:-1], 1):  # the last piece: b"" or a torn line
+        move = _move(raw)
+        if move is None:
+            raise journal_damaged(root, code, number, "not_a_move")
+        if moves and move[0] <= moves[-1][0]:
+            raise journal_damaged(root, code, number, "order", seq=move[0], previous=moves[-1][0])
+        moves.append(move)
     return moves
+
+
+def _move(raw: bytes) -> tuple[int, dict[str, Any]] | None:
+    try:
+        entry = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep, a huge number
+        return None
+    if not isinstance(entry, dict) or set(entry) != {"seq", "action"}:
+        return None
+    seq, action = entry["seq"], entry["action"]
+    if type(seq) is not int or not isinstance(action, dict):
+        return None
+    return seq, action
+
+
+#: What :func:`journal_damaged` says of a line (``problem``), with its values.
+JOURNAL_PROBLEMS = {
+    "not_a_move": "not a move",
+    "order": "move {seq} after move {previous}",
+    "missing": "move {seq}, but move {expected} is missing",
+    "illegal": "move {seq} cannot be played",
+}
+
+
+def journal_damaged(root: str | os.PathLike[str], code: str, line: int, problem: str, **values: int) -> SaveError:
+    """The error for line ``line`` (from 1) of table ``code``'s journal: ``problem`` is one of
+    :data:`JOURNAL_PROBLEMS` (``missing`` and ``illegal`` are found by replaying it). The table
+    is not resumed: the moves on that line and after it were announced, and resuming before them
+    would append the game's next moves after lines no resume can read."""
+    path = journal_path(root, code)
+    what = JOURNAL_PROBLEMS[problem].format(**values)
+    return SaveError(
+        f"cannot resume from {path}: line {line} is damaged ({what})", path, action="load", code="journal_damaged",
+        values={"line": line, "problem": problem, **values},
+    )

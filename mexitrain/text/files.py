@@ -83,6 +83,10 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
         return None
     if action != "load":
         return None
+    if code == "journal_damaged":
+        from .journal import journal_damaged_text
+
+        return journal_damaged_text(where, v)
     if code in _LOAD_PROBLEMS:
         return _(_LOAD_PROBLEMS[code]).format(path=where)
     if code == "os_error":
