@@ -26,7 +26,8 @@ What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
   whose own name leads to this machine (DNS rebinding) reads nothing and starts no game;
 - a websocket must come from this server's own page: a browser's ``Origin`` equal to its
   ``Host``; one from another web site, or without ``Origin``, is refused (HTTP 403), so a page
-  elsewhere cannot start games on this server behind the visitor's back;
+  elsewhere cannot start games on this server behind the visitor's back; nor may a page
+  elsewhere show this one in a frame (``X-Frame-Options``, ``frame-ancestors``);
 - the game processes are started without a shell (no quoting of the data folder's name) and in
   a session of their own, so the Ctrl+C typed at the server's terminal reaches only the
   server, which then closes them;
@@ -369,6 +370,12 @@ def _make_server(
                 text=_("This server does not answer to that name (its owner may add it with --allow-host).")
             )
         return await handler(request)
+
+    async def not_framed(request: web.Request, response: web.StreamResponse) -> None:
+        """No page of another site may show this one in a frame (where a visitor could be
+        led to type into a game they do not see): every response says so."""
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
@@ -430,6 +437,7 @@ def _make_server(
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
             app.middlewares.append(check_host)
+            app.on_response_prepare.append(not_framed)
             return app
 
         async def on_startup(self, app: web.Application) -> None:

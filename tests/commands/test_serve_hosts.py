@@ -129,9 +129,13 @@ async def test_a_rebinding_page_reads_nothing_and_starts_no_game() -> None:
         refused = await client.get("/ws", headers=upgrade(client, Host=evil, Origin=f"http://{evil}"))
         assert refused.status == 421
         assert not server.games
-        # the same page at the server's own address is served
+        # the same page at the server's own address is served, never in another site's frame
         assert (await client.get("/", headers={"Host": f"localhost:{port}"})).status == 200
-        assert (await client.get("/")).status == 200
+        for path in ("/", "/static/js/textual.js"):
+            page = await client.get(path)
+            assert page.status == 200
+            assert page.headers["X-Frame-Options"] == "DENY"
+            assert page.headers["Content-Security-Policy"] == "frame-ancestors 'none'"
 
 
 async def test_a_websocket_without_origin_or_from_another_page_is_refused() -> None:
