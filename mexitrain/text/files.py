@@ -73,6 +73,8 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
             return _("cannot save {path}: a saved game with that name exists").format(path=where)
         if code == "saves_full":
             return saves_full_line(v["files"], v["megabytes"])
+        if code == "autosaves_full":
+            return autosaves_full_line(v["games"])
         if code == "bad_name":
             return _("cannot save: {name} cannot be used as a save name: use letters or digits").format(
                 name=quote(v["name"])
@@ -182,6 +184,22 @@ def saves_full_line(count: int, megabytes: int) -> str:
         "save over an old name instead",
         count,
     ).format(count=count, megabytes=megabytes)
+
+
+def autosaves_full_line(games: int) -> str:
+    """A served game's new autosave beyond the bound of its ``autosaves/`` folder."""
+    return ngettext(
+        "this game is not autosaved: the data folder holds {games} unfinished game already; "
+        "resume one and finish it to make room",
+        "this game is not autosaved: the data folder holds {games} unfinished games already; "
+        "resume one and finish it to make room",
+        games,
+    ).format(games=games)
+
+
+def autosaves_full_reason() -> str:
+    """The same, as the status line's short reason ("not saving: …")."""
+    return _("too many unfinished games")
 
 
 def notice_text(notice: Any) -> str:

@@ -40,6 +40,7 @@ from ..storage import (
     settings,
 )
 from ..storage.autosaver import Autosaver
+from ..storage.autosaves import SERVED_AUTOSAVES
 from ..storage.inplay import in_play
 from ..storage.saves import SERVED_SAVES, SERVED_SAVES_BYTES
 from ..storage.stats import load_stats
@@ -140,6 +141,7 @@ class MexitrainApp(App[None]):
             self.root,
             lambda text, _error: self.post_message(SaveProblem(text)),
             status=lambda reason: self.post_message(SavingState(reason)),
+            bound=None if self._fence is None else SERVED_AUTOSAVES,
         )
         if load is not None and load.state.over:  # a finished game: nothing to continue, replay it
             load, replay = None, load

@@ -37,6 +37,7 @@ from mexitrain.ui.screens.dialogs import RevealScreen
 from mexitrain.ui.screens.replay import ReplayScreen
 from mexitrain.ui.screens.saves import FileScreen, JsonTree, LoadScreen, SaveAsScreen
 from mexitrain.ui.textual_compat import notices
+from mexitrain.ui.widgets import StatusLine
 
 CODE = "ABCDEF"
 
@@ -298,6 +299,49 @@ async def test_at_a_terminal_save_as_has_no_such_bound(tmp_path: Path) -> None:
         await settle(pilot)
         await _save_as(app, pilot, "sunday")
         await wait_for(pilot, lambda: any(n.title == "Saved" for n in notices(app)), "saved")
+
+
+# ---------------------------------------------------------------------------------------
+# Autosaves: a bound in a served game
+# ---------------------------------------------------------------------------------------
+def _status_text(app) -> str:
+    return app.game_screen.query_one(StatusLine).render().plain
+
+
+@pytest.mark.parametrize("served", [True, False])
+async def test_a_new_game_beyond_the_served_autosaves_is_not_autosaved(tmp_path: Path, monkeypatch, served: bool) -> None:
+    """A visitor starting game after game cannot fill the disk with autosaves: beyond the
+    bound a new game is played unsaved, said once and by the status line; the games there
+    are left alone. At a terminal there is no such bound."""
+    import mexitrain.ui.app as app_module
+
+    monkeypatch.setattr(app_module, "SERVED_AUTOSAVES", 3)
+    root = tmp_path / "data"
+    folder = root / "autosaves"
+    folder.mkdir(parents=True)
+    kept = {}
+    for i in range(3):
+        path = game_autosave_path(root, f"kept-{i}")
+        game = table(seed=20 + i)
+        autosave(play_first(start(game), 2), game, root, path=path)
+        kept[path] = path.read_bytes()
+    app = game_app(table(seed=3), data_dir=root, served=served)
+    async with app.run_test(size=(110, 30)) as pilot:
+        await settle(pilot)
+        app.saver.submit(app.snapshot, app.session.setup, app.speed)
+        app.saver.flush()
+        if served:
+            await wait_for(pilot, lambda: "not saving: too many unfinished games" in _status_text(app), "the status")
+            [line] = [n.message for n in notices(app) if n.title == "Saving"]
+            assert line == (
+                "this game is not autosaved: the data folder holds 3 unfinished games already; "
+                "resume one and finish it to make room"
+            )
+            assert sorted(p.name for p in folder.iterdir() if p.suffix == ".json") == [p.name for p in kept]
+            assert {p: p.read_bytes() for p in kept} == kept
+        else:
+            assert len([p for p in folder.iterdir() if p.suffix == ".json"]) == 4
+            assert "not saving" not in _status_text(app)
 
 
 # ---------------------------------------------------------------------------------------
