@@ -266,12 +266,13 @@ async def test_save_as_stops_at_the_served_bound_in_one_line(tmp_path: Path) -> 
         )
         assert len(list(saves.iterdir())) == SERVED_SAVES
         assert not (saves / "one too many.json").exists()
-        # saving over an old name is still possible
+        # saving over an old name is still possible (the file is replaced: a new inode)
+        before = (saves / "last one.json").stat().st_ino
         await _save_as(app, pilot, "last one")
         await wait_for(pilot, lambda: isinstance(app.screen, SaveAsScreen) and "exists" in str(
             app.screen.query_one("#save-problem").render()), "asked to replace")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: sum(n.title == "Saved" for n in notices(app)) == 2, "replaced")
+        await wait_for(pilot, lambda: (saves / "last one.json").stat().st_ino != before, "replaced")
         assert len(list(saves.iterdir())) == SERVED_SAVES
 
 
