@@ -20,8 +20,14 @@ What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
   :data:`ROWS`), the font size, a websocket message (:data:`MAX_MESSAGE`), the games running
   at once (:data:`MAX_GAMES`), with ``--private-saves`` the visitors' folders
   (:data:`MAX_VISITORS`); a malformed message is ignored, never a traceback;
-- a websocket from another web site is refused (its ``Origin`` must be the page's own), so a
-  page elsewhere cannot start games on this server behind the visitor's back;
+- every request must name this server in its ``Host`` (:func:`allowed_host`: an IP address, or
+  one of the names it serves: ``localhost``, the ``--host`` given, the machine's name when
+  serving the network, each ``--allow-host``); another name is refused (HTTP 421), so a page
+  whose own name leads to this machine (DNS rebinding) reads nothing and starts no game;
+- a websocket must come from this server's own page: a browser's ``Origin`` equal to its
+  ``Host``; one from another web site, or without ``Origin``, is refused (HTTP 403), so a page
+  elsewhere cannot start games on this server behind the visitor's back; nor may a page
+  elsewhere show this one in a frame (``X-Frame-Options``, ``frame-ancestors``);
 - the game processes are started without a shell (no quoting of the data folder's name) and in
   a session of their own, so the Ctrl+C typed at the server's terminal reaches only the
   server, which then closes them;
@@ -90,6 +96,8 @@ _VISITOR = re.compile(r"[0-9a-f]{32}\Z")
 
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?\Z")
 _HOST_HEADER = re.compile(r"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?\Z")
+#: The names every server answers to, whatever its ``--host``: this machine's own.
+LOCAL_NAMES = ("localhost",)
 
 
 # ---------------------------------------------------------------------------------------
@@ -117,6 +125,20 @@ def host_value(text: str) -> str:
     return host
 
 
+def allow_host_value(text: str) -> list[str]:
+    """``--allow-host NAME[,NAME...]``: host names the server also answers to (each as
+    :func:`host_value` takes it), in lower case."""
+    names = []
+    for part in text.split(","):
+        try:
+            names.append(host_value(part).lower().rstrip("."))
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                _("expected host names separated by commas, not {value}").format(value=shown(text))
+            ) from None
+    return names
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from .args import add_data_dir_argument
 
@@ -130,6 +152,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             "address to serve on (default {host}: this machine only; 0.0.0.0 opens the game "
             "to the network)"
         ).format(host=DEFAULT_HOST),
+    )
+    p.add_argument(
+        "--allow-host", type=allow_host_value, action="append", metavar="NAME",
+        help=_(
+            "another name the page may be opened at (repeat it, or separate names with commas); "
+            "the server answers to IP addresses, localhost and --host only, so that a web page "
+            "cannot reach it through a name of its own"
+        ),
     )
     add_data_dir_argument(p)
     p.add_argument(
@@ -189,6 +219,22 @@ def visitor_room(folder: Path) -> bool:
     return True
 
 
+def make_visitor_folder(folder: Path) -> bool:
+    """Make the visitor's ``folder`` if there is room (:func:`visitor_room`); whether the
+    game may start in it. Called on the server's event loop with nothing awaited between the
+    count and the ``mkdir``, so newcomers arriving together are counted one after the other
+    and never make more than :data:`MAX_VISITORS` folders. A folder that cannot be made is
+    no room either (the game could keep nothing there)."""
+    if not visitor_room(folder):
+        return False
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    return folder.is_dir()
+
+
 def visitor_command(argv: list[str], visitor: str) -> list[str]:
     """``argv`` (:func:`game_command`) with the data folder the visitor's own
     (:func:`visitor_folder`)."""
@@ -210,6 +256,41 @@ def _wildcard(host: str) -> bool:
         return ipaddress.ip_address(host).is_unspecified
     except ValueError:
         return False
+
+
+def served_names(host: str, allowed: list[str] | tuple[str, ...] = ()) -> frozenset[str]:
+    """The host names the server answers to (lower case, no final dot): ``localhost``, the
+    ``--host`` given (when it is a name), the machine's name when serving the network (the
+    address line prints it), and each ``--allow-host``. IP addresses are answered to anyway
+    (:func:`allowed_host`)."""
+    names = {*LOCAL_NAMES, *allowed}
+    if _wildcard(host):
+        names.add(socket.gethostname())
+    else:
+        names.add(host)
+    return frozenset(n.lower().rstrip(".") for n in names if n)
+
+
+def allowed_host(header: str | None, names: frozenset[str]) -> bool:
+    """Whether a request's ``Host`` names this server: an IP address (a page at an address is
+    this server's own: a browser sends a page's requests to the address it came from), or one
+    of ``names`` (:func:`served_names`), with or without a port. A name that is not one of
+    them is how a page of another site reaches this server through DNS (a name of the
+    attacker's that leads to 127.0.0.1): refused, as a request without ``Host``."""
+    m = _HOST_HEADER.match(header or "")
+    if not m:
+        return False
+    name = m[1]
+    if name.startswith("["):  # [::1]: only an IPv6 address is written so
+        try:
+            return ipaddress.ip_address(name[1:-1]).version == 6
+        except ValueError:
+            return False
+    try:
+        ipaddress.IPv4Address(name)
+        return True
+    except ValueError:
+        return name.lower().rstrip(".") in names
 
 
 def address_line(host: str, port: int) -> str:
@@ -269,11 +350,32 @@ def _bounded(value: Any, bounds: tuple[int, int], default: int) -> int:
 # ---------------------------------------------------------------------------------------
 # The server
 # ---------------------------------------------------------------------------------------
-def _make_server(argv: list[str], host: str, port: int, *, private: bool = False):
+def _make_server(
+    argv: list[str], host: str, port: int, *, private: bool = False, allowed: list[str] | tuple[str, ...] = ()
+):
     """The web server, its classes defined here so that aiohttp and textual-serve are imported
     only by this command. ``private``: each visitor's game in the visitor's own data folder
-    (:func:`visitor_command`), the visitor named by a cookie the page sets."""
+    (:func:`visitor_command`), the visitor named by a cookie the page sets. ``allowed``: the
+    ``--allow-host`` names, answered to besides :func:`served_names`' own."""
     from aiohttp import WSCloseCode, WSMsgType, web
+
+    names = served_names(host, allowed)
+
+    @web.middleware
+    async def check_host(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        """Every request (the page, its scripts, the websocket, a download) names this server
+        in its ``Host`` (:func:`allowed_host`), else HTTP 421 and nothing more."""
+        if not allowed_host(request.headers.get("Host"), names):
+            raise web.HTTPMisdirectedRequest(
+                text=_("This server does not answer to that name (its owner may add it with --allow-host).")
+            )
+        return await handler(request)
+
+    async def not_framed(request: web.Request, response: web.StreamResponse) -> None:
+        """No page of another site may show this one in a frame (where a visitor could be
+        led to type into a game they do not see): every response says so."""
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
@@ -332,6 +434,12 @@ def _make_server(argv: list[str], host: str, port: int, *, private: bool = False
             self.argv = argv
             self.games: dict[web.WebSocketResponse, GameProcess | None] = {}
 
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.middlewares.append(check_host)
+            app.on_response_prepare.append(not_framed)
+            return app
+
         async def on_startup(self, app: web.Application) -> None:
             """textual-serve's banner is not printed: :func:`run` prints the address."""
 
@@ -373,12 +481,14 @@ def _make_server(argv: list[str], host: str, port: int, *, private: bool = False
 
         def command_for(self, request: web.Request) -> list[str]:
             """The game command for this page: with ``private``, in its visitor's folder (a
-            page without the cookie, a browser refusing cookies, gets a new one each time);
-            HTTP 503 when a new visitor's folder would be one too many (:data:`MAX_VISITORS`)."""
+            page without the cookie, a browser refusing cookies, gets a new one each time),
+            its folder made here, before anything is awaited (so that a burst of newcomers is
+            counted one by one); HTTP 503 when a new visitor's folder would be one too many
+            (:data:`MAX_VISITORS`)."""
             if not private:
                 return self.argv
             visitor = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
-            if not visitor_room(visitor_folder(self.argv, visitor)):
+            if not make_visitor_folder(visitor_folder(self.argv, visitor)):
                 raise web.HTTPServiceUnavailable(
                     text=_("This server has no room for another visitor's games.")
                 )
@@ -453,10 +563,11 @@ def _make_server(argv: list[str], host: str, port: int, *, private: bool = False
 
 def same_origin(origin: str | None, host: str | None) -> bool:
     """Whether a websocket may open: a browser always says which page opens it (``Origin``),
-    and it must be a page of this server (the same host and port as the request's ``Host``).
-    A client that is not a browser sends no ``Origin`` and is let in, as it could say anything."""
+    and it must be a page of this server (the same host and port as the request's ``Host``,
+    which :func:`allowed_host` checked). A request without ``Origin`` is refused too: the
+    page always sends one, and a program that is not a browser can send the right one."""
     if origin is None:
-        return True
+        return False
     scheme, sep, rest = origin.partition("://")
     return bool(sep) and scheme in ("http", "https") and bool(host) and rest == host
 
@@ -525,7 +636,10 @@ async def _serve(server, host: str, port: int, announce: Callable[[int], None]) 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl+C: one line with the address, one line when stopped (status 130)."""
     host, port = args.host, args.port
-    server = _make_server(game_command(args), host, port, private=getattr(args, "private_saves", False))
+    allowed = [name for names in (getattr(args, "allow_host", None) or ()) for name in names]
+    server = _make_server(
+        game_command(args), host, port, private=getattr(args, "private_saves", False), allowed=allowed
+    )
 
     def announce(bound: int) -> None:
         print(address_line(host, bound), flush=True)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import ACTION_ADAPTER, GameState, IllegalAction, apply, new_game
-from ..storage import locks, tokens
+from ..storage import inplay, locks, tokens
 from ..storage.autosaver import Autosaver
 from ..storage.paths import saves_dir
 from ..storage.savefile import SaveError, load_save
@@ -60,6 +60,15 @@ class TableFiles:
     @property
     def game_path(self) -> Path:
         return tokens.game_path(self.root, self.code)
+
+    def hold(self) -> bool:
+        """Take the table's lock (``tables/<CODE>/table.lock``, :mod:`mexitrain.storage.inplay`)
+        until :meth:`close`: no other process reopens the table, and no other game lists or
+        opens its files, lobby included. False when another process holds it."""
+        try:
+            return inplay.hold_table(self.root, self.code)
+        except OSError:  # a read-only folder: nothing can be written there, by anyone
+            return True
 
     # -- table.json -------------------------------------------------------------------------------
     def table_changed(self) -> asyncio.Future[None]:
@@ -163,6 +172,7 @@ class TableFiles:
         await asyncio.to_thread(self.saver.close)
         if self.journal is not None:
             self.journal.close()
+        inplay.release_table(self.root, self.code)
 
 
 # -- reading a table back -----------------------------------------------------------------------
@@ -178,14 +188,36 @@ def load(root: Path, code: str | None) -> tuple[tokens.TableFile, GameSetup, Gam
     """Table ``code`` (the newest one not over without it): its table file, its setup and, once
     started, its game where it stopped (the full save with the journal's later moves played
     again). Raises :class:`SaveError` ("no_table" when there is none, "busy" when another
-    server holds it)."""
+    server holds it, in its lobby too). The table's lock is taken here, before anything is
+    read (:meth:`TableFiles.hold`), and kept: the server made from it lets go of it when it
+    closes."""
     if code:
         codes = [code]
     else:
         codes = [c for c in tokens.tables(root) if reopenable(root, c)]
     if not codes:
         raise SaveError("no table to reopen", action="load", code="no_table")
-    meta = tokens.load_table(root, codes[0])
+    held_before = inplay.table_held_here(root, codes[0])
+    try:
+        held = inplay.hold_table(root, codes[0])
+    except OSError:
+        held = True  # a read-only folder: no other server can write the table there either
+    if not held:
+        path = inplay.table_file(root, codes[0])
+        raise SaveError(
+            f"cannot reopen table {codes[0]}: it is open in another process", path, action="resume", code="busy",
+            values={"table": codes[0]},
+        )
+    try:
+        return _load(root, codes[0])
+    except BaseException:
+        if not held_before:
+            inplay.release_table(root, codes[0])
+        raise
+
+
+def _load(root: Path, code: str) -> tuple[tokens.TableFile, GameSetup, GameState | None]:
+    meta = tokens.load_table(root, code)
     setup = GameSetup.model_validate(meta.setup)
     state = None
     path = tokens.game_path(root, meta.code)

@@ -184,6 +184,7 @@ class TableServer:
         )
         sock = next(iter(self._server.sockets))
         self.port = sock.getsockname()[1]
+        self.files.hold()  # the table's lock, lobby included (mexitrain.storage.inplay)
         await self.files.table_saved()
         self._driver = asyncio.create_task(self._drive())
         if self.state is not None:

@@ -16,9 +16,9 @@ from ..i18n import _
 from ..rules import GameState
 from ..table import GameSetup
 from ..text.errors import error_text
-from ..text.files import notice_text, os_problem
+from ..text.files import autosaves_full_reason, notice_text, os_problem
 from . import locks
-from .autosaves import autosave, game_autosave_path, new_game_id
+from .autosaves import autosave, check_autosave_room, game_autosave_path, new_game_id
 from .savefile import SaveError
 from .stats import record_finished_game
 
@@ -39,8 +39,12 @@ class Autosaver:
     works again.
     """
 
-    def __init__(self, root: Path, report: Report | None = None, status: Status | None = None) -> None:
+    def __init__(
+        self, root: Path, report: Report | None = None, status: Status | None = None, *, bound: int | None = None
+    ) -> None:
         self.root = root
+        #: the most autosaves a new game's may join (a served game's; None: no bound)
+        self.bound = bound
         self.report = report
         self.status = status
         self._cond = threading.Condition()
@@ -120,11 +124,13 @@ class Autosaver:
                 if update.notice:
                     self._report(notice_text(update.notice), True)
             else:
+                if self.bound is not None and not locks.held_here(path):
+                    check_autosave_room(path, self.bound)  # before its lock file is made
                 try:
                     locks.acquire(path)
                 except OSError:
                     pass  # the write below says what is wrong with the folder
-            notice = autosave(state, setup, self.root, speed=speed, path=path)
+            notice = autosave(state, setup, self.root, speed=speed, path=path, bound=self.bound)
             if state.over:
                 locks.release(path, remove=True)
             self.writes += 1
@@ -134,7 +140,12 @@ class Autosaver:
             if notice:
                 self._report(notice_text(notice), True)
         except SaveError as exc:
-            reason = os_problem(exc.values) if exc.code == "os_error" else error_text(exc)
+            if exc.code == "os_error":
+                reason = os_problem(exc.values)
+            elif exc.code == "autosaves_full":
+                reason = autosaves_full_reason()
+            else:
+                reason = error_text(exc)
             self._fail(error_text(exc), reason)
         except Exception as exc:  # never let a save problem stop the game
             text = _("autosave failed: {error}").format(error=exc)

@@ -84,6 +84,32 @@ def game_autosave_path(root: str | os.PathLike[str], game_id: str | None = None)
     return autosaves_dir(root) / f"{game_id}.json"
 
 
+#: A game served to a web page (``mexitrain serve``): its ``autosaves/`` folder holds at most
+#: this many autosaves (each unfinished game keeps one until it is resumed and ended). A new
+#: game's first autosave beyond it is not written ("autosaves_full": the game goes on, the
+#: status line says it is not saved); the games already there are autosaved as ever.
+SERVED_AUTOSAVES = 100
+
+
+def check_autosave_room(path: Path, bound: int) -> None:
+    """Raise the "autosaves_full" :class:`SaveError` when ``path`` is a new file and its
+    folder holds ``bound`` autosaves already."""
+    if path.exists() or path.is_symlink():
+        return
+    count = 0
+    try:
+        with os.scandir(path.parent) as entries:
+            for entry in entries:
+                count += entry.name.endswith(".json") and not atomic.is_temp_file(entry.name)
+    except OSError:
+        return  # no folder yet: room; a folder that cannot be read: the write says why
+    if count >= bound:
+        raise SaveError(
+            f"cannot save {path}: the autosaves folder is full ({bound} unfinished games at most)",
+            path, action="save", code="autosaves_full", values={"games": bound},
+        )
+
+
 def autosave(
     state: GameState,
     setup: GameSetup,
@@ -91,6 +117,7 @@ def autosave(
     *,
     speed: float | None = None,
     path: str | os.PathLike[str] | None = None,
+    bound: int | None = None,
 ) -> str | None:
     """Save the game in progress to its autosave ``path`` (default: ``<data dir>/autosave.json``;
     each running game has its own, :func:`game_autosave_path`); call it after every action.
@@ -98,11 +125,15 @@ def autosave(
     A finished game is not kept: its autosave is cleared (record its statistics first, with
     :func:`mexitrain.storage.stats.record_finished_game`). Returns None, or a one-line notice
     when a damaged autosave found in the way was moved aside. Raises :class:`SaveError` when
-    the file cannot be written (the previous autosave is then left as it was).
+    the file cannot be written (the previous autosave is then left as it was), or when it
+    would be a new file in a folder of ``bound`` autosaves (a served game's:
+    :data:`SERVED_AUTOSAVES`).
     """
     path = autosave_path(root) if path is None else Path(path)
     if state.over:
         return clear_autosave(root, path=path)
+    if bound is not None:
+        check_autosave_room(path, bound)
     data = save_data(state, setup, speed=speed, name=None)
     text = save_text(data)
     notice = _guard(path)

@@ -82,12 +82,52 @@ def save_game(
     Raises :class:`SaveError` ("cannot save /x/y.json: No space left on device"); the file
     that was there before is then untouched.
     """
-    path = Path(path)
-    text = save_text(save_data(state, setup, speed=speed, name=name))
+    return _write(Path(path), save_text(save_data(state, setup, speed=speed, name=name)))
+
+
+def _write(path: Path, text: str) -> Path:
     try:
         return atomic.write_text(path, text)
     except OSError as exc:
         raise os_error("save", path, exc) from None
+
+
+#: A game served to a web page (``mexitrain serve``): its ``saves/`` folder holds at most this
+#: many files, of at most this many bytes in all (a full game's save is 100-300 KB). A new
+#: name beyond either is refused in one line (``code`` "saves_full"); a save over an old name
+#: is still written if the folder stays within the bytes.
+SERVED_SAVES = 50
+SERVED_SAVES_BYTES = 20 * 1024 * 1024
+
+
+def _folder_use(folder: Path) -> tuple[int, int, dict[str, int]]:
+    """(files, bytes, each file's size by name) of the folder ``folder`` (links not followed)."""
+    sizes: dict[str, int] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    sizes[entry.name] = entry.stat(follow_symlinks=False).st_size
+                except OSError:
+                    sizes[entry.name] = 0
+    except OSError:
+        pass
+    return len(sizes), sum(sizes.values()), sizes
+
+
+def _check_room(path: Path, text: str, bound: tuple[int, int]) -> None:
+    """Raise the "saves_full" :class:`SaveError` when writing ``text`` to ``path`` would take
+    its folder past ``bound`` (files, bytes)."""
+    most_files, most_bytes = bound
+    files, used, sizes = _folder_use(path.parent)
+    old = sizes.get(path.name)
+    new_file = old is None
+    if (new_file and files >= most_files) or used - (old or 0) + len(text.encode("utf-8")) > most_bytes:
+        raise SaveError(
+            f"cannot save {path}: the saves folder is full ({most_files} files or {most_bytes} bytes at most)",
+            path, action="save", code="saves_full",
+            values={"files": most_files, "megabytes": most_bytes // (1024 * 1024)},
+        )
 
 
 def save_named(
@@ -98,11 +138,15 @@ def save_named(
     *,
     speed: float | None = None,
     overwrite: bool = False,
+    bound: tuple[int, int] | None = None,
 ) -> Path:
     """Save under a name: ``<data dir>/saves/<name>.json`` (the name is made file-safe).
 
     An existing save of that name is replaced only with ``overwrite=True``, and even then a
     file that does not load is first moved aside (``<name>.bad-N.json``), never replaced.
+    ``bound`` (files, bytes; a served game's: :data:`SERVED_SAVES`,
+    :data:`SERVED_SAVES_BYTES`): the ``saves/`` folder never goes past it, a save that would
+    is refused (``code`` "saves_full") and nothing is written.
     """
     try:
         path = save_path(root, name)
@@ -110,6 +154,9 @@ def save_named(
         raise SaveError(
             f"cannot save: {exc}", action="save", code="bad_name", values={"name": name}
         ) from None
+    text = save_text(save_data(state, setup, speed=speed, name=name.strip()))
+    if bound is not None:
+        _check_room(path, text, bound)
     if path.exists():
         if not overwrite:
             raise SaveError(
@@ -123,7 +170,7 @@ def save_named(
             load_save(path)
         except SaveError:
             atomic.move_aside(path)
-    return save_game(path, state, setup, speed=speed, name=name.strip())
+    return _write(path, text)
 
 
 # -- listing -----------------------------------------------------------------------------
@@ -339,4 +386,4 @@ def list_saves(root: str | os.PathLike[str]) -> list[SaveInfo]:
     return infos
 
 
-__all__ = ["SaveInfo", "list_saves", "save_game", "save_named"]
+__all__ = ["SERVED_SAVES", "SERVED_SAVES_BYTES", "SaveInfo", "list_saves", "save_game", "save_named"]

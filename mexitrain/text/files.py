@@ -12,7 +12,7 @@ from typing import Any
 from ..i18n import N_, _, ngettext
 from ..rules.seeds import seed_text
 from .basics import join_and, join_or, quote, seat_called, seat_label, tile_text
-from .names import cut, printable
+from .names import cut, printable, shorten
 from .refusals import reason_text
 from .validation import ruleset_error_text, validation_error_text
 
@@ -72,6 +72,10 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
             return _("cannot save {path}: {problem}").format(path=where, problem=os_problem(v))
         if code == "name_taken":
             return _("cannot save {path}: a saved game with that name exists").format(path=where)
+        if code == "saves_full":
+            return saves_full_line(v["files"], v["megabytes"])
+        if code == "autosaves_full":
+            return autosaves_full_line(v["games"])
         if code == "bad_name":
             return _("cannot save: {name} cannot be used as a save name: use letters or digits").format(
                 name=quote(v["name"])
@@ -80,6 +84,12 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
     if action == "remove":
         if code == "os_error":
             return _("cannot remove {path}: {problem}").format(path=where, problem=os_problem(v))
+        return None
+    if action == "resume":
+        if code == "busy" and v.get("table"):
+            return _("cannot reopen table {code}: it is open in another process").format(code=v["table"])
+        if code == "busy":
+            return _("cannot resume {path}: it is open in another process").format(path=where)
         return None
     if action != "load":
         return None
@@ -147,6 +157,54 @@ def _save_error_text(action, code, v: dict, where: str, exc: Any) -> str | None:
             path=where, problem=_record_problem(code, v, _("the file"))
         )
     return _("cannot load {path}: the file is damaged").format(path=where)
+
+
+#: The longest path a refusal of the file dialogs repeats, in cells.
+SHOWN_PATH = 40
+
+
+def _path_shown(text: str) -> str:
+    return shorten(printable(str(text)), SHOWN_PATH) or "''"
+
+
+def nul_path_line(text: str) -> str:
+    """A path typed with a NUL character in it (no file is named so)."""
+    return _("{path} is not a path: it holds a NUL character").format(path=_path_shown(text))
+
+
+def in_play_line(name: str) -> str:
+    """A file of a game being played elsewhere (a running table's, another window's autosave):
+    opening it would show the hands of a game in progress."""
+    return _("{file} belongs to a game in progress elsewhere: it opens once that game is over or closed").format(
+        file=_path_shown(name)
+    )
+
+
+def saves_full_line(count: int, megabytes: int) -> str:
+    """Save as… at the bound of a served game's ``saves/`` folder."""
+    return ngettext(
+        "cannot save: this game's saves folder is full ({count} file or {megabytes} MB at most); "
+        "save over an old name instead",
+        "cannot save: this game's saves folder is full ({count} files or {megabytes} MB at most); "
+        "save over an old name instead",
+        count,
+    ).format(count=count, megabytes=megabytes)
+
+
+def autosaves_full_line(games: int) -> str:
+    """A served game's new autosave beyond the bound of its ``autosaves/`` folder."""
+    return ngettext(
+        "this game is not autosaved: the data folder holds {games} unfinished game already; "
+        "resume one and finish it to make room",
+        "this game is not autosaved: the data folder holds {games} unfinished games already; "
+        "resume one and finish it to make room",
+        games,
+    ).format(games=games)
+
+
+def autosaves_full_reason() -> str:
+    """The same, as the status line's short reason ("not saving: …")."""
+    return _("too many unfinished games")
 
 
 def notice_text(notice: Any) -> str:

@@ -40,10 +40,14 @@ from ..storage import (
     settings,
 )
 from ..storage.autosaver import Autosaver
+from ..storage.autosaves import SERVED_AUTOSAVES
+from ..storage.inplay import in_play
+from ..storage.saves import SERVED_SAVES, SERVED_SAVES_BYTES
 from ..storage.stats import load_stats
 from ..table import GameSetup, random_seed
 from ..text.basics import quote
 from ..text.errors import error_text
+from ..text.files import in_play_line
 from ..text.stats import format_stats
 from . import typography
 from .cells import printable
@@ -137,6 +141,7 @@ class MexitrainApp(App[None]):
             self.root,
             lambda text, _error: self.post_message(SaveProblem(text)),
             status=lambda reason: self.post_message(SavingState(reason)),
+            bound=None if self._fence is None else SERVED_AUTOSAVES,
         )
         if load is not None and load.state.over:  # a finished game: nothing to continue, replay it
             load, replay = None, load
@@ -569,7 +574,10 @@ class MexitrainApp(App[None]):
             if state is None or setup is None:
                 return
             try:
-                path = save_named(self.root, chosen, state, setup, speed=self.speed, overwrite=overwrite and chosen == name)
+                path = save_named(
+                    self.root, chosen, state, setup, speed=self.speed, overwrite=overwrite and chosen == name,
+                    bound=None if self._fence is None else (SERVED_SAVES, SERVED_SAVES_BYTES),
+                )
             except SaveError as exc:
                 if exc.code == "name_taken":
                     self.action_save_as(
@@ -643,10 +651,16 @@ class MexitrainApp(App[None]):
             self.push_screen(FileScreen(_("Open replay…"), str(self.root / "saves") + "/"), chosen)
 
     def _refused(self, path: Path) -> bool:
-        """A served game opens no file outside its data folder: True (and one line) for one."""
-        if self._fence is None or self._fence.inside(path):
+        """A served game opens no file outside its data folder, and no game opens the file of
+        a game in progress elsewhere (:func:`~mexitrain.storage.inplay.in_play`): True (and
+        one line) for one."""
+        if self._fence is not None and not self._fence.inside(path):
+            line = self._fence.refusal(path.name)
+        elif in_play(path):
+            line = in_play_line(path.name)
+        else:
             return False
-        self.notify(self._fence.refusal(path.name), title=_("Cannot open"), severity="error", timeout=10, markup=False)
+        self.notify(line, title=_("Cannot open"), severity="error", timeout=10, markup=False)
         return True
 
     def open_replay(self, game: SavedGame) -> None:

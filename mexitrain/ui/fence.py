@@ -25,6 +25,7 @@ import os
 from pathlib import Path, PurePath, PureWindowsPath
 
 from ..i18n import _
+from ..text.files import nul_path_line
 from ..text.names import printable, shorten
 
 #: The longest path a refusal repeats, in cells.
@@ -46,7 +47,7 @@ class Fence:
     def _resolve(path: Path) -> Path | None:
         try:
             return path.resolve()  # every link followed (a missing part is kept as written)
-        except (OSError, RuntimeError):  # a loop of links
+        except (OSError, RuntimeError, ValueError):  # a loop of links; a NUL in the path
             return None
 
     def inside(self, path: str | os.PathLike[str]) -> bool:
@@ -60,8 +61,11 @@ class Fence:
 
     def typed(self, text: str) -> Path:
         """The file or folder a visitor typed, read from the data folder; raises
-        :class:`Refused` for an absolute path, ``~``, ``..``, or what leads outside."""
+        :class:`Refused` for an absolute path, ``~``, ``..``, what leads outside, or a NUL
+        character (no file is named with one)."""
         text = text.strip()
+        if "\0" in text:
+            raise Refused(nul_path_line(text))
         pure = PurePath(text)
         if (
             text.startswith("~")

@@ -120,7 +120,7 @@ def test_terminal_sizes_from_a_page_are_bounded(value, expected: int) -> None:
 @pytest.mark.parametrize(
     ("origin", "host", "allowed"),
     [
-        (None, "127.0.0.1:8012", True),  # not a browser
+        (None, "127.0.0.1:8012", False),  # the page always says where it is from
         ("http://127.0.0.1:8012", "127.0.0.1:8012", True),
         ("https://game.lan:8012", "game.lan:8012", True),
         ("http://evil.example", "127.0.0.1:8012", False),
@@ -318,13 +318,13 @@ async def test_closing_the_page_ends_its_game_and_the_server_serves_on(tmp_path:
     with serving(tmp_path / "data") as served:
         ws_url = served.url.replace("http:", "ws:") + "ws"
         async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(ws_url) as ws:
+            async with session.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:
                 await _screen_until(ws, b"New game")
                 [game] = _children(served.proc.pid)
             async with asyncio.timeout(serve.STOP_WAIT + 10):  # asked to quit, else killed
                 while _alive(game):
                     await asyncio.sleep(0.05)
-            async with session.ws_connect(ws_url) as ws:  # the next visitor: a new game
+            async with session.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:  # the next visitor: a new game
                 await _screen_until(ws, b"New game")
                 [second] = _children(served.proc.pid)
                 assert second != game
@@ -338,25 +338,35 @@ async def test_closing_the_page_ends_its_game_and_the_server_serves_on(tmp_path:
 FAKE_GAME = [sys.executable, "-c", "import sys; print('__GANGLION__', flush=True); sys.stdin.buffer.read(1)"]
 
 
+def own_page(client) -> str:
+    """The ``Origin`` of the test server's own page."""
+    return str(client.make_url("")).rstrip("/")
+
+
+#: A websocket's opening request, by hand (to see a refusal's status and text).
+def upgrade(client, **headers: str) -> dict[str, str]:
+    return {
+        "Origin": own_page(client), "Connection": "Upgrade", "Upgrade": "websocket",
+        "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", **headers,
+    }
+
+
 async def test_one_visitor_too_many_is_turned_away(monkeypatch) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
     monkeypatch.setattr(serve, "MAX_GAMES", 2)
     server = serve._make_server(FAKE_GAME, "127.0.0.1", 0)
     async with TestClient(TestServer(await server._make_app())) as client:
-        first = await client.ws_connect("/ws")
-        second = await client.ws_connect("/ws")
-        turned_away = await client.get("/ws", headers={
-            "Connection": "Upgrade", "Upgrade": "websocket",
-            "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
-        })
+        first = await client.ws_connect("/ws", origin=own_page(client))
+        second = await client.ws_connect("/ws", origin=own_page(client))
+        turned_away = await client.get("/ws", headers=upgrade(client))
         assert turned_away.status == 503
         assert await turned_away.text() == "Too many games are running; try again later."
         await first.close()
         async with asyncio.timeout(serve.STOP_WAIT + 10):  # its place is free again
             while len(server.games) > 1:
                 await asyncio.sleep(0.02)
-        third = await client.ws_connect("/ws")
+        third = await client.ws_connect("/ws", origin=own_page(client))
         assert await server.close_all() == 2
         for ws in (second, third):
             await ws.close()
@@ -380,7 +390,7 @@ async def test_private_saves_give_each_browser_its_own_fenced_folder(tmp_path: P
             assert "HttpOnly" in header and "SameSite=Strict" in header and "Max-Age=34560000" in header
             async with session.get(served.url) as again:  # the same browser keeps its name
                 assert again.cookies[serve.VISITOR_COOKIE].value == visitor
-            async with session.ws_connect(ws_url) as ws:
+            async with session.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:
                 await _screen_until(ws, b"New game")
                 [game] = _children(served.proc.pid)
                 assert _argv(game)[-3:] == ["--data-dir", str(data / "visitors" / visitor), "--served"]
@@ -389,7 +399,7 @@ async def test_private_saves_give_each_browser_its_own_fenced_folder(tmp_path: P
                 while _alive(game):
                     await asyncio.sleep(0.05)
         async with aiohttp.ClientSession(cookies={serve.VISITOR_COOKIE: "../../../tmp"}) as forged:
-            async with forged.ws_connect(ws_url) as ws:
+            async with forged.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:
                 await _screen_until(ws, b"New game")
                 [game] = _children(served.proc.pid)
                 folder = Path(_argv(game)[-2])
@@ -413,15 +423,12 @@ async def test_private_saves_turn_a_new_visitor_away_when_the_folders_are_full(t
     argv = [*FAKE_GAME, "--data-dir", str(tmp_path), "--served"]
     server = serve._make_server(argv, "127.0.0.1", 0, private=True)
     async with TestClient(TestServer(await server._make_app())) as client:
-        turned_away = await client.get("/ws", headers={
-            "Connection": "Upgrade", "Upgrade": "websocket",
-            "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
-        })
+        turned_away = await client.get("/ws", headers=upgrade(client))
         assert turned_away.status == 503
         assert await turned_away.text() == "This server has no room for another visitor's games."
         assert not server.games  # no place taken by the refused page
         client.session.cookie_jar.update_cookies({serve.VISITOR_COOKIE: kept})
-        ws = await client.ws_connect("/ws")
+        ws = await client.ws_connect("/ws", origin=own_page(client))
         async with asyncio.timeout(10):
             while not server.games or None in server.games.values():
                 await asyncio.sleep(0.02)

@@ -19,6 +19,8 @@ from textual.worker import get_current_worker
 
 from ...i18n import N_, _, ngettext
 from ...storage import SavedGame, SaveInfo, Unfinished, list_saves
+from ...storage.inplay import in_play
+from ...text.files import in_play_line, nul_path_line
 from ..cells import markup, plain, printable
 from ..fence import Fence, Refused
 from ..lang import translate_bindings
@@ -173,7 +175,9 @@ class LoadScreen(ModalScreen[Path | None]):
 
     Given ``root`` (the data folder), the dialog opens at once saying "Reading saved games…" and
     lists them from a worker thread (:func:`~mexitrain.storage.list_saves` reads only each
-    file's head); given ``saves``, it shows those. Given a ``fence`` (a game served to a web
+    file's head); given ``saves``, it shows those. A file of a game in progress elsewhere
+    (:func:`~mexitrain.storage.inplay.in_play`: a link in ``saves/`` to a running table's
+    game) is not listed. Given a ``fence`` (a game served to a web
     page, :mod:`mexitrain.ui.fence`), a save whose file leads outside the data folder (a link
     in ``saves/``) is not listed, and the problems listed tell paths from the data folder."""
 
@@ -219,7 +223,7 @@ class LoadScreen(ModalScreen[Path | None]):
 
     @work(thread=True, exclusive=True, group="load-list")
     def _read_saves(self, root: Path) -> None:
-        infos = list_saves(root)
+        infos = [info for info in list_saves(root) if not in_play(info.path)]
         if not get_current_worker().is_cancelled:
             with contextlib.suppress(RuntimeError):  # the app is closing
                 self.app.call_from_thread(self.show_saves, infos)
@@ -269,7 +273,9 @@ class LoadScreen(ModalScreen[Path | None]):
 
 class JsonTree(DirectoryTree):
     """The folders and the ``.json`` files under a folder (saved games and game records).
-    Backspace shows the folder above. With a ``fence`` (a served game) only what resolves
+    Backspace shows the folder above. The files and folders of a game in progress elsewhere
+    (:func:`~mexitrain.storage.inplay.in_play`: a running table's folder, another window's
+    autosave) are not listed. With a ``fence`` (a served game) only what resolves
     into the data folder is listed, and Backspace stops at the data folder."""
 
     BINDINGS = [Binding("backspace", "parent", "Up a folder", id="file-parent")]
@@ -292,6 +298,7 @@ class JsonTree(DirectoryTree):
             if not p.name.startswith(".")
             and (self.fence is None or self.fence.inside(p))
             and (p.is_dir() or p.suffix.lower() == ".json")
+            and not in_play(p)
         ]
 
     def _folder_above(self) -> Path | None:
@@ -318,7 +325,9 @@ class FileScreen(ModalScreen[Path | None]):
 
     With a ``fence`` (a game served to a web page, :mod:`mexitrain.ui.fence`) the tree starts
     in the data folder and never goes above it, and a typed path is read from the data folder
-    (``value`` too): one outside it is refused with one line under the path box."""
+    (``value`` too): one outside it is refused with one line under the path box. So are a
+    path with a NUL character, and the file of a game in progress elsewhere
+    (:func:`~mexitrain.storage.inplay.in_play`), fenced or not."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="file-cancel")]
 
@@ -384,6 +393,9 @@ class FileScreen(ModalScreen[Path | None]):
         text = event.value.strip()
         if not text:
             return
+        if "\0" in text:  # no file is named so (and the system would refuse the path)
+            self.refuse(nul_path_line(text))
+            return
         if self.fence is not None:
             try:
                 path = self.fence.typed(text)
@@ -392,6 +404,9 @@ class FileScreen(ModalScreen[Path | None]):
                 return
         else:
             path = Path(text).expanduser()
+        if in_play(path):
+            self.refuse(in_play_line(text))
+            return
         self.query_one("#file-problem").display = False
         if path.is_dir():  # show that folder's files
             tree = self.query_one("#file-tree", JsonTree)
@@ -405,6 +420,9 @@ class FileScreen(ModalScreen[Path | None]):
         event.stop()
         if self.fence is not None and not self.fence.inside(event.path):
             self.refuse(self.fence.refusal(Path(event.path).name))
+            return
+        if in_play(event.path):  # its game started since the folder was listed
+            self.refuse(in_play_line(Path(event.path).name))
             return
         self.dismiss(event.path)
 
