@@ -29,11 +29,12 @@ from pydantic import (
     ValidationError,
     field_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from ..rules import Action, RuleSet, SeatView
 from ..rules.errors import IllegalAction
 from ..table import AI_LEVELS
-from ..text.names import NAME_MAX, codepoint, first_unprintable
+from ..text.names import NAME_MAX, name_fault
 
 #: This protocol's version; a Hello with another one gets ``Error("version", server_version=...)``.
 PROTOCOL_VERSION = 1
@@ -103,11 +104,10 @@ Code = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z_]+$")]
 
 
 def _check_name(name: str) -> str:
-    bad = first_unprintable(name)
-    if bad is not None:
-        raise ValueError(f"a name cannot hold {codepoint(bad)}")
-    if not name.strip():
-        raise ValueError("a name cannot be blank")
+    fault = name_fault(name)
+    if fault is not None:
+        code, values = fault
+        raise PydanticCustomError(f"name_{code}", "a name a seat cannot have", values)  # type: ignore[arg-type]
     return name
 
 
