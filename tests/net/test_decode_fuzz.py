@@ -11,8 +11,10 @@ A small sample always runs (hypothesis's default profile); MEXITRAIN_HEAVY=1 run
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support.heavy import HEAVY
@@ -30,9 +32,11 @@ from mexitrain.net.protocol import (
     check_follows,
     check_server_message,
     decode_server,
+    encode,
     refusal,
 )
-from mexitrain.rules import view_legal_actions
+from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view, view_legal_actions
+from mexitrain.rules.ruleset import RuleSetError
 from mexitrain.session import knocked
 from mexitrain.text.events import event_line, round_header
 from mexitrain.text.names import first_unprintable
@@ -225,3 +229,41 @@ def test_every_pool_message_is_shown_unchanged():
     for data in POOL if HEAVY else POOL[::10]:
         msg = decode_server(json.dumps(data))
         _screens(msg)
+
+
+#: Rule sets of the heavy sample of real games: every variant, and every set.
+HEAVY_RULES = [
+    RuleSet(rounds=2),
+    RuleSet(set=18, rounds=1),
+    RuleSet(set=15, rounds=1, branching_doubles=True, open_hands=True),
+    RuleSet(set=9, hand_table="fast", trains_start_public=True, round_end="until_blocked", rounds=3),
+    RuleSet(set=6, engine="highest_double", rounds=3, opening="first_turn_chain", swan_drive=True,
+            double_follow_up="must_satisfy"),
+    RuleSet(set=9, opening="delayed_first_turn", branching_doubles=True, double_follow_up="must_satisfy", rounds=3,
+            teams=True),
+    RuleSet(set=9, opening="simultaneous", blanks_wild=True, rounds=2),
+    RuleSet(set=12, teams=True, team_marker="both_stuck", rounds=2),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", range(len(HEAVY_RULES)))
+def test_every_seats_view_of_whole_games_decodes(k):
+    """MEXITRAIN_HEAVY: every view of every seat of whole games, every player count the rules
+    allow, decodes as it was sent: the checks refuse nothing the rules give."""
+    rules = HEAVY_RULES[k]
+    rng = random.Random(k)
+    for n in range(2, rules.max_players + 1):
+        try:
+            rules.check_players(n)
+        except RuleSetError:
+            continue
+        state = new_game(rules, players=n, seed=k * 100 + n)
+        names = tuple(f"P{i}" for i in range(n))
+        while True:
+            for seat in range(n):
+                msg = Update(seq=1, view=view(state, seat), names=names, kinds=("person",) * n)
+                assert decode_server(encode(msg)) == msg
+            if state.over:
+                break
+            state = apply(state, rng.choice(legal_actions(state)))
