@@ -13,7 +13,7 @@ from pydantic_core import PydanticCustomError
 from .i18n import _, pgettext
 from .rules import RuleSet
 from .rules.seeds import SEED_MAX, derived_seed, fresh_seed, keyed
-from .text.names import NAME_MAX, codepoint, first_unprintable
+from .text.names import NAME_MAX, codepoint, first_unprintable, name_fault
 
 PlayerKind = Literal["human", "random", "greedy", "planner", "expert"]
 AI_LEVELS: tuple[str, ...] = ("random", "greedy", "planner", "expert")
@@ -32,13 +32,16 @@ class SeatConfig(BaseModel):
     def _printable(cls, name: str) -> str:
         """A name is shown as plain text on every screen and printed by the command line:
         it may not hold a control character (ESC would command the terminal), a lone
-        surrogate or a bidi control (:func:`mexitrain.text.names.unprintable`). The form,
-        ``--names`` and every loaded save come through here."""
+        surrogate or a bidi control (:func:`mexitrain.text.names.unprintable`), and it shows as
+        someone: at least one visible character (:func:`mexitrain.text.names.name_fault`). The
+        form, ``--names`` and every loaded save come through here."""
         bad = first_unprintable(name)
         if bad is not None:
             raise PydanticCustomError(
                 "name_unprintable", "a name cannot hold the control character {char}", {"char": codepoint(bad)}
             )
+        if name_fault(name) == ("invisible", {}):
+            raise PydanticCustomError("name_invisible", "a name needs a visible character")
         return name
 
     @property

@@ -355,7 +355,7 @@ def _check_name(name: str) -> str:
     """``name`` (stripped, not empty) as :class:`mexitrain.table.SeatConfig` takes it
     (mexitrain.text says which characters a name may hold); a refused name is quoted with
     its control characters escaped."""
-    from ..text.names import NAME_MAX, codepoint, first_unprintable, printable
+    from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, printable
 
     bad = first_unprintable(name)
     if bad is not None:
@@ -367,6 +367,10 @@ def _check_name(name: str) -> str:
     if len(name) > NAME_MAX:
         raise argparse.ArgumentTypeError(
             _("name {name} is longer than 20 characters").format(name=_q(printable(name[:NAME_MAX]) + "…"))
+        )
+    if name_fault(name) is not None:  # no visible character: it would show as nobody
+        raise argparse.ArgumentTypeError(
+            _("name {name} has no visible character").format(name=_q(ascii(name)[1:-1]))
         )
     return name
 

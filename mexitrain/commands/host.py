@@ -119,11 +119,11 @@ def _hostport(host: str, port: int) -> str:
 
 
 def _default_name() -> str:
-    from ..text.names import NAME_MAX, first_unprintable
+    from ..text.names import NAME_MAX, name_fault
 
     with contextlib.suppress(Exception):
         name = getpass.getuser().strip()[:NAME_MAX]
-        if name and first_unprintable(name) is None:
+        if name_fault(name) is None:
             return name
     return _("Host")
 

@@ -36,6 +36,40 @@ def first_unprintable(text: str) -> str | None:
     return next((ch for ch in text if unprintable(ch)), None)
 
 
+#: Letters and symbols that show as blank space (the Hangul fillers, the braille blank): a
+#: name of these alone would show as nobody.
+BLANK_LOOKALIKES = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def visible(ch: str) -> bool:
+    """Whether ``ch`` shows as something on screen: a letter, digit, punctuation mark or symbol
+    that takes a cell (not a space, a zero-width or format character, a combining mark alone,
+    a private-use or unassigned code point, nor a blank look-alike)."""
+    return (
+        unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LOOKALIKES and cell_len(ch) > 0
+    )
+
+
+#: What can keep a string from being a seat's name (:func:`name_fault`).
+NAME_FAULTS: tuple[str, ...] = ("unprintable", "invisible", "too_long")
+
+
+def name_fault(name: str) -> tuple[str, dict[str, object]] | None:
+    """What keeps ``name`` from being a seat's name, as data, or None: ``("unprintable",
+    {"char": "U+001B"})`` (a character :func:`unprintable` refuses, as its code point),
+    ``("invisible", {})`` (no :func:`visible` character: empty, spaces or zero-width
+    characters only) or ``("too_long", {"max": NAME_MAX})``. The one check of every name:
+    typed on a form, given to ``--names``, read from a save, or come from the network."""
+    bad = first_unprintable(name)
+    if bad is not None:
+        return "unprintable", {"char": codepoint(bad)}
+    if len(name) > NAME_MAX:
+        return "too_long", {"max": NAME_MAX}
+    if not any(visible(ch) for ch in name):
+        return "invisible", {}
+    return None
+
+
 def codepoint(ch: str) -> str:
     """A character as its code point, "U+001B"."""
     return f"U+{ord(ch):04X}"

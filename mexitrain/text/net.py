@@ -35,17 +35,32 @@ def refused_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer:
         return _("The game has not started yet: the host starts it.")
     if exc.code == "not_your_turn":
         turn = exc.values.get("turn")
-        if isinstance(turn, int) and names is not None and 0 <= turn < len(names):
+        if isinstance(turn, int) and not isinstance(turn, bool) and names is not None and 0 <= turn < len(names):
             return _("It is not your turn: {name} is to play.").format(name=printable(names[turn]))
         return _("It is not your turn.")
     if exc.code == "no_seat":
         return _("You have no seat at this table.")
-    return reason_text(exc, names, viewer)
+    try:
+        return reason_text(exc, names, viewer)
+    except (KeyError, IndexError, TypeError, ValueError):  # a value missing or of the wrong kind
+        return _("That move is not allowed.")
+
+
+def _number(value: Any) -> str:
+    """A whole number of an error's values, or "?" when it is missing or not one."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else "?"
 
 
 def error_text(code: str, values: Mapping[str, Any] | None = None, server_version: int | None = None) -> str:
-    """An error from the table (:data:`mexitrain.net.protocol.ERROR_CODES`), as one line."""
-    v = dict(values or {})
+    """An error from the table (:data:`mexitrain.net.protocol.ERROR_CODES`), or a problem
+    of this client's link (``refused_connection``, ``unreachable``, ``lost``,
+    ``bad_server_message``), as one line. A value missing or of the wrong kind never raises:
+    the sentence goes without it."""
+    v = dict(values) if isinstance(values, Mapping) else {}
+    if not isinstance(code, str):
+        code = ""
+    if not (server_version is None or (isinstance(server_version, int) and not isinstance(server_version, bool))):
+        server_version = None
     if code == "bad_json":
         return _("The message was not valid JSON.")
     if code == "unknown_type":
@@ -56,13 +71,13 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
             return _("The message has a bad field: {field}.").format(field=field)
         return _("The message is not one this table understands.")
     if code == "too_big":
-        return _("The message was too large (at most {limit} bytes).").format(limit=v.get("limit", "?"))
+        return _("The message was too large (at most {limit} bytes).").format(limit=_number(v.get("limit")))
     if code == "version":
         if server_version is not None:
             return _(
                 "This table speaks version {server} of the protocol and this program version {client}: "
                 "use the same version of mexitrain."
-            ).format(server=server_version, client=v.get("version", "?"))
+            ).format(server=server_version, client=_number(v.get("version")))
         return _("This table speaks another version of the protocol: use the same version of mexitrain.")
     if code == "hello_first":
         return _("The connection did not start by joining the table.")
@@ -82,7 +97,7 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
         return _("The game has already started.")
     if code == "bad_seat":
         seat = v.get("seat")
-        if isinstance(seat, int):
+        if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0:
             return _("Seat {seat} cannot be handed over: its player is not away.").format(seat=seat + 1)
         return _("That seat cannot be handed over.")
     if code == "flood":
@@ -105,8 +120,53 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
     if code == "lost":
         return _("The connection was lost.")
     if code == "bad_server_message":
-        return _("The table sent a message this program cannot read.")
+        return _("The table sent something this version cannot read: {reason}.").format(
+            reason=bad_server_reason(v)
+        )
     return _("Network error: {code}.").format(code=printable(str(code))[:40])
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """A value from the network as a sentence may hold it: text, escaped, cut."""
+    return printable(value if isinstance(value, str) else "")[:limit]
+
+
+def bad_server_reason(values: Mapping[str, Any] | None) -> str:
+    """Why a server message was refused (the values of ``bad_server_message``:
+    :data:`mexitrain.net.protocol.BAD_SERVER_REASONS`), as the end of a sentence; a value
+    missing or of the wrong kind reads as the general case."""
+    v = values if isinstance(values, Mapping) else {}
+    reason = v.get("reason")
+    field = _shown(v.get("field"))
+    if reason == "too_big":
+        limit = v.get("limit")
+        if isinstance(limit, int) and not isinstance(limit, bool):
+            return _("a message over {limit} bytes").format(limit=limit)
+        return _("a message too large")
+    if reason == "bad_json":
+        return _("a message that is not JSON")
+    if reason == "unknown_type":
+        return _("a message of a type it does not know")
+    if reason == "out_of_order":
+        return _("a message that cannot come yet")
+    if not field:
+        return _("a message it does not understand")
+    if reason == "missing":
+        return _("{field} is missing").format(field=field)
+    if reason == "unknown_field":
+        return _("{field} is not a field it knows").format(field=field)
+    if reason == "out_of_range":
+        return _("{field} is beyond what the rules allow").format(field=field)
+    if reason == "unprintable":
+        char = _shown(v.get("char"), 10)
+        if char:
+            return _("{field} holds the control character {char}").format(field=field, char=char)
+        return _("{field} holds a control character").format(field=field)
+    if reason == "invisible":
+        return _("{field} is a name with no visible character").format(field=field)
+    if reason == "inconsistent":
+        return _("{field} does not agree with the rest of the game").format(field=field)
+    return _("{field} is not valid").format(field=field)
 
 
 def link_text(status: Any) -> str:

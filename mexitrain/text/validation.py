@@ -167,6 +167,8 @@ def _validation_error_text(exc: Any) -> str:
         ).format(field=field, n=n)
     elif kind == "name_unprintable":
         return _("{field} cannot hold the control character {char}").format(field=field, char=ctx.get("char", "?"))
+    elif kind == "name_invisible":
+        return _("{field} needs a visible character").format(field=field)
     elif kind == "string_too_long":
         n = ctx.get("max_length", 0)
         return ngettext(

@@ -180,10 +180,11 @@ def test_the_client_message_cap_counts_bytes():
 def test_server_messages_have_a_larger_cap():
     with pytest.raises(ProtocolError) as caught:
         decode_server(" " * (MAX_SERVER_MESSAGE + 1))
-    assert caught.value.code == "too_big"
+    assert caught.value.code == "bad_server_message"
+    assert caught.value.values == {"type": None, "field": "", "reason": "too_big", "limit": MAX_SERVER_MESSAGE}
     with pytest.raises(ProtocolError) as caught:
         decode_server('{"type": "update", "seq": 0}')
-    assert caught.value.code == "bad_message"
+    assert caught.value.values == {"type": "update", "field": "view", "reason": "missing"}
 
 
 def test_a_refusal_round_trips_to_the_same_illegal_action():

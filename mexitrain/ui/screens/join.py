@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Input, Label, Static
 from ...i18n import N_, _
 from ...net.protocol import normalise_code
 from ...table import GameSetup
-from ...text.names import NAME_MAX, codepoint, first_unprintable
+from ...text.names import NAME_MAX, codepoint, first_unprintable, name_fault
 from ..address import split_address
 from ..cells import plain
 from .new_game import NewGameScreen
@@ -39,7 +39,7 @@ def default_name() -> str:
     except Exception:  # no user name at all (a container): the person types one
         return ""
     name = name.strip()[:NAME_MAX]
-    return name[:1].upper() + name[1:] if name and first_unprintable(name) is None else ""
+    return name[:1].upper() + name[1:] if name_fault(name) is None else ""
 
 
 def name_problem(name: str) -> str | None:
@@ -51,6 +51,8 @@ def name_problem(name: str) -> str | None:
     bad = first_unprintable(name)
     if bad is not None:
         return _("A name cannot hold the control character {char}.").format(char=codepoint(bad))
+    if name_fault(name.strip()) is not None:
+        return _("A name needs a visible character.")
     return None
 
 
