@@ -42,6 +42,7 @@ from pydantic_core import PydanticCustomError
 from ..rules import Action, RuleSet, SeatView
 from ..rules.errors import IllegalAction
 from ..rules.ruleset import HAND_TABLES, RuleSetError
+from ..rules.seeds import SEED_MAX
 from ..rules.state import RoundEnd
 from ..rules.tiles import full_set
 from ..table import AI_LEVELS
@@ -442,6 +443,9 @@ _RESERVED_KEYS = frozenset({"code", "self"})
 _ROUND_ENDS = frozenset(get_args(RoundEnd))
 
 
+_SEAL = re.compile(r"[0-9a-f]{64}")
+
+
 class _Refuse(Exception):
     """A server message refused at ``field`` for ``reason`` (raised inside the checks)."""
 
@@ -819,6 +823,12 @@ def _check_view(v: SeatView, field: str = "view") -> None:
         raise _Refuse(f"{field}.winners", "inconsistent")
     for k, s in enumerate(v.winners):
         _seat(s, n, f"{field}.winners.{k}")
+    # the fair deal (docs/fair-deal.md): a seal is SHA-256 in hex or nothing; the seed is
+    # revealed at the end only, and within the seeds' range
+    if v.seal and not _SEAL.fullmatch(v.seal):
+        raise _Refuse(f"{field}.seal", "bad_field")
+    if v.revealed_seed is not None and (not over or not 0 <= v.revealed_seed <= SEED_MAX):
+        raise _Refuse(f"{field}.revealed_seed", "out_of_range" if over else "inconsistent")
 
 
 # -- each message ------------------------------------------------------------------------------------

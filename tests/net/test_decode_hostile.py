@@ -473,3 +473,17 @@ def test_decoded_messages_need_no_second_check():
     for m in messages():
         msg = decode_server(json.dumps(m))
         assert protocol.check_server_message(msg) == msg
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"revealed_seed": 2**128 + 1}, "view.revealed_seed"),  # a seed while the game runs
+        ({"seal": "not a seal"}, "view.seal"),
+        ({"seal": "A" * 64}, "view.seal"),  # upper-case hex is no seal of ours
+    ],
+)
+def test_the_fair_deal_fields_are_what_the_rules_make(changes, field):
+    """docs/fair-deal.md: the seal is SHA-256 in hex, the seed is only revealed at the end."""
+    assert refused(update(**changes))["field"] == field
+    assert decode_server(json.dumps(update(seal="0" * 64))).view.seal == "0" * 64
