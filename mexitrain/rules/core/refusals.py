@@ -45,21 +45,16 @@ def _whole(value) -> int | None:
         return None
 
 
-def _play_parts(action) -> tuple[int, int, int]:
-    """The halves and the branch of a play as ints; an action built without validation
-    (``model_construct``) that has no such values is refused ``bad_action``, naming the field."""
-    t = getattr(action, "tile", None)
-    if t.__class__ is tuple and len(t) == 2 and t[0].__class__ is int and t[1].__class__ is int:
-        a, b = t
-    else:
-        if not isinstance(t, tuple | list) or len(t) != 2:
-            raise IllegalAction("bad_action", field="tile")
-        a, b = _whole(t[0]), _whole(t[1])
-        if a is None or b is None:
-            raise IllegalAction("bad_action", field="tile")
-    if a < 0 or b < 0:
+def _play_parts(t, li) -> tuple[int, int, int]:
+    """The halves of tile ``t`` and the branch ``li`` of a play as ints; in an action built
+    without validation (``model_construct``) that has no such values, refused ``bad_action``,
+    naming the field."""
+    if not isinstance(t, tuple | list) or len(t) != 2:
         raise IllegalAction("bad_action", field="tile")
-    li = _whole(getattr(action, "branch", None))
+    a, b = _whole(t[0]), _whole(t[1])
+    if a is None or b is None or a < 0 or b < 0:
+        raise IllegalAction("bad_action", field="tile")
+    li = _whole(li)
     if li is None:
         raise IllegalAction("bad_action", field="branch")
     return a, b, li
@@ -76,8 +71,14 @@ def check(c: Core, action) -> int:
     kind = getattr(action, "type", None)
     if kind == "play" and isinstance(kind, str):
         ti = _resolve_train(c, getattr(action, "train", None))
-        a, b, li = _play_parts(action)
-        if 0 <= li < 64 and a < 19 and b < 19:
+        t, li = getattr(action, "tile", None), getattr(action, "branch", None)
+        if t.__class__ is tuple and len(t) == 2 and t[0].__class__ is int and t[1].__class__ is int and li.__class__ is int:
+            a, b = t  # a validated action
+            if a < 0 or b < 0:
+                raise IllegalAction("bad_action", field="tile")
+        else:
+            a, b, li = _play_parts(t, li)
+        if 0 <= li < 64 and 0 <= a < 19 and 0 <= b < 19:
             m = move(ti, li, a * 19 + b)
             ps = plays(c)
             if m in ps:
