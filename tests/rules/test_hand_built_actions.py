@@ -7,13 +7,27 @@ the field, or the rule it breaks), never a bare ``ValueError``, ``TypeError``,
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 from support.positions import position
 
-from mexitrain.rules import MEXICAN, Draw, IllegalAction, Mark, Pass, Play, RuleSet, Skip
+from mexitrain.rules import (
+    MEXICAN,
+    Draw,
+    IllegalAction,
+    Mark,
+    Pass,
+    Play,
+    RuleSet,
+    Skip,
+    apply,
+    legal_actions,
+    new_game,
+)
 from mexitrain.rules.core import check, legal
 from mexitrain.rules.engine import core_of
 from mexitrain.rules.errors import CODES, FIELD_CODES
@@ -23,6 +37,27 @@ RULES = RuleSet()
 # seat 0 holds 12-3 (fits its own train and the Mexican Train) and 4-5 (fits nothing)
 STATE = position(RULES, hands=[[(12, 3), (4, 5)], [(1, 1)]], boneyard=[(2, 2)])
 CORE = core_of(STATE)
+
+
+def _positions() -> list:
+    """Positions in every phase some variant reaches (turn, drawn, follow-up, swan, chain,
+    game over), from seeded games played by picking legal actions at random."""
+    found = {STATE.phase: STATE}
+    variants = ((RuleSet(set=6, rounds=1), 3), (RuleSet(set=6, rounds=1, swan_drive=True, branching_doubles=True), 2),
+                (RuleSet(set=6, rounds=1, opening="first_turn_chain", blanks_wild=True), 3))
+    for rules, players in variants:
+        for seed in range(3):
+            rng = random.Random(seed)
+            s = new_game(rules, players=players, seed=seed)
+            while True:
+                found.setdefault(s.phase, s)
+                if s.phase == "game_over":
+                    break
+                s = apply(s, rng.choice(legal_actions(s)))
+    return list(found.values())
+
+
+POSITIONS = _positions()
 
 
 def refused(action) -> IllegalAction:
@@ -97,11 +132,13 @@ _TILES = st.one_of(_ANY, st.lists(_ANY, max_size=4), st.lists(_ANY, max_size=4).
     train=st.one_of(_ANY, st.integers(-1, 3), st.lists(_ANY, max_size=2)),
     branch=st.one_of(_ANY, st.integers(-2, 2)),
     kind=st.one_of(st.just("play"), st.sampled_from(["draw", "mark", "pass", "skip", "plays"]), _ANY),
+    state=st.sampled_from(POSITIONS),
 )
-def test_any_hand_built_action_gets_a_move_or_a_coded_refusal(tile, train, branch, kind):
+def test_any_hand_built_action_gets_a_move_or_a_coded_refusal(tile, train, branch, kind, state):
+    core = core_of(state)
     action = Play.model_construct(type=kind, tile=tile, train=train, branch=branch)
     try:
-        m = check(CORE, action)
+        m = check(core, action)
     except IllegalAction as exc:
         assert exc.code in CODES
         if exc.code == "bad_action":
@@ -109,7 +146,7 @@ def test_any_hand_built_action_gets_a_move_or_a_coded_refusal(tile, train, branc
         assert reason_text(exc, ("Ann", "Bea"), 0) != "That move is not allowed."
         outcome = (exc.code, dict(exc.values))
     else:
-        assert m in legal(CORE)
+        assert m in legal(core)
         outcome = m
     # never a wrong reason: the same action, validated, gets the same answer (only an
     # action validation would turn into another, "3" into 3, may differ, as bad_action)
@@ -120,7 +157,7 @@ def test_any_hand_built_action_gets_a_move_or_a_coded_refusal(tile, train, branc
     except (KeyError, TypeError, ValidationError):
         return
     try:
-        expected = check(CORE, valid)
+        expected = check(core, valid)
     except IllegalAction as exc:
         expected = (exc.code, dict(exc.values))
     if outcome != expected:
