@@ -323,7 +323,45 @@ REASON_CASES = {
     ),
     "cannot_skip_now": ({}, "Only the Mexican Train may be skipped", "seul le Train Mexicain"),
     "draw_not_allowed": ({"why": "in_chain"}, "You cannot draw now", "Vous ne pouvez pas piocher"),
+    "bad_action": (
+        {"field": "tile"},
+        "That move names no tile: a tile is two whole numbers of pips.",
+        "Ce coup ne désigne aucun domino : un domino, ce sont deux nombres entiers de points.",
+    ),
 }
+
+
+@pytest.mark.parametrize(
+    ("values", "english", "french"),
+    [
+        ({"field": "branch"}, "That move names no branch: a branch is a whole number, 0 for the trunk.",
+         "Ce coup ne désigne aucune branche : une branche est un nombre entier, 0 pour le tronc."),
+        ({"field": "type"}, "That is not a move of this game.", "Ce n'est pas un coup de ce jeu."),
+    ],
+)
+def test_every_bad_action_field_in_both_languages(values, english, french) -> None:
+    exc = IllegalAction("bad_action", **values)
+    assert refusals.reason_text(exc, NAMES, viewer=0) == english
+    set_language("fr")
+    assert refusals.reason_text(exc, NAMES, viewer=0) == french
+
+
+@pytest.mark.parametrize(
+    ("action", "english", "french"),
+    [
+        ("draw", "7-3 fits your train: draw only when nothing fits.",
+         "7-3 va sur votre train : on ne pioche que si aucun domino ne peut être posé."),
+        ("mark", "7-3 fits your train: you must play; end your turn only when nothing fits.",
+         "7-3 va sur votre train : vous devez jouer ; ne finissez votre tour que si aucun domino ne peut être posé."),
+        ("pass", "7-3 fits your train: you must play; pass only when nothing fits.",
+         "7-3 va sur votre train : vous devez jouer ; ne passez que si aucun domino ne peut être posé."),
+    ],
+)
+def test_must_play_says_what_fits_and_answers_the_move_tried(action, english, french) -> None:
+    exc = IllegalAction("must_play", example=((7, 3), 0), action=action)
+    assert refusals.reason_text(exc, NAMES, viewer=0) == english
+    set_language("fr")
+    assert refusals.reason_text(exc, NAMES, viewer=0) == french
 
 
 def test_every_reason_code_has_a_case() -> None:

@@ -25,7 +25,13 @@ CODES: tuple[str, ...] = (
     "blocked_by_double", "must_satisfy", "chain_own_train", "first_turn_own_train", "swan_next",
     "no_train", "no_branch", "does_not_fit", "wrong_half", "must_play", "already_drawn",
     "boneyard_empty", "cannot_mark_now", "cannot_pass_now", "cannot_skip_now", "draw_not_allowed",
+    "bad_action",
 )
+
+#: The ``field`` of ``bad_action``: which part of an action built without validation is not
+#: one an action can have (an unknown type, a tile that is not two whole numbers of pips, a
+#: branch that is not a whole number).
+FIELD_CODES: tuple[str, ...] = ("type", "tile", "branch")
 
 #: The ``why`` sub-codes of ``cannot_mark_now``, ``cannot_pass_now`` and ``draw_not_allowed``.
 WHY_CODES: tuple[str, ...] = (

@@ -96,6 +96,14 @@ def reason_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer: 
         ).format(tile=t("tile"), train=train(), end=v["end"])
     if code == "must_play":
         tile, ref = v["example"]
+        fits = dict(tile=tile_text(tile), train=train_name(names, viewer, None, ref))
+        tried = v.get("action")
+        if tried == "draw":
+            return _("{tile} fits {train}: draw only when nothing fits.").format(**fits)
+        if tried == "mark":
+            return _("{tile} fits {train}: you must play; end your turn only when nothing fits.").format(**fits)
+        if tried == "pass":
+            return _("{tile} fits {train}: you must play; pass only when nothing fits.").format(**fits)
         return _("You hold a tile that can be played, so you must play it: {tile} on {train}, for example.").format(
             tile=tile_text(tile), train=train_name(names, viewer, None, ref)
         )
@@ -112,6 +120,13 @@ def reason_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer: 
         if code == "cannot_pass_now":
             return _("You cannot pass now: {why}.").format(why=why)
         return _("You cannot draw now: {why}.").format(why=why)
+    if code == "bad_action":
+        field = v.get("field")
+        if field == "tile":
+            return _("That move names no tile: a tile is two whole numbers of pips.")
+        if field == "branch":
+            return _("That move names no branch: a branch is a whole number, 0 for the trunk.")
+        return _("That is not a move of this game.")
     return _("That move is not allowed.")
 
 

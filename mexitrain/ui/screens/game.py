@@ -59,6 +59,12 @@ class GameScreen(Screen):
             for i in range(9)
         ],
         Binding("0,x", "train(-1)", "Mexican Train", show=False, id="train-mexican"),
+        # every move key answers: when d, m or g does nothing now, the same key (tried after
+        # the binding above it, which is disabled then) asks the rules anyway, and the refused
+        # move says why in one line, as a refused tile does (issue #34)
+        Binding("d", "why('draw')", "Draw", show=False, id="draw-why"),
+        Binding("m", "why('end_turn')", "End turn", show=False, id="end-turn-why"),
+        Binding("g", "why('skip')", "Skip Mex.", show=False, id="skip-why"),
     ]
 
     # repaint=False: a screen-level repaint would redraw every widget; the bound widgets
@@ -117,7 +123,7 @@ class GameScreen(Screen):
     ) -> None:
         self.board = build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events)
 
-    _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort"})
+    _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort", "why"})
     _ACTIONS = (("tile", ()), ("target", ()), ("place", ()), ("draw", ()), ("end_turn", ()),
                 ("skip", ()), ("flip", ()), ("hint", ()), ("sort", ()))
 
@@ -192,6 +198,8 @@ class GameScreen(Screen):
             return board is not None and board.my_turn and (board.can("mark") or board.can("pass"))
         if action == "skip":
             return board is not None and board.my_turn and board.can("skip")
+        if action == "why":  # hidden; only reached when the move key's own binding is disabled
+            return board is not None and board.my_turn
         if action == "flip":
             return board is not None and board.my_turn and len(board.options()) > 1
         if action == "hint":
@@ -260,6 +268,12 @@ class GameScreen(Screen):
 
     def action_skip(self) -> None:
         self.post_message(self.Act(SKIP))
+
+    def action_why(self, move: str) -> None:
+        """A move key pressed when its move is not possible now: the move goes to the rules
+        all the same, whose refusal (its reason code, worded by :mod:`mexitrain.text.refusals`)
+        the app shows as a notice; nothing is decided here."""
+        self.post_message(self.Act({"draw": DRAW, "skip": SKIP}.get(move, MARK)))
 
     def action_hint(self) -> None:
         board = self.board
