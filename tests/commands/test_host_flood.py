@@ -19,7 +19,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from mexitrain.commands.hostlog import HostLog
-from mexitrain.net.protocol import Hello, Intent, Update, Welcome, decode_server, encode
+from mexitrain.net.protocol import Hello, Intent, Update, decode_server, encode
 from mexitrain.rules import view_legal_actions
 
 fcntl = pytest.importorskip("fcntl")
