@@ -12,24 +12,39 @@ update that follows it, and prints p50 / p95 / max, the updates lost (a seat tha
 share of one core: on a 2-core machine the clients run on the same cores as the server).
 ``--profile FILE`` runs the server under cProfile.
 
+Storms (docs/threat-model/flood.md), each on one more table of the same server process, from
+a process of its own, while the real players play: ``--reconnect-storm`` (a guest of that
+table takes its seat back with its token as fast as it can, from ``--storm-loops`` loops at
+once; the table's other guest counts what it is sent: today's server sends nothing for it)
+and ``--half-open N`` (N TCP connections that never say a word, from 127.0.0.2, 127.0.0.3…,
+``--per-address`` each, held for the run). The script then prints the attempts, how many
+were let in, what the other guest was sent, and the server's memory (RSS) before, at its
+highest and after the storm.
+
     .venv/bin/python benchmarks/server_load.py                      # 50 tables x 4, 20 s
     .venv/bin/python benchmarks/server_load.py --tables 10 --seconds 5 --think 0
     .venv/bin/python benchmarks/server_load.py --client-processes 1  # every client in one process
+    .venv/bin/python benchmarks/server_load.py --tables 20 --seconds 10 --reconnect-storm --half-open 6000
 
-Aim: p95 < 50 ms at 50 tables with people's pace. A plain script: it prints figures and
-asserts nothing (timings depend on the machine and on what else runs on it).
+Aim: p95 < 50 ms at 50 tables with people's pace, storms or not; after a storm the server's
+memory back near where it started. A plain script: it prints figures and asserts nothing
+(timings depend on the machine and on what else runs on it).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import errno
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -38,6 +53,31 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ai_speed import _pct  # noqa: E402  (the same percentile as the players' timings)
+
+
+def _raise_open_files() -> None:
+    """As mexitrain host does (by hand on an older tree without net/guard.py: the script measures those too)."""
+    try:
+        from mexitrain.net.guard import raise_open_files
+    except ImportError:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+        return
+    raise_open_files()
+
+
+def _rss_mb(pid: int) -> float | None:
+    """A process's resident memory now, in MB, from /proc (None elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -49,7 +89,7 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
-async def _serve(tables: int, seed: int, data: str) -> None:
+async def _serve(tables: int, seed: int, data: str, target: bool = False) -> None:
     from mexitrain.net.server import TableServer
     from mexitrain.rules import make_rules
     from mexitrain.table import GameSetup, SeatConfig
@@ -68,19 +108,27 @@ async def _serve(tables: int, seed: int, data: str) -> None:
                              start_when_full="random")
         await server.start("127.0.0.1", 0)
         servers.append(server)
+    if target:  # the storms' table: two guests, the game starts when both sit
+        _raise_open_files()  # as mexitrain host does
+        setup = GameSetup(rules=make_rules("standard", {"rounds": "1"}), seed=seed,
+                          seats=tuple(SeatConfig(name=f"S{k}") for k in range(2)))
+        victim = TableServer(setup, data_dir=Path(data) / "target", open_seats=(0, 1), host_seat=None,
+                             start_when_full="random")
+        await victim.start("127.0.0.1", 0)
+        servers.append(victim)
     print(json.dumps([[s.port, s.code] for s in servers]), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent closes stdin
     for s in servers:
         await s.stop()
 
 
-def _serve_profiled(tables: int, seed: int, data: str, out: str) -> None:
+def _serve_profiled(tables: int, seed: int, data: str, out: str, target: bool) -> None:
     import cProfile
 
     profile = cProfile.Profile()
     profile.enable()
     try:
-        asyncio.run(_serve(tables, seed, data))
+        asyncio.run(_serve(tables, seed, data, target))
     finally:
         profile.disable()
         profile.dump_stats(out)
@@ -177,6 +225,145 @@ def _run_clients(tables: list[list], think: float, seconds: float, processes: in
     return stats
 
 
+# -- the storms ---------------------------------------------------------------------------------
+
+
+async def _reconnect_storm(port: int, code: str, seconds: float, loops: int) -> dict:
+    """The issue's storm: a guest ("Olive") sits and counts what she is sent; another
+    ("Mallory") sits, then takes his seat back with his token as fast as he can from
+    ``loops`` loops at once for ``seconds``."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from mexitrain.net.protocol import Hello, encode
+
+    uri = f"ws://127.0.0.1:{port}/"
+    got = {"lobby": 0, "update": 0, "bytes": 0}
+    stats = {"attempts": 0, "welcomed": 0, "too_many": 0, "other": 0}
+    stop = asyncio.Event()
+    kinds: dict[str, int] = {}
+
+    async def olive() -> None:
+        async with connect(uri, max_size=2**20, compression=None) as ws:
+            await ws.send(encode(Hello(code=code, name="Olive")))
+            seated.set()
+            with contextlib.suppress(ConnectionClosed):
+                async for text in ws:
+                    if counting:
+                        kind = json.loads(text)["type"]
+                        if kind in got:
+                            got[kind] += 1
+                        got["bytes"] += len(text)
+
+    async def attempt(token: str) -> None:
+        async with connect(uri, max_size=2**20, compression=None, open_timeout=5, local_addr=("127.0.0.2", 0)) as ws:
+            with contextlib.suppress(ConnectionClosed):  # refused before it spoke: the answer is read below
+                await ws.send(encode(Hello(code=code, name="Mallory", token=token)))
+            kind = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            if kind["type"] == "welcome":
+                stats["welcomed"] += 1
+            elif kind.get("code") == "too_many":
+                stats["too_many"] += 1
+            else:
+                stats["other"] += 1
+
+    async def loop(token: str) -> None:
+        while not stop.is_set():
+            stats["attempts"] += 1
+            try:
+                await attempt(token)
+            except (OSError, TimeoutError, ConnectionClosed, ValueError) as exc:
+                stats["other"] += 1
+                kinds[type(exc).__name__] = kinds.get(type(exc).__name__, 0) + 1
+
+    counting = False
+    seated = asyncio.Event()
+    watcher = asyncio.create_task(olive())
+    await seated.wait()
+    async with connect(uri, max_size=2**20, compression=None, local_addr=("127.0.0.2", 0)) as ws:
+        await ws.send(encode(Hello(code=code, name="Mallory")))
+        token = json.loads(await ws.recv())["token"]
+    await asyncio.sleep(0.5)  # the game is dealt and sent: what comes next is the storm's
+    counting = True
+    started = time.perf_counter()
+    tasks = [asyncio.create_task(loop(token)) for _ in range(loops)]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    wall = time.perf_counter() - started
+    counting = False
+    watcher.cancel()
+    with contextlib.suppress(BaseException):
+        await watcher
+    return {**stats, "seconds": wall, "olive": got, "other kinds": kinds}
+
+
+def _half_open(port: int, n: int, per_address: int, seconds: float) -> dict:
+    """``n`` TCP connections that never say a word, ``per_address`` from each of 127.0.0.2,
+    127.0.0.3…, held ``seconds``; how many the server still held at the end."""
+    _raise_open_files()
+    socks, failed = [], 0
+    started = time.perf_counter()
+    for i in range(n):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setblocking(False)
+        try:
+            s.bind((f"127.0.{2 + i // per_address // 250}.{2 + i // per_address % 250}", 0))
+            err = s.connect_ex(("127.0.0.1", port))
+        except OSError:
+            err = -1
+        if err not in (0, errno.EINPROGRESS):
+            failed += 1
+            s.close()
+            continue
+        socks.append(s)
+    opened = time.perf_counter() - started
+    time.sleep(max(0.0, seconds - opened))
+    held = 0
+    for s in socks:
+        try:
+            held += s.recv(1) != b""  # data: it is open (never, here); b"": closed by the server
+        except BlockingIOError:
+            held += 1  # nothing to read and not closed: held
+        except OSError:
+            pass  # reset by the server
+        s.close()
+    return {"opened": len(socks), "failed": failed, "held at the end": held, "seconds to open": opened}
+
+
+def _attack(kind: str, port: int, code: str, seconds: float, loops: int, n: int, per_address: int) -> None:
+    if kind == "reconnect":
+        out = asyncio.run(_reconnect_storm(port, code, seconds, loops))
+    else:
+        out = _half_open(port, n, per_address, seconds)
+    print(json.dumps(out), flush=True)
+
+
+class _Memory:
+    """The server's RSS, sampled every 0.2 s in a thread: the highest seen."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = _rss_mb(pid)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            now = _rss_mb(self.pid)
+            if now is not None and (self.peak is None or now > self.peak):
+                self.peak = now
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+
+def _mb(x: float | None) -> str:
+    return "?" if x is None else f"{x:.0f} MB"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=50)
@@ -187,38 +374,81 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="FILE", help="the server process runs under cProfile and writes its stats to FILE")
     p.add_argument("--client-processes", type=int, default=2, metavar="K",
                    help="run the clients in K processes, each with its share of the tables (default 2)")
+    p.add_argument("--reconnect-storm", action="store_true",
+                   help="a guest of one more table takes its seat back with its token as fast as it can")
+    p.add_argument("--storm-loops", type=int, default=4, metavar="K", help="the reconnect storm's loops at once (default 4)")
+    p.add_argument("--half-open", type=int, default=0, metavar="N",
+                   help="N silent TCP connections to one more table, held for the run")
+    p.add_argument("--per-address", type=int, default=30, metavar="K",
+                   help="the silent connections from each address, 127.0.0.2 on (default 30)")
+    p.add_argument("--settle", type=float, default=3.0, metavar="SECONDS",
+                   help="after a storm: seconds before the server's memory is read again (default 3)")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--target", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--attack", choices=("reconnect", "half-open"), help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--code", help=argparse.SUPPRESS)
     p.add_argument("--data", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve:
         if args.profile:
-            _serve_profiled(args.tables, args.seed, args.data, args.profile)
+            _serve_profiled(args.tables, args.seed, args.data, args.profile, args.target)
         else:
-            asyncio.run(_serve(args.tables, args.seed, args.data))
+            asyncio.run(_serve(args.tables, args.seed, args.data, args.target))
         return 0
     if args.clients:
         _client_child(args.think, args.seconds)
         return 0
+    if args.attack:
+        _attack(args.attack, args.port, args.code, args.seconds, args.storm_loops, args.half_open, args.per_address)
+        return 0
+    storm = args.reconnect_storm or args.half_open > 0
+    attacks: dict[str, dict] = {}
+    memory: dict[str, float | None] = {}
     with tempfile.TemporaryDirectory() as data:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         if args.no_autosave:
             env["SERVER_LOAD_NO_AUTOSAVE"] = "1"
         child = subprocess.Popen(
             [sys.executable, __file__, "--serve", "--tables", str(args.tables), "--seed", str(args.seed), "--data", data,
-             *(["--profile", args.profile] if args.profile else [])],
+             *(["--profile", args.profile] if args.profile else []), *(["--target"] if storm else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
         )
+        attackers: list[tuple[str, subprocess.Popen]] = []
         try:
             tables = json.loads(child.stdout.readline())
+            target = tables.pop() if storm else None
+            memory["before"] = _rss_mb(child.pid)
+            sampler = _Memory(child.pid)
             started = time.perf_counter()
             cpu_server = _cpu_seconds(child.pid)
+            for kind, wanted in (("reconnect", args.reconnect_storm), ("half-open", args.half_open > 0)):
+                if wanted and target is not None:
+                    attackers.append((kind, subprocess.Popen(
+                        [sys.executable, __file__, "--attack", kind, "--port", str(target[0]), "--code", target[1],
+                         "--seconds", str(args.seconds), "--storm-loops", str(args.storm_loops),
+                         "--half-open", str(args.half_open), "--per-address", str(args.per_address)],
+                        stdout=subprocess.PIPE, text=True, env=env,
+                    )))
             stats = _run_clients(tables, args.think, args.seconds, max(1, args.client_processes), env)
+            for kind, proc in attackers:
+                out, _ = proc.communicate(timeout=args.seconds + 60)
+                attacks[kind] = json.loads(out)
             wall = time.perf_counter() - started
             cpu_clients = stats.pop("cpu")
             end_server = _cpu_seconds(child.pid)
             cpu_server = None if cpu_server is None or end_server is None else end_server - cpu_server
+            sampler.stop()
+            memory["peak"] = sampler.peak
+            if storm:
+                time.sleep(args.settle)
+            memory["after"] = _rss_mb(child.pid)
         finally:
+            for _, proc in attackers:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
             child.stdin.close()
             try:
                 child.wait(30)
@@ -236,6 +466,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPU (of one core; {cores} cores): {share}clients {cpu_clients / wall:.0%}")
     print(f"lost updates: {stats['lost']}, errors: {stats['error']}, refused: {stats['refused']}, "
           f"failed clients: {stats['failed clients']}")
+    storm_ = attacks.get("reconnect")
+    if storm_:
+        secs = storm_["seconds"] or 1
+        olive = storm_["olive"]
+        print(f"reconnect storm ({args.storm_loops} loops): {storm_['attempts']} attempts "
+              f"({storm_['attempts'] / secs:.0f}/s), {storm_['welcomed']} let in, {storm_['too_many']} too_many, "
+              f"{storm_['other']} other {storm_['other kinds'] or ''}")
+        print(f"  the other guest was sent {olive['lobby']} lobby ({olive['lobby'] / secs:.1f}/s) and "
+              f"{olive['update']} update ({olive['update'] / secs:.1f}/s) messages, {olive['bytes'] / secs / 1024:.1f} KB/s")
+    half = attacks.get("half-open")
+    if half:
+        print(f"half-open: {half['opened']} opened in {half['seconds to open']:.1f} s ({half['failed']} failed), "
+              f"{half['held at the end']} still held by the server at the end")
+    if storm or memory.get("before") is not None:
+        print(f"server memory (RSS): before {_mb(memory.get('before'))}, highest {_mb(memory.get('peak'))}, "
+              f"after {_mb(memory.get('after'))}" + (f" ({args.settle:g} s after the storm)" if storm else ""))
     return 0
 
 
