@@ -17,14 +17,15 @@ a process of its own, while the real players play: ``--reconnect-storm`` (a gues
 table takes its seat back with its token as fast as it can, from ``--storm-loops`` loops at
 once; the table's other guest counts what it is sent: today's server sends nothing for it)
 and ``--half-open N`` (N TCP connections that never say a word, from 127.0.0.2, 127.0.0.3…,
-``--per-address`` each, held for the run). The script then prints the attempts, how many
-were let in, what the other guest was sent, and the server's memory (RSS) before, at its
-highest and after the storm.
+``--per-address`` each, held for the run, or opened and closed ``--rounds`` times). The
+script then prints the attempts, how many were let in, what the other guest was sent, how
+many silent connections were still open, and the server's memory (RSS) before, at its
+highest, ``--settle`` seconds after each round and after the storm.
 
     .venv/bin/python benchmarks/server_load.py                      # 50 tables x 4, 20 s
     .venv/bin/python benchmarks/server_load.py --tables 10 --seconds 5 --think 0
     .venv/bin/python benchmarks/server_load.py --client-processes 1  # every client in one process
-    .venv/bin/python benchmarks/server_load.py --tables 20 --seconds 10 --reconnect-storm --half-open 6000
+    .venv/bin/python benchmarks/server_load.py --tables 20 --seconds 20 --reconnect-storm --half-open 6000 --rounds 3
 
 Aim: p95 < 50 ms at 50 tables with people's pace, storms or not; after a storm the server's
 memory back near where it started. A plain script: it prints figures and asserts nothing
@@ -47,6 +48,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -279,11 +281,12 @@ async def _reconnect_storm(port: int, code: str, seconds: float, loops: int) -> 
     counting = False
     seated = asyncio.Event()
     watcher = asyncio.create_task(olive())
-    await seated.wait()
+    await asyncio.wait_for(seated.wait(), 30)
     async with connect(uri, max_size=2**20, compression=None, local_addr=("127.0.0.2", 0)) as ws:
         await ws.send(encode(Hello(code=code, name="Mallory")))
-        token = json.loads(await ws.recv())["token"]
+        token = json.loads(await asyncio.wait_for(ws.recv(), 30))["token"]
     await asyncio.sleep(0.5)  # the game is dealt and sent: what comes next is the storm's
+    print(json.dumps({"seated": True}), flush=True)  # the other storm may begin
     counting = True
     started = time.perf_counter()
     tasks = [asyncio.create_task(loop(token)) for _ in range(loops)]
@@ -298,45 +301,77 @@ async def _reconnect_storm(port: int, code: str, seconds: float, loops: int) -> 
     return {**stats, "seconds": wall, "olive": got, "other kinds": kinds}
 
 
-def _half_open(port: int, n: int, per_address: int, seconds: float) -> dict:
-    """``n`` TCP connections that never say a word, ``per_address`` from each of 127.0.0.2,
-    127.0.0.3…, held ``seconds``; how many the server still held at the end."""
+def _half_open(port: int, n: int, per_address: int, seconds: float, rounds: int, settle: float) -> dict:
+    """``rounds`` times: ``n`` TCP connections that never say a word, ``per_address`` from
+    each of 127.0.0.2, 127.0.0.3…, held ``seconds / rounds`` (less ``settle``), then closed;
+    after each round's ``settle`` seconds a line {"round": r} (the parent reads the server's
+    memory then). How many the server still held at the end of each round (closed by the
+    server: read as end of file or reset; held: nothing to read)."""
     _raise_open_files()
-    socks, failed = [], 0
-    started = time.perf_counter()
-    for i in range(n):
-        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        s.setblocking(False)
-        try:
-            s.bind((f"127.0.{2 + i // per_address // 250}.{2 + i // per_address % 250}", 0))
-            err = s.connect_ex(("127.0.0.1", port))
-        except OSError:
-            err = -1
-        if err not in (0, errno.EINPROGRESS):
-            failed += 1
+    opened = failed = 0
+    held: list[int] = []
+    took = 0.0
+    for r in range(rounds):
+        socks = []
+        started = time.perf_counter()
+        for i in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setblocking(False)
+            try:
+                s.bind((f"127.{1 + r}.{2 + i // per_address // 250}.{2 + i // per_address % 250}", 0))
+                err = s.connect_ex(("127.0.0.1", port))
+            except OSError:
+                err = -1
+            if err not in (0, errno.EINPROGRESS):
+                failed += 1
+                s.close()
+                continue
+            socks.append(s)
+        took = max(took, time.perf_counter() - started)
+        opened += len(socks)
+        time.sleep(max(0.0, seconds / rounds - settle - (time.perf_counter() - started)))
+        still = 0
+        for s in socks:
+            try:
+                still += s.recv(1) != b""
+            except BlockingIOError:
+                still += 1  # nothing to read and not closed: held (by the server, or in its backlog)
+            except OSError:
+                pass  # reset by the server
             s.close()
-            continue
-        socks.append(s)
-    opened = time.perf_counter() - started
-    time.sleep(max(0.0, seconds - opened))
-    held = 0
-    for s in socks:
-        try:
-            held += s.recv(1) != b""  # data: it is open (never, here); b"": closed by the server
-        except BlockingIOError:
-            held += 1  # nothing to read and not closed: held
-        except OSError:
-            pass  # reset by the server
-        s.close()
-    return {"opened": len(socks), "failed": failed, "held at the end": held, "seconds to open": opened}
+        held.append(still)
+        time.sleep(settle)
+        print(json.dumps({"round": r}), flush=True)
+    return {"opened": opened, "failed": failed, "held": held, "seconds to open": took}
 
 
-def _attack(kind: str, port: int, code: str, seconds: float, loops: int, n: int, per_address: int) -> None:
+def _attack(kind: str, port: int, code: str, seconds: float, loops: int, n: int, per_address: int, rounds: int,
+            settle: float) -> None:
     if kind == "reconnect":
         out = asyncio.run(_reconnect_storm(port, code, seconds, loops))
     else:
-        out = _half_open(port, n, per_address, seconds)
+        out = _half_open(port, n, per_address, seconds, rounds, settle)
     print(json.dumps(out), flush=True)
+
+
+def _memory_at_rounds(proc: subprocess.Popen, pid: int, into: list) -> threading.Thread:
+    """Read the half-open attacker's lines: the server's memory at each {"round": r}; the
+    last line (its figures) is kept in ``into`` too."""
+    def run() -> None:
+        for line in proc.stdout:
+            data = json.loads(line)
+            if "round" in data:
+                into.append(_rss_mb(pid))
+            else:
+                into.append(data)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def _last_json(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
 
 
 class _Memory:
@@ -381,8 +416,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="N silent TCP connections to one more table, held for the run")
     p.add_argument("--per-address", type=int, default=30, metavar="K",
                    help="the silent connections from each address, 127.0.0.2 on (default 30)")
-    p.add_argument("--settle", type=float, default=3.0, metavar="SECONDS",
-                   help="after a storm: seconds before the server's memory is read again (default 3)")
+    p.add_argument("--rounds", type=int, default=1, metavar="R",
+                   help="the half-open connections opened and closed R times during the run (default 1)")
+    p.add_argument("--settle", type=float, default=2.0, metavar="SECONDS",
+                   help="after a storm (and each half-open round): seconds before the server's memory is read (default 2)")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--target", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
@@ -401,11 +438,13 @@ def main(argv: list[str] | None = None) -> int:
         _client_child(args.think, args.seconds)
         return 0
     if args.attack:
-        _attack(args.attack, args.port, args.code, args.seconds, args.storm_loops, args.half_open, args.per_address)
+        _attack(args.attack, args.port, args.code, args.seconds, args.storm_loops, args.half_open, args.per_address,
+                args.rounds, args.settle)
         return 0
     storm = args.reconnect_storm or args.half_open > 0
     attacks: dict[str, dict] = {}
-    memory: dict[str, float | None] = {}
+    memory: dict[str, Any] = {}
+    rounds: list[Any] = []
     with tempfile.TemporaryDirectory() as data:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         if args.no_autosave:
@@ -428,13 +467,24 @@ def main(argv: list[str] | None = None) -> int:
                     attackers.append((kind, subprocess.Popen(
                         [sys.executable, __file__, "--attack", kind, "--port", str(target[0]), "--code", target[1],
                          "--seconds", str(args.seconds), "--storm-loops", str(args.storm_loops),
-                         "--half-open", str(args.half_open), "--per-address", str(args.per_address)],
+                         "--half-open", str(args.half_open), "--per-address", str(args.per_address),
+                         "--rounds", str(args.rounds), "--settle", str(args.settle)],
                         stdout=subprocess.PIPE, text=True, env=env,
                     )))
+                    if kind == "reconnect":  # its two guests sit before the table is filled with silence
+                        attackers[-1][1].stdout.readline()
+                    else:
+                        reader = _memory_at_rounds(attackers[-1][1], child.pid, rounds)
             stats = _run_clients(tables, args.think, args.seconds, max(1, args.client_processes), env)
             for kind, proc in attackers:
-                out, _ = proc.communicate(timeout=args.seconds + 60)
-                attacks[kind] = json.loads(out)
+                if kind == "half-open":
+                    proc.wait(args.seconds + 60)
+                    reader.join(10)
+                    attacks[kind] = rounds.pop()
+                    memory["rounds"] = rounds
+                else:
+                    out, _ = proc.communicate(timeout=args.seconds + 60)
+                    attacks[kind] = _last_json(out)
             wall = time.perf_counter() - started
             cpu_clients = stats.pop("cpu")
             end_server = _cpu_seconds(child.pid)
@@ -477,8 +527,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{olive['update']} update ({olive['update'] / secs:.1f}/s) messages, {olive['bytes'] / secs / 1024:.1f} KB/s")
     half = attacks.get("half-open")
     if half:
-        print(f"half-open: {half['opened']} opened in {half['seconds to open']:.1f} s ({half['failed']} failed), "
-              f"{half['held at the end']} still held by the server at the end")
+        print(f"half-open: {half['opened']} opened in {args.rounds} round(s), at most {half['seconds to open']:.1f} s "
+              f"a round ({half['failed']} failed); still open at each round's end: {half['held']}")
+        print(f"  server memory {args.settle:g} s after each round: {', '.join(_mb(x) for x in memory.get('rounds', []))}")
     if storm or memory.get("before") is not None:
         print(f"server memory (RSS): before {_mb(memory.get('before'))}, highest {_mb(memory.get('peak'))}, "
               f"after {_mb(memory.get('after'))}" + (f" ({args.settle:g} s after the storm)" if storm else ""))
