@@ -71,6 +71,13 @@ def _raise_open_files() -> None:
     raise_open_files()
 
 
+def _probe(child: subprocess.Popen) -> dict:
+    """What the server process holds now: {"traced": MB or None, "held": connections}."""
+    child.stdin.write("\n")
+    child.stdin.flush()
+    return json.loads(child.stdout.readline())
+
+
 def _rss_mb(pid: int) -> float | None:
     """A process's resident memory now, in MB, from /proc (None elsewhere)."""
     try:
@@ -96,6 +103,10 @@ async def _serve(tables: int, seed: int, data: str, target: bool = False) -> Non
     from mexitrain.rules import make_rules
     from mexitrain.table import GameSetup, SeatConfig
 
+    if os.environ.get("SERVER_LOAD_TRACED"):  # --traced: Python's own allocations are counted
+        import tracemalloc
+
+        tracemalloc.start()
     if os.environ.get("SERVER_LOAD_NO_AUTOSAVE"):  # --no-autosave: the autosaves' share of the cost
         from mexitrain.storage.autosaver import Autosaver
 
@@ -119,7 +130,17 @@ async def _serve(tables: int, seed: int, data: str, target: bool = False) -> Non
         await victim.start("127.0.0.1", 0)
         servers.append(victim)
     print(json.dumps([[s.port, s.code] for s in servers]), flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent closes stdin
+    loop = asyncio.get_running_loop()
+    while await loop.run_in_executor(None, sys.stdin.readline):  # until the parent closes stdin
+        # a line: the parent asks what the process holds now (Python's own allocations with
+        # SERVER_LOAD_TRACED, the TCP connections the tables hold)
+        import gc
+        import tracemalloc
+
+        gc.collect()
+        traced = tracemalloc.get_traced_memory()[0] / 2**20 if tracemalloc.is_tracing() else None
+        held = sum(s._admission.count for s in servers) if hasattr(servers[0], "_admission") else None  # older trees
+        print(json.dumps({"traced": traced, "held": held}), flush=True)
     for s in servers:
         await s.stop()
 
@@ -354,14 +375,14 @@ def _attack(kind: str, port: int, code: str, seconds: float, loops: int, n: int,
     print(json.dumps(out), flush=True)
 
 
-def _memory_at_rounds(proc: subprocess.Popen, pid: int, into: list) -> threading.Thread:
+def _memory_at_rounds(proc: subprocess.Popen, server: subprocess.Popen, into: list) -> threading.Thread:
     """Read the half-open attacker's lines: the server's memory at each {"round": r}; the
     last line (its figures) is kept in ``into`` too."""
     def run() -> None:
         for line in proc.stdout:
             data = json.loads(line)
             if "round" in data:
-                into.append(_rss_mb(pid))
+                into.append((_rss_mb(server.pid), _probe(server)))
             else:
                 into.append(data)
 
@@ -399,6 +420,14 @@ def _mb(x: float | None) -> str:
     return "?" if x is None else f"{x:.0f} MB"
 
 
+def _held(probe: dict) -> str:
+    return "?" if probe.get("held") is None else str(probe["held"])
+
+
+def _traced(probe: dict) -> str:
+    return "" if probe.get("traced") is None else f" (Python {probe['traced']:.1f} MB)"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=50)
@@ -406,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.2, help="seconds a client waits before acting")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-autosave", action="store_true", help="the servers skip the autosaves (to measure their cost)")
+    p.add_argument("--traced", action="store_true",
+                   help="the server counts Python's own allocations (tracemalloc: slower; the memory figures say them)")
     p.add_argument("--profile", metavar="FILE", help="the server process runs under cProfile and writes its stats to FILE")
     p.add_argument("--client-processes", type=int, default=2, metavar="K",
                    help="run the clients in K processes, each with its share of the tables (default 2)")
@@ -449,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         if args.no_autosave:
             env["SERVER_LOAD_NO_AUTOSAVE"] = "1"
+        if args.traced:
+            env["SERVER_LOAD_TRACED"] = "1"
         child = subprocess.Popen(
             [sys.executable, __file__, "--serve", "--tables", str(args.tables), "--seed", str(args.seed), "--data", data,
              *(["--profile", args.profile] if args.profile else []), *(["--target"] if storm else [])],
@@ -459,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
             tables = json.loads(child.stdout.readline())
             target = tables.pop() if storm else None
             memory["before"] = _rss_mb(child.pid)
+            memory["before probe"] = _probe(child)
             sampler = _Memory(child.pid)
             started = time.perf_counter()
             cpu_server = _cpu_seconds(child.pid)
@@ -474,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
                     if kind == "reconnect":  # its two guests sit before the table is filled with silence
                         attackers[-1][1].stdout.readline()
                     else:
-                        reader = _memory_at_rounds(attackers[-1][1], child.pid, rounds)
+                        reader = _memory_at_rounds(attackers[-1][1], child, rounds)
             stats = _run_clients(tables, args.think, args.seconds, max(1, args.client_processes), env)
             for kind, proc in attackers:
                 if kind == "half-open":
@@ -494,6 +528,7 @@ def main(argv: list[str] | None = None) -> int:
             if storm:
                 time.sleep(args.settle)
             memory["after"] = _rss_mb(child.pid)
+            memory["after probe"] = _probe(child)
         finally:
             for _, proc in attackers:
                 if proc.poll() is None:
@@ -529,10 +564,13 @@ def main(argv: list[str] | None = None) -> int:
     if half:
         print(f"half-open: {half['opened']} opened in {args.rounds} round(s), at most {half['seconds to open']:.1f} s "
               f"a round ({half['failed']} failed); still open at each round's end: {half['held']}")
-        print(f"  server memory {args.settle:g} s after each round: {', '.join(_mb(x) for x in memory.get('rounds', []))}")
+        print(f"  {args.settle:g} s after each round: "
+              + ", ".join(f"{_mb(rss)}{_traced(probe)}, {_held(probe)} connections held" for rss, probe in memory["rounds"]))
     if storm or memory.get("before") is not None:
-        print(f"server memory (RSS): before {_mb(memory.get('before'))}, highest {_mb(memory.get('peak'))}, "
-              f"after {_mb(memory.get('after'))}" + (f" ({args.settle:g} s after the storm)" if storm else ""))
+        before, after = memory["before probe"], memory["after probe"]
+        print(f"server memory (RSS): before {_mb(memory.get('before'))}{_traced(before)}, highest {_mb(memory.get('peak'))}, "
+              f"after {_mb(memory.get('after'))}{_traced(after)}" + (f" ({args.settle:g} s after the storm)" if storm else ""))
+        print(f"connections held by the server: before {_held(before)}, after {_held(after)}")
     return 0
 
 
