@@ -77,12 +77,18 @@ class _Guarded(ServerConnection):
         super().__init__(*args, **kwargs)
         self.table = table
         self.address = ""
+        self.refused = False
 
     def connection_made(self, transport: Any) -> None:
+        if not self.table._accepted(self, transport):
+            self.refused = True  # never a WebSocket: no handler task, no handshake
+            transport.abort()
+            return
         super().connection_made(transport)
-        self.table._accepted(self, transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.refused:
+            return
         self.table._admission.close(self, self.address)
         super().connection_lost(exc)
 
@@ -402,17 +408,17 @@ class TableServer:
                 self._moved(new, action)
 
     # -- a connection -------------------------------------------------------------------------
-    def _accepted(self, ws: _Guarded, transport: Any) -> None:
-        """A TCP connection is accepted: counted in, or closed at once over a cap."""
+    def _accepted(self, ws: _Guarded, transport: Any) -> bool:
+        """A TCP connection is accepted: counted in (True), or False over a cap (it is
+        closed at once)."""
         peer = transport.get_extra_info("peername")
         ws.address = address_key(str(peer[0] if isinstance(peer, tuple) and peer else peer or "?"))
         over = self._admission.open(ws, ws.address)
-        if over is not None:
-            if over == "full":
-                self._refused("full", None, limit=self._admission.total)
-            else:
-                self._refused("connections", ws.address, limit=self._admission.per_address)
-            transport.abort()
+        if over == "full":
+            self._refused("full", None, limit=self._admission.total)
+        elif over is not None:
+            self._refused("connections", ws.address, limit=self._admission.per_address)
+        return over is None
 
     def _refused(self, why: str, who: str | None, **values: Any) -> None:
         """Say what a limit refused: at once the first time, then once per window."""
