@@ -47,6 +47,8 @@ class Bucket:
     rate: float
     tokens: float = -1.0
     stamp: float = field(default_factory=time.monotonic)
+    #: when its owner was last told it is over (time.monotonic())
+    told: float = float("-inf")
 
     def __post_init__(self) -> None:
         if self.tokens < 0:
@@ -63,6 +65,11 @@ class Bucket:
             return False
         self.tokens -= 1
         return True
+
+    def empty(self, now: float) -> bool:
+        """Not a token left now."""
+        self._refill(now)
+        return self.tokens < 1
 
     def give(self) -> None:
         """A token back (a message the table acted on)."""
@@ -97,6 +104,10 @@ class Buckets:
 
     def take(self, key: Any) -> bool:
         return self.get(key).take()
+
+    def peek(self, key: Any) -> Bucket | None:
+        """The bucket of ``key`` if it has one (none is made)."""
+        return self._buckets.get(key)
 
     def _prune(self) -> None:
         now = time.monotonic()

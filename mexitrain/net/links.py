@@ -53,6 +53,7 @@ class Limits:
     per_address: int = 32  # TCP connections at once from one address (an IPv6 /64)
     attempts_burst: int = 40  # connections one address may open at once...
     attempts_rate: float = 2.0  # ...and per second after that
+    hush: float = 1.0  # seconds after an address is told too_many when its next ones are closed without a word
     seat_burst: int = 10  # Hellos with one seat's token at once...
     seat_rate: float = 0.2  # ...and per second after that (one each 5 s)
     open_timeout: float = 10.0  # seconds to finish the WebSocket handshake

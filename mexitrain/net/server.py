@@ -413,6 +413,13 @@ class TableServer:
         closed at once)."""
         peer = transport.get_extra_info("peername")
         ws.address = address_key(str(peer[0] if isinstance(peer, tuple) and peer else peer or "?"))
+        # an address told "too_many" a moment ago and still over: closed without a word (it
+        # was told why; a real client waits longer than that before trying again)
+        b = self._attempts.peek(ws.address)
+        now = time.monotonic()
+        if b is not None and now - b.told < self.limits.hush and b.empty(now):
+            self._refused("attempts", ws.address)
+            return False
         over = self._admission.open(ws, ws.address)
         if over == "full":
             self._refused("full", None, limit=self._admission.total)
@@ -438,6 +445,7 @@ class TableServer:
         conn.open()
         try:
             if not self._attempts.take(conn.address):  # this address connects too often
+                self._attempts.get(conn.address).told = time.monotonic()
                 self._refused("attempts", conn.address)
                 await conn.fail("too_many")
                 return
