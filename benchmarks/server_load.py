@@ -322,12 +322,14 @@ async def _reconnect_storm(port: int, code: str, seconds: float, loops: int) -> 
     return {**stats, "seconds": wall, "olive": got, "other kinds": kinds}
 
 
-def _half_open(port: int, n: int, per_address: int, seconds: float, rounds: int, settle: float) -> dict:
+def _half_open(port: int, n: int, per_address: int, seconds: float, rounds: int, settle: float, rate: float) -> dict:
     """``rounds`` times: ``n`` TCP connections that never say a word, ``per_address`` from
     each of 127.0.0.2, 127.0.0.3…, held ``seconds / rounds`` (less ``settle``), then closed;
     after each round's ``settle`` seconds a line {"round": r} (the parent reads the server's
-    memory then). How many the server still held at the end of each round (closed by the
-    server: read as end of file or reset; held: nothing to read)."""
+    memory then). They are opened ``rate`` a second (faster, most wait in the kernel's
+    queue of the listening socket, which the server never sees). How many the server still
+    held at the end of each round (closed by the server: read as end of file or reset; held:
+    nothing to read)."""
     _raise_open_files()
     opened = failed = 0
     held: list[int] = []
@@ -348,6 +350,8 @@ def _half_open(port: int, n: int, per_address: int, seconds: float, rounds: int,
                 s.close()
                 continue
             socks.append(s)
+            if i % 50 == 49:
+                time.sleep(max(0.0, started + (i + 1) / rate - time.perf_counter()))
         took = max(took, time.perf_counter() - started)
         opened += len(socks)
         time.sleep(max(0.0, seconds / rounds - settle - (time.perf_counter() - started)))
@@ -367,11 +371,11 @@ def _half_open(port: int, n: int, per_address: int, seconds: float, rounds: int,
 
 
 def _attack(kind: str, port: int, code: str, seconds: float, loops: int, n: int, per_address: int, rounds: int,
-            settle: float) -> None:
+            settle: float, rate: float) -> None:
     if kind == "reconnect":
         out = asyncio.run(_reconnect_storm(port, code, seconds, loops))
     else:
-        out = _half_open(port, n, per_address, seconds, rounds, settle)
+        out = _half_open(port, n, per_address, seconds, rounds, settle, rate)
     print(json.dumps(out), flush=True)
 
 
@@ -447,6 +451,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="N silent TCP connections to one more table, held for the run")
     p.add_argument("--per-address", type=int, default=30, metavar="K",
                    help="the silent connections from each address, 127.0.0.2 on (default 30)")
+    p.add_argument("--open-rate", type=float, default=2000.0, metavar="N",
+                   help="the half-open connections opened N a second (default 2000)")
     p.add_argument("--rounds", type=int, default=1, metavar="R",
                    help="the half-open connections opened and closed R times during the run (default 1)")
     p.add_argument("--settle", type=float, default=2.0, metavar="SECONDS",
@@ -470,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.attack:
         _attack(args.attack, args.port, args.code, args.seconds, args.storm_loops, args.half_open, args.per_address,
-                args.rounds, args.settle)
+                args.rounds, args.settle, args.open_rate)
         return 0
     storm = args.reconnect_storm or args.half_open > 0
     attacks: dict[str, dict] = {}
@@ -502,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
                         [sys.executable, __file__, "--attack", kind, "--port", str(target[0]), "--code", target[1],
                          "--seconds", str(args.seconds), "--storm-loops", str(args.storm_loops),
                          "--half-open", str(args.half_open), "--per-address", str(args.per_address),
-                         "--rounds", str(args.rounds), "--settle", str(args.settle)],
+                         "--rounds", str(args.rounds), "--settle", str(args.settle), "--open-rate", str(args.open_rate)],
                         stdout=subprocess.PIPE, text=True, env=env,
                     )))
                     if kind == "reconnect":  # its two guests sit before the table is filled with silence
