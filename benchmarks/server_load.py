@@ -15,12 +15,13 @@ share of one core: on a 2-core machine the clients run on the same cores as the 
 Storms (docs/threat-model/flood.md), each on one more table of the same server process, from
 a process of its own, while the real players play: ``--reconnect-storm`` (a guest of that
 table takes its seat back with its token as fast as it can, from ``--storm-loops`` loops at
-once; the table's other guest counts what it is sent: today's server sends nothing for it)
-and ``--half-open N`` (N TCP connections that never say a word, from 127.0.0.2, 127.0.0.3…,
-``--per-address`` each, held for the run, or opened and closed ``--rounds`` times). The
+once; the table's other guest counts what she is sent) and ``--half-open N`` (N TCP
+connections that never say a word, from 127.1.2.2, 127.1.2.3…, ``--per-address`` each,
+``--open-rate`` a second, held for the run, or opened and closed ``--rounds`` times). The
 script then prints the attempts, how many were let in, what the other guest was sent, how
-many silent connections were still open, and the server's memory (RSS) before, at its
-highest, ``--settle`` seconds after each round and after the storm.
+many silent connections were still open, and the server's memory (RSS; with ``--traced``
+Python's own allocations too) and the connections it holds, before, at its highest,
+``--settle`` seconds after each round and after the storm.
 
     .venv/bin/python benchmarks/server_load.py                      # 50 tables x 4, 20 s
     .venv/bin/python benchmarks/server_load.py --tables 10 --seconds 5 --think 0
@@ -324,7 +325,7 @@ async def _reconnect_storm(port: int, code: str, seconds: float, loops: int) -> 
 
 def _half_open(port: int, n: int, per_address: int, seconds: float, rounds: int, settle: float, rate: float) -> dict:
     """``rounds`` times: ``n`` TCP connections that never say a word, ``per_address`` from
-    each of 127.0.0.2, 127.0.0.3…, held ``seconds / rounds`` (less ``settle``), then closed;
+    each of 127.R.2.2, 127.R.2.3… (R the round, from 1), held ``seconds / rounds`` (less ``settle``), then closed;
     after each round's ``settle`` seconds a line {"round": r} (the parent reads the server's
     memory then). They are opened ``rate`` a second (faster, most wait in the kernel's
     queue of the listening socket, which the server never sees). How many the server still
@@ -450,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--half-open", type=int, default=0, metavar="N",
                    help="N silent TCP connections to one more table, held for the run")
     p.add_argument("--per-address", type=int, default=30, metavar="K",
-                   help="the silent connections from each address, 127.0.0.2 on (default 30)")
+                   help="the silent connections from each address, 127.1.2.2 on (default 30)")
     p.add_argument("--open-rate", type=float, default=2000.0, metavar="N",
                    help="the half-open connections opened N a second (default 2000)")
     p.add_argument("--rounds", type=int, default=1, metavar="R",
