@@ -12,32 +12,82 @@ update that follows it, and prints p50 / p95 / max, the updates lost (a seat tha
 share of one core: on a 2-core machine the clients run on the same cores as the server).
 ``--profile FILE`` runs the server under cProfile.
 
+Storms (docs/threat-model/flood.md), each on one more table of the same server process, from
+a process of its own, while the real players play: ``--reconnect-storm`` (a guest of that
+table takes its seat back with its token as fast as it can, from ``--storm-loops`` loops at
+once; the table's other guest counts what she is sent) and ``--half-open N`` (N TCP
+connections that never say a word, from 127.1.2.2, 127.1.2.3…, ``--per-address`` each,
+``--open-rate`` a second, held for the run, or opened and closed ``--rounds`` times). The
+script then prints the attempts, how many were let in, what the other guest was sent, how
+many silent connections were still open, and the server's memory (RSS; with ``--traced``
+Python's own allocations too) and the connections it holds, before, at its highest,
+``--settle`` seconds after each round and after the storm.
+
     .venv/bin/python benchmarks/server_load.py                      # 50 tables x 4, 20 s
     .venv/bin/python benchmarks/server_load.py --tables 10 --seconds 5 --think 0
     .venv/bin/python benchmarks/server_load.py --client-processes 1  # every client in one process
+    .venv/bin/python benchmarks/server_load.py --tables 20 --seconds 20 --reconnect-storm --half-open 6000 --rounds 3
 
-Aim: p95 < 50 ms at 50 tables with people's pace. A plain script: it prints figures and
-asserts nothing (timings depend on the machine and on what else runs on it).
+Aim: p95 < 50 ms at 50 tables with people's pace, storms or not; after a storm the server's
+memory back near where it started. A plain script: it prints figures and asserts nothing
+(timings depend on the machine and on what else runs on it).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import errno
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ai_speed import _pct  # noqa: E402  (the same percentile as the players' timings)
+
+
+def _raise_open_files() -> None:
+    """As mexitrain host does (by hand on an older tree without net/guard.py: the script measures those too)."""
+    try:
+        from mexitrain.net.guard import raise_open_files
+    except ImportError:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+        return
+    raise_open_files()
+
+
+def _probe(child: subprocess.Popen) -> dict:
+    """What the server process holds now: {"traced": MB or None, "held": connections}."""
+    child.stdin.write("\n")
+    child.stdin.flush()
+    return json.loads(child.stdout.readline())
+
+
+def _rss_mb(pid: int) -> float | None:
+    """A process's resident memory now, in MB, from /proc (None elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def _cpu_seconds(pid: int) -> float | None:
@@ -49,11 +99,15 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
-async def _serve(tables: int, seed: int, data: str) -> None:
+async def _serve(tables: int, seed: int, data: str, target: bool = False) -> None:
     from mexitrain.net.server import TableServer
     from mexitrain.rules import make_rules
     from mexitrain.table import GameSetup, SeatConfig
 
+    if os.environ.get("SERVER_LOAD_TRACED"):  # --traced: Python's own allocations are counted
+        import tracemalloc
+
+        tracemalloc.start()
     if os.environ.get("SERVER_LOAD_NO_AUTOSAVE"):  # --no-autosave: the autosaves' share of the cost
         from mexitrain.storage.autosaver import Autosaver
 
@@ -68,19 +122,37 @@ async def _serve(tables: int, seed: int, data: str) -> None:
                              start_when_full="random")
         await server.start("127.0.0.1", 0)
         servers.append(server)
+    if target:  # the storms' table: two guests, the game starts when both sit
+        _raise_open_files()  # as mexitrain host does
+        setup = GameSetup(rules=make_rules("standard", {"rounds": "1"}), seed=seed,
+                          seats=tuple(SeatConfig(name=f"S{k}") for k in range(2)))
+        victim = TableServer(setup, data_dir=Path(data) / "target", open_seats=(0, 1), host_seat=None,
+                             start_when_full="random")
+        await victim.start("127.0.0.1", 0)
+        servers.append(victim)
     print(json.dumps([[s.port, s.code] for s in servers]), flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent closes stdin
+    loop = asyncio.get_running_loop()
+    while await loop.run_in_executor(None, sys.stdin.readline):  # until the parent closes stdin
+        # a line: the parent asks what the process holds now (Python's own allocations with
+        # SERVER_LOAD_TRACED, the TCP connections the tables hold)
+        import gc
+        import tracemalloc
+
+        gc.collect()
+        traced = tracemalloc.get_traced_memory()[0] / 2**20 if tracemalloc.is_tracing() else None
+        held = sum(s._admission.count for s in servers) if hasattr(servers[0], "_admission") else None  # older trees
+        print(json.dumps({"traced": traced, "held": held}), flush=True)
     for s in servers:
         await s.stop()
 
 
-def _serve_profiled(tables: int, seed: int, data: str, out: str) -> None:
+def _serve_profiled(tables: int, seed: int, data: str, out: str, target: bool) -> None:
     import cProfile
 
     profile = cProfile.Profile()
     profile.enable()
     try:
-        asyncio.run(_serve(tables, seed, data))
+        asyncio.run(_serve(tables, seed, data, target))
     finally:
         profile.disable()
         profile.dump_stats(out)
@@ -177,6 +249,190 @@ def _run_clients(tables: list[list], think: float, seconds: float, processes: in
     return stats
 
 
+# -- the storms ---------------------------------------------------------------------------------
+
+
+async def _reconnect_storm(port: int, code: str, seconds: float, loops: int) -> dict:
+    """The issue's storm: a guest ("Olive") sits and counts what she is sent; another
+    ("Mallory") sits, then takes his seat back with his token as fast as he can from
+    ``loops`` loops at once for ``seconds``."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from mexitrain.net.protocol import Hello, encode
+
+    uri = f"ws://127.0.0.1:{port}/"
+    got = {"lobby": 0, "update": 0, "bytes": 0}
+    stats = {"attempts": 0, "welcomed": 0, "too_many": 0, "other": 0}  # other: cut before a word
+    stop = asyncio.Event()
+    kinds: dict[str, int] = {}
+
+    async def olive() -> None:
+        async with connect(uri, max_size=2**20, compression=None) as ws:
+            await ws.send(encode(Hello(code=code, name="Olive")))
+            seated.set()
+            with contextlib.suppress(ConnectionClosed):
+                async for text in ws:
+                    if counting:
+                        kind = json.loads(text)["type"]
+                        if kind in got:
+                            got[kind] += 1
+                        got["bytes"] += len(text)
+
+    async def attempt(token: str) -> None:
+        async with connect(uri, max_size=2**20, compression=None, open_timeout=5, local_addr=("127.0.0.2", 0)) as ws:
+            with contextlib.suppress(ConnectionClosed):  # refused before it spoke: the answer is read below
+                await ws.send(encode(Hello(code=code, name="Mallory", token=token)))
+            kind = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            if kind["type"] == "welcome":
+                stats["welcomed"] += 1
+            elif kind.get("code") == "too_many":
+                stats["too_many"] += 1
+            else:
+                stats["other"] += 1
+
+    async def loop(token: str) -> None:
+        while not stop.is_set():
+            stats["attempts"] += 1
+            try:
+                await attempt(token)
+            except Exception as exc:  # closed at accept (an invalid handshake), reset, timed out
+                stats["other"] += 1
+                kinds[type(exc).__name__] = kinds.get(type(exc).__name__, 0) + 1
+
+    counting = False
+    seated = asyncio.Event()
+    watcher = asyncio.create_task(olive())
+    await asyncio.wait_for(seated.wait(), 30)
+    async with connect(uri, max_size=2**20, compression=None, local_addr=("127.0.0.2", 0)) as ws:
+        await ws.send(encode(Hello(code=code, name="Mallory")))
+        token = json.loads(await asyncio.wait_for(ws.recv(), 30))["token"]
+    await asyncio.sleep(0.5)  # the game is dealt and sent: what comes next is the storm's
+    print(json.dumps({"seated": True}), flush=True)  # the other storm may begin
+    counting = True
+    started = time.perf_counter()
+    tasks = [asyncio.create_task(loop(token)) for _ in range(loops)]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    wall = time.perf_counter() - started
+    counting = False
+    watcher.cancel()
+    with contextlib.suppress(BaseException):
+        await watcher
+    return {**stats, "seconds": wall, "olive": got, "other kinds": kinds}
+
+
+def _half_open(port: int, n: int, per_address: int, seconds: float, rounds: int, settle: float, rate: float) -> dict:
+    """``rounds`` times: ``n`` TCP connections that never say a word, ``per_address`` from
+    each of 127.R.2.2, 127.R.2.3… (R the round, from 1), held ``seconds / rounds`` (less ``settle``), then closed;
+    after each round's ``settle`` seconds a line {"round": r} (the parent reads the server's
+    memory then). They are opened ``rate`` a second (faster, most wait in the kernel's
+    queue of the listening socket, which the server never sees). How many the server still
+    held at the end of each round (closed by the server: read as end of file or reset; held:
+    nothing to read)."""
+    _raise_open_files()
+    opened = failed = 0
+    held: list[int] = []
+    took = 0.0
+    for r in range(rounds):
+        socks = []
+        started = time.perf_counter()
+        for i in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setblocking(False)
+            try:
+                s.bind((f"127.{1 + r}.{2 + i // per_address // 250}.{2 + i // per_address % 250}", 0))
+                err = s.connect_ex(("127.0.0.1", port))
+            except OSError:
+                err = -1
+            if err not in (0, errno.EINPROGRESS):
+                failed += 1
+                s.close()
+                continue
+            socks.append(s)
+            if i % 50 == 49:
+                time.sleep(max(0.0, started + (i + 1) / rate - time.perf_counter()))
+        took = max(took, time.perf_counter() - started)
+        opened += len(socks)
+        time.sleep(max(0.0, seconds / rounds - settle - (time.perf_counter() - started)))
+        still = 0
+        for s in socks:
+            try:
+                still += s.recv(1) != b""
+            except BlockingIOError:
+                still += 1  # nothing to read and not closed: held (by the server, or in its backlog)
+            except OSError:
+                pass  # reset by the server
+            s.close()
+        held.append(still)
+        time.sleep(settle)
+        print(json.dumps({"round": r}), flush=True)
+    return {"opened": opened, "failed": failed, "held": held, "seconds to open": took}
+
+
+def _attack(kind: str, port: int, code: str, seconds: float, loops: int, n: int, per_address: int, rounds: int,
+            settle: float, rate: float) -> None:
+    if kind == "reconnect":
+        out = asyncio.run(_reconnect_storm(port, code, seconds, loops))
+    else:
+        out = _half_open(port, n, per_address, seconds, rounds, settle, rate)
+    print(json.dumps(out), flush=True)
+
+
+def _memory_at_rounds(proc: subprocess.Popen, server: subprocess.Popen, into: list) -> threading.Thread:
+    """Read the half-open attacker's lines: the server's memory at each {"round": r}; the
+    last line (its figures) is kept in ``into`` too."""
+    def run() -> None:
+        for line in proc.stdout:
+            data = json.loads(line)
+            if "round" in data:
+                into.append((_rss_mb(server.pid), _probe(server)))
+            else:
+                into.append(data)
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def _last_json(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+class _Memory:
+    """The server's RSS, sampled every 0.2 s in a thread: the highest seen."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak = _rss_mb(pid)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            now = _rss_mb(self.pid)
+            if now is not None and (self.peak is None or now > self.peak):
+                self.peak = now
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+
+def _mb(x: float | None) -> str:
+    return "?" if x is None else f"{x:.0f} MB"
+
+
+def _held(probe: dict) -> str:
+    return "?" if probe.get("held") is None else str(probe["held"])
+
+
+def _traced(probe: dict) -> str:
+    return "" if probe.get("traced") is None else f" (Python {probe['traced']:.1f} MB)"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=50)
@@ -184,41 +440,107 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.2, help="seconds a client waits before acting")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-autosave", action="store_true", help="the servers skip the autosaves (to measure their cost)")
+    p.add_argument("--traced", action="store_true",
+                   help="the server counts Python's own allocations (tracemalloc: slower; the memory figures say them)")
     p.add_argument("--profile", metavar="FILE", help="the server process runs under cProfile and writes its stats to FILE")
     p.add_argument("--client-processes", type=int, default=2, metavar="K",
                    help="run the clients in K processes, each with its share of the tables (default 2)")
+    p.add_argument("--reconnect-storm", action="store_true",
+                   help="a guest of one more table takes its seat back with its token as fast as it can")
+    p.add_argument("--storm-loops", type=int, default=4, metavar="K", help="the reconnect storm's loops at once (default 4)")
+    p.add_argument("--half-open", type=int, default=0, metavar="N",
+                   help="N silent TCP connections to one more table, held for the run")
+    p.add_argument("--per-address", type=int, default=30, metavar="K",
+                   help="the silent connections from each address, 127.1.2.2 on (default 30)")
+    p.add_argument("--open-rate", type=float, default=2000.0, metavar="N",
+                   help="the half-open connections opened N a second (default 2000)")
+    p.add_argument("--rounds", type=int, default=1, metavar="R",
+                   help="the half-open connections opened and closed R times during the run (default 1)")
+    p.add_argument("--settle", type=float, default=2.0, metavar="SECONDS",
+                   help="after a storm (and each half-open round): seconds before the server's memory is read (default 2)")
     p.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--target", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--attack", choices=("reconnect", "half-open"), help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--code", help=argparse.SUPPRESS)
     p.add_argument("--data", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.serve:
         if args.profile:
-            _serve_profiled(args.tables, args.seed, args.data, args.profile)
+            _serve_profiled(args.tables, args.seed, args.data, args.profile, args.target)
         else:
-            asyncio.run(_serve(args.tables, args.seed, args.data))
+            asyncio.run(_serve(args.tables, args.seed, args.data, args.target))
         return 0
     if args.clients:
         _client_child(args.think, args.seconds)
         return 0
+    if args.attack:
+        _attack(args.attack, args.port, args.code, args.seconds, args.storm_loops, args.half_open, args.per_address,
+                args.rounds, args.settle, args.open_rate)
+        return 0
+    storm = args.reconnect_storm or args.half_open > 0
+    attacks: dict[str, dict] = {}
+    memory: dict[str, Any] = {}
+    rounds: list[Any] = []
     with tempfile.TemporaryDirectory() as data:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         if args.no_autosave:
             env["SERVER_LOAD_NO_AUTOSAVE"] = "1"
+        if args.traced:
+            env["SERVER_LOAD_TRACED"] = "1"
         child = subprocess.Popen(
             [sys.executable, __file__, "--serve", "--tables", str(args.tables), "--seed", str(args.seed), "--data", data,
-             *(["--profile", args.profile] if args.profile else [])],
+             *(["--profile", args.profile] if args.profile else []), *(["--target"] if storm else [])],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
         )
+        attackers: list[tuple[str, subprocess.Popen]] = []
         try:
             tables = json.loads(child.stdout.readline())
+            target = tables.pop() if storm else None
+            memory["before"] = _rss_mb(child.pid)
+            memory["before probe"] = _probe(child)
+            sampler = _Memory(child.pid)
             started = time.perf_counter()
             cpu_server = _cpu_seconds(child.pid)
+            for kind, wanted in (("reconnect", args.reconnect_storm), ("half-open", args.half_open > 0)):
+                if wanted and target is not None:
+                    attackers.append((kind, subprocess.Popen(
+                        [sys.executable, __file__, "--attack", kind, "--port", str(target[0]), "--code", target[1],
+                         "--seconds", str(args.seconds), "--storm-loops", str(args.storm_loops),
+                         "--half-open", str(args.half_open), "--per-address", str(args.per_address),
+                         "--rounds", str(args.rounds), "--settle", str(args.settle), "--open-rate", str(args.open_rate)],
+                        stdout=subprocess.PIPE, text=True, env=env,
+                    )))
+                    if kind == "reconnect":  # its two guests sit before the table is filled with silence
+                        attackers[-1][1].stdout.readline()
+                    else:
+                        reader = _memory_at_rounds(attackers[-1][1], child, rounds)
             stats = _run_clients(tables, args.think, args.seconds, max(1, args.client_processes), env)
+            for kind, proc in attackers:
+                if kind == "half-open":
+                    proc.wait(args.seconds + 60)
+                    reader.join(10)
+                    attacks[kind] = rounds.pop()
+                    memory["rounds"] = rounds
+                else:
+                    out, _ = proc.communicate(timeout=args.seconds + 60)
+                    attacks[kind] = _last_json(out)
             wall = time.perf_counter() - started
             cpu_clients = stats.pop("cpu")
             end_server = _cpu_seconds(child.pid)
             cpu_server = None if cpu_server is None or end_server is None else end_server - cpu_server
+            sampler.stop()
+            memory["peak"] = sampler.peak
+            if storm:
+                time.sleep(args.settle)
+            memory["after"] = _rss_mb(child.pid)
+            memory["after probe"] = _probe(child)
         finally:
+            for _, proc in attackers:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
             child.stdin.close()
             try:
                 child.wait(30)
@@ -236,6 +558,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPU (of one core; {cores} cores): {share}clients {cpu_clients / wall:.0%}")
     print(f"lost updates: {stats['lost']}, errors: {stats['error']}, refused: {stats['refused']}, "
           f"failed clients: {stats['failed clients']}")
+    storm_ = attacks.get("reconnect")
+    if storm_:
+        secs = storm_["seconds"] or 1
+        olive = storm_["olive"]
+        print(f"reconnect storm ({args.storm_loops} loops): {storm_['attempts']} attempts "
+              f"({storm_['attempts'] / secs:.0f}/s), {storm_['welcomed']} let in, {storm_['too_many']} too_many, "
+              f"{storm_['other']} closed without a word {storm_['other kinds'] or ''}")
+        print(f"  the other guest was sent {olive['lobby']} lobby ({olive['lobby'] / secs:.1f}/s) and "
+              f"{olive['update']} update ({olive['update'] / secs:.1f}/s) messages, {olive['bytes'] / secs / 1024:.1f} KB/s")
+    half = attacks.get("half-open")
+    if half:
+        print(f"half-open: {half['opened']} opened in {args.rounds} round(s), at most {half['seconds to open']:.1f} s "
+              f"a round ({half['failed']} failed); still open at each round's end: {half['held']}")
+        print(f"  {args.settle:g} s after each round: "
+              + ", ".join(f"{_mb(rss)}{_traced(probe)}, {_held(probe)} connections held" for rss, probe in memory["rounds"]))
+    if storm or memory.get("before") is not None:
+        before, after = memory["before probe"], memory["after probe"]
+        print(f"server memory (RSS): before {_mb(memory.get('before'))}{_traced(before)}, highest {_mb(memory.get('peak'))}, "
+              f"after {_mb(memory.get('after'))}{_traced(after)}" + (f" ({args.settle:g} s after the storm)" if storm else ""))
+        print(f"connections held by the server: before {_held(before)}, after {_held(after)}")
     return 0
 
 

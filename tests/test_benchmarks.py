@@ -34,6 +34,9 @@ CASES = {
         "--against", "HEAD", "--games", "1", "--budget", "2", "--repeats", "1", "--processes", "1",
     ],
     "server_load": ["--tables", "1", "--seconds", "1", "--think", "0"],
+    "server_load --storm": [
+        "--tables", "1", "--seconds", "1", "--think", "0", "--reconnect-storm", "--half-open", "40", "--settle", "0",
+    ],
 }
 
 
@@ -55,6 +58,8 @@ def test_benchmark_runs_and_prints_figures(name, capsys):
         gc.callbacks[:] = callbacks
     out = capsys.readouterr().out
     assert out.strip() and any(ch.isdigit() for ch in out)
+    if "--reconnect-storm" in CASES[name]:  # the storms ran and their figures were printed
+        assert "reconnect storm" in out and "half-open: 40 opened" in out and "server memory" in out, out
     if "--compiled" in CASES[name]:  # both forms ran, each said so
         assert "this tree, compiled (rules core compiled)" in out, out
         assert "this tree (rules core pure Python)" in out, out

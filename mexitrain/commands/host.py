@@ -6,7 +6,13 @@ host's seat in the game screens (the server runs in a thread of this process) or
 the game starts when every seat is taken, or at once when Enter is pressed (open seats go to
 computer players); when the game is over the table closes once everyone has left. Ctrl+C
 closes it in one line (exit status 130); ``mexitrain host --resume`` reopens it, with the same
-code, seats and tokens, where its autosave left it.
+code, seats and tokens, where its autosave left it. The lines go through a bounded log written
+by a thread (:mod:`.hostlog`): a terminal or pipe that nobody reads never stops the table.
+What a stranger is refused (too many connections, a wrong code…) is one line per address
+and kind, then a count once per window (docs/threat-model/flood.md).
+
+The host raises its own open-file limit toward the hard limit where the system lets it (each
+connection is a file; the table holds at most ``Limits.max_connections``).
 
 The default port is 8765 (as the app's Host a table…) and the default address 0.0.0.0 (every
 IPv4 interface): a family's LAN game needs the computer's LAN address, which is printed. The table code is the only key:
@@ -173,6 +179,12 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
+def _raise_open_files() -> None:
+    from ..net.guard import raise_open_files
+
+    raise_open_files()
+
+
 def _event_line(kind: str, **v) -> str | None:
     from ..text import net as t
 
@@ -186,10 +198,13 @@ def _event_line(kind: str, **v) -> str | None:
         return t.started_line(v["level"])
     if kind == "over":
         return t.game_over_line()
+    if kind == "refused":
+        extra = {key: value for key, value in v.items() if key not in ("why", "who", "count")}
+        return t.refused_line(v["why"], v.get("who"), v.get("count", 1), extra)
     return None
 
 
-async def _headless(server, bind: str, port: int, level: str) -> int:
+async def _headless(server, bind: str, port: int, level: str, say=_say) -> int:
     from ..text import net as t
 
     try:
@@ -210,13 +225,13 @@ async def _headless(server, bind: str, port: int, level: str) -> int:
         loop.add_signal_handler(signal.SIGTERM, interrupted, 143)
     shared = _shared(bind)
     if server.state is not None:
-        _say(t.resumed_line(server.code, server.state.round, server.state.rules.round_count))
-    _say(t.serving_line(_hostport(bind, port), server.code, len(server.seats)))
-    _say(t.join_line(_hostport(shared[0], port), server.code))
+        say(t.resumed_line(server.code, server.state.round, server.state.rules.round_count))
+    say(t.serving_line(_hostport(bind, port), server.code, len(server.seats)))
+    say(t.join_line(_hostport(shared[0], port), server.code))
     if len(shared) > 1:
-        _say(t.other_addresses_line(shared[1:]))
+        say(t.other_addresses_line(shared[1:]))
     if not server.started:
-        _say(t.headless_start_line())
+        say(t.headless_start_line())
 
     def enter() -> None:
         try:
@@ -250,9 +265,9 @@ async def _headless(server, bind: str, port: int, level: str) -> int:
                 loop.remove_reader(sys.stdin.fileno())
         await server.stop()
     if not server.resumable:  # Ctrl+C, or everyone left, after the end: the game is in saves/
-        _say(t.closed_over_line(None if server.kept is None else str(server.kept)))
+        say(t.closed_over_line(None if server.kept is None else str(server.kept)))
     elif status:
-        _say(t.stopped_line())
+        say(t.stopped_line())
     return status
 
 
@@ -263,23 +278,46 @@ def run(args: argparse.Namespace) -> int:
     level = (args.ai or ("planner",))[0]
     if args.ai and len(args.ai) != 1:
         raise UsageError(_("--ai takes one level for the seats nobody takes"))
-    on_event = None
+    _raise_open_files()
     if args.no_play:
-        def on_event(kind: str, **values) -> None:
-            line = _event_line(kind, **values)
-            if line:
-                _say(line)
+        return _serve_headless(args, root, level)
+    server = _open_server(args, root, level, None)
+    return _play(server, args, root, _port(args, server), level)
 
+
+def _open_server(args: argparse.Namespace, root: Path, level: str, on_event):
     start_when_full = level if args.no_play else None
     if args.resume is not None:
-        server = _resumed_server(args, root, start_when_full, on_event)
-        port = args.port if args.port is not None else (server.port or DEFAULT_PORT)
-    else:
-        server = _new_server(args, root, level, start_when_full, on_event)
-        port = DEFAULT_PORT if args.port is None else args.port
-    if args.no_play:
-        return asyncio.run(_headless(server, args.bind, port, level))
-    return _play(server, args, root, port, level)
+        return _resumed_server(args, root, start_when_full, on_event)
+    return _new_server(args, root, level, start_when_full, on_event)
+
+
+def _port(args: argparse.Namespace, server) -> int:
+    if args.port is not None:
+        return args.port
+    return (server.port or DEFAULT_PORT) if args.resume is not None else DEFAULT_PORT
+
+
+def _serve_headless(args: argparse.Namespace, root: Path, level: str) -> int:
+    """The table without a seat for the host: its lines on standard output, its loggers'
+    warnings on standard error, each through a :class:`~.hostlog.HostLog`."""
+    from .hostlog import HostLog, logging_to
+
+    out = HostLog(sys.stdout, name="host-log")
+    err = HostLog(sys.stderr, name="host-errors")
+
+    def on_event(kind: str, **values) -> None:
+        line = _event_line(kind, **values)
+        if line:
+            out.say(line)
+
+    try:
+        with logging_to(err, "mexitrain", "websockets"):
+            server = _open_server(args, root, level, on_event)
+            return asyncio.run(_headless(server, args.bind, _port(args, server), level, say=out.say))
+    finally:
+        out.close()
+        err.close()
 
 
 def _play(server, args: argparse.Namespace, root: Path, port: int, level: str) -> int:

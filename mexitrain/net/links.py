@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import logging
 import socket
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +21,7 @@ from pydantic import BaseModel
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from .guard import Bucket
 from .protocol import MAX_CLIENT_MESSAGE, PROTOCOL_VERSION, Error, encode
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,21 @@ class Limits:
     close_timeout: float = 2.0
     write_limit: int = 64 * 1024  # bytes buffered for one client before a send waits
     sndbuf: int | None = None  # the kernel's send buffer for each connection (None: the system's)
+    # What one address, one seat and everyone together may cost (net/guard.py,
+    # docs/threat-model/flood.md). Over a cap a new TCP connection is closed at once; over a
+    # rate the connection gets Error("too_many") and is closed (the client retries later).
+    max_connections: int = 512  # TCP connections at once, all addresses (at most the open-file limit less 64)
+    per_address: int = 32  # TCP connections at once from one address (an IPv6 /64)
+    attempts_burst: int = 40  # connections one address may open at once...
+    attempts_rate: float = 2.0  # ...and per second after that
+    hush: float = 1.0  # seconds after an address is told too_many when its next ones are closed without a word
+    seat_burst: int = 10  # Hellos with one seat's token at once...
+    seat_rate: float = 0.2  # ...and per second after that (one each 5 s)
+    open_timeout: float = 10.0  # seconds to finish the WebSocket handshake
+    wrong_code_delay: float = 1.0  # seconds before a wrong table code is answered
+    coalesce: float = 0.05  # seats coming, going and coming back within this make one lobby and update each
+    log_window: float = 10.0  # a limit reached is logged at once, then how many more once per window
+    tracked: int = 4096  # addresses whose buckets are kept (past it, unused ones are forgotten first)
 
 
 def error(code: str, *, fatal: bool | None = None, **values: Any) -> Error:
@@ -66,10 +81,16 @@ class Connection:
         self.queue: asyncio.Queue[str] = asyncio.Queue(limits.send_queue)
         self.seat: int | None = None
         self.host = False
-        self.tokens = float(limits.burst)
-        self.stamp = time.monotonic()
+        #: the token bucket of the messages it sends: the seat's once it has one, so that
+        #: reconnecting gives no fresh allowance
+        self.bucket = Bucket(limits.burst, limits.rate)
         self.closing = False
         self.sender: asyncio.Task | None = None
+        #: the address its limits count under (net/guard.py)
+        self.address = ""
+        #: the last lobby and update texts sent: the same again is not sent
+        self.last_lobby: str | None = None
+        self.last_update: str | None = None
 
     def open(self) -> None:
         """Start the task that writes the queue to the socket."""
@@ -100,19 +121,12 @@ class Connection:
 
     def allow(self) -> bool:
         """The token bucket: False when this client sends faster than allowed."""
-        now = time.monotonic()
-        lim = self.limits
-        self.tokens = min(float(lim.burst), self.tokens + (now - self.stamp) * lim.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+        return self.bucket.take()
 
     def refund(self) -> None:
         """Give back the token of a message the table acted on (a move it played): a bot may
         play as fast as the game goes; only messages that achieve nothing count as a flood."""
-        self.tokens = min(float(self.limits.burst), self.tokens + 1)
+        self.bucket.give()
 
     async def fail(self, code: str, *, fatal: bool | None = None, **values: Any) -> None:
         """Send the error ``code`` and close the connection."""

@@ -80,6 +80,7 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_seat",  # HandOver of a seat that does not exist, or whose person is not away (values: seat)
     "flood",  # too many messages too fast: disconnected
     "too_slow",  # this client read too slowly and fell too far behind: disconnected
+    "too_many",  # too many connections from this address, or to this seat, too fast: closed; retry later
     "server_closing",  # the server restarts: the client reconnects (not sent by mexitrain host)
     "table_closed",  # the host closed the table on purpose (values: resumable): the client stops
     "internal",  # the server failed on this message (a bug); the table goes on

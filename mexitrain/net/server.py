@@ -8,13 +8,19 @@ waits on a search), and keeps the table on disk (:mod:`mexitrain.net.files`: eve
 journalled before it is announced, the full save at each round's end, the seats and tokens in
 ``table.json``). Each client has its own bounded send queue and token bucket
 (:mod:`mexitrain.net.links`), so nothing a client sends or fails to read stops the table or
-reaches another seat. :class:`ServerThread` runs a table on its own event loop in a thread.
+reaches another seat. What strangers may cost it together is bounded per address and per
+seat (:mod:`mexitrain.net.guard`, docs/threat-model/flood.md): the connections held, how
+often one address connects and one seat is taken back, a wrong code answered late; seats
+that come, go and come back within :attr:`Limits.coalesce` make one lobby and one update
+each, and none when nothing the others see changed. :class:`ServerThread` runs a table on its
+own event loop in a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import random
@@ -33,8 +39,10 @@ from ..table import GameSetup
 from ..text.names import unused_name
 from . import files
 from .game import Seat, TableGame
+from .guard import FD_RESERVE, Admission, Buckets, Refusals, address_key, open_files_limit
 from .links import FATAL, Connection, Limits
 from .protocol import (
+    MAX_SEATS,
     PROTOCOL_VERSION,
     Bye,
     Error,
@@ -56,7 +64,33 @@ __all__ = ["FATAL", "Limits", "ServerThread", "TableServer", "run_in_thread"]
 
 log = logging.getLogger(__name__)
 
-Event = Callable[..., None]  # on_event(kind, **values): "joined", "back", "left", "started", "over"
+#: on_event(kind, **values): "joined", "back", "left", "started", "over", and "refused"
+#: (why, who, count and the limit's values: what was refused, said once per window)
+Event = Callable[..., None]
+
+
+class _Guarded(ServerConnection):
+    """A WebSocket connection counted in as the TCP connection is accepted: over a cap
+    (:class:`~mexitrain.net.guard.Admission`) it is closed before a byte is read."""
+
+    def __init__(self, table: TableServer, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+        self.address = ""
+        self.refused = False
+
+    def connection_made(self, transport: Any) -> None:
+        if not self.table._accepted(self, transport):
+            self.refused = True  # never a WebSocket: no handler task, no handshake
+            transport.abort()
+            return
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.refused:
+            return
+        self.table._admission.close(self, self.address)
+        super().connection_lost(exc)
 
 
 class TableServer:
@@ -101,6 +135,19 @@ class TableServer:
         #: the game is started on disk too (table.json): until then nobody is sent it or moves
         self._live = False
         self.errors = 0  # internal errors (tests)
+        lim = self.limits
+        #: the TCP connections held (the total is lowered to the open-file limit at start)
+        self._admission = Admission(lim.max_connections, lim.per_address)
+        #: connections each address opened lately, and Hellos with each seat's token
+        self._attempts = Buckets(lim.attempts_burst, lim.attempts_rate, lim.tracked)
+        self._seat_attempts = Buckets(lim.seat_burst, lim.seat_rate, MAX_SEATS + 1)
+        #: each seat's messages (a connection that takes the seat takes its bucket)
+        self._messages = Buckets(lim.burst, lim.rate, MAX_SEATS + 1)
+        self._refusals: Refusals | None = None
+        #: lobby and updates owed to everyone, sent together at the end of a short tick
+        self._owe_lobby = False
+        self._owe_updates = False
+        self._flush_at: asyncio.TimerHandle | None = None
 
     # -- the game and seats (mexitrain.net.game) ------------------------------------------------
     @property
@@ -170,10 +217,15 @@ class TableServer:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Listen on ``host``:``port`` (0: a free port); returns the port bound."""
         lim = self.limits
+        nofile = open_files_limit()
+        if nofile is not None:
+            self._admission.total = max(1, min(lim.max_connections, nofile - FD_RESERVE))
         self._server = await serve(
             self._handle,
             host,
             port,
+            create_connection=functools.partial(_Guarded, self),  # type: ignore[arg-type]
+            open_timeout=lim.open_timeout,
             max_size=lim.frame_cap,
             max_queue=8,
             ping_interval=lim.ping_interval,
@@ -201,6 +253,10 @@ class TableServer:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._driver
+        self._flush()  # what was owed goes before the goodbye
+        if self._refusals is not None:
+            self._refusals.flush()
+            self._refusals.cancel()
         if closed:
             err = Error(code="table_closed", values={"resumable": self.resumable}, fatal=True)
         else:
@@ -244,8 +300,7 @@ class TableServer:
         move is then resumed with it, never back in the lobby."""
         await self.files.table_saved()
         self._live = True
-        self._broadcast_lobby()
-        self._broadcast_updates()
+        self._announce()
         self._kick.set()
 
     def hand_over(self, seat: int, level: str = "planner") -> bool:
@@ -254,25 +309,50 @@ class TableServer:
         if not self.game.hand_over(seat, level):
             return False
         self.files.table_changed()
-        self._broadcast_lobby()
-        self._broadcast_updates()
+        self._announce()
         self._kick.set()
         return True
 
     # -- sending ----------------------------------------------------------------------------------
+    def _announce(self, lobby: bool = True, updates: bool = True) -> None:
+        """Who sits where changed (or the game started, or a seat was handed over): everyone
+        is sent the lobby and their update at the end of the tick (:attr:`Limits.coalesce`),
+        once however many changes it holds."""
+        self._owe_lobby |= lobby
+        self._owe_updates |= updates
+        if self._flush_at is None:
+            with contextlib.suppress(RuntimeError):  # no running loop: stop() flushes
+                self._flush_at = asyncio.get_running_loop().call_later(self.limits.coalesce, self._flush)
+
+    def _flush(self) -> None:
+        """Send what is owed now: the lobby first, then each seat's update."""
+        if self._flush_at is not None:
+            self._flush_at.cancel()
+            self._flush_at = None
+        lobby, updates = self._owe_lobby, self._owe_updates
+        self._owe_lobby = self._owe_updates = False
+        if lobby:
+            self._broadcast_lobby()
+        if updates:
+            self._broadcast_updates()
+
     def _broadcast_updates(self) -> None:
+        """Each seated connection its update, unless it is the very one it was sent last."""
         if not self._live:
             return
         conns = [c for c in self._conns if c.seat is not None and not c.closing]
         texts = self.game.updates({c.seat for c in conns if c.seat is not None})
         for conn in conns:
-            if conn.seat in texts:
-                conn.send(texts[conn.seat])
+            text = texts.get(conn.seat)  # type: ignore[arg-type]
+            if text is not None and text != conn.last_update:
+                conn.last_update = text
+                conn.send(text)
 
     def _broadcast_lobby(self) -> None:
         text = encode(self.lobby())
         for conn in list(self._conns):
-            if conn.seat is not None or conn.host:
+            if (conn.seat is not None or conn.host) and text != conn.last_lobby:
+                conn.last_lobby = text
                 conn.send(text)
 
     def _event(self, kind: str, **values: Any) -> None:
@@ -290,7 +370,8 @@ class TableServer:
         self.game.state = new
         self.game.seq += 1
         self.files.moved(self.seq, action, before, new, self.setup)
-        self._broadcast_updates()
+        self._owe_updates = True
+        self._flush()  # a move is sent at once (with whatever else was owed)
         if new.over and self._keeping is None:
             self.files.table_changed()
             self._event("over")
@@ -328,11 +409,47 @@ class TableServer:
                 self._moved(new, action)
 
     # -- a connection -------------------------------------------------------------------------
+    def _accepted(self, ws: _Guarded, transport: Any) -> bool:
+        """A TCP connection is accepted: counted in (True), or False over a cap (it is
+        closed at once)."""
+        peer = transport.get_extra_info("peername")
+        ws.address = address_key(str(peer[0] if isinstance(peer, tuple) and peer else peer or "?"))
+        # an address told "too_many" a moment ago and still over: closed without a word (it
+        # was told why; a real client waits longer than that before trying again)
+        b = self._attempts.peek(ws.address)
+        now = time.monotonic()
+        if b is not None and now - b.told < self.limits.hush and b.empty(now):
+            self._refused("attempts", ws.address)
+            return False
+        over = self._admission.open(ws, ws.address)
+        if over == "full":
+            self._refused("full", None, limit=self._admission.total)
+        elif over is not None:
+            self._refused("connections", ws.address, limit=self._admission.per_address)
+        return over is None
+
+    def _refused(self, why: str, who: str | None, **values: Any) -> None:
+        """Say what a limit refused: at once the first time, then once per window."""
+        if self._refusals is None:
+            loop = asyncio.get_running_loop()
+            self._refusals = Refusals(
+                self.limits.log_window,
+                lambda why, who, count, values: self._event("refused", why=why, who=who, count=count, **values),
+                loop.call_later,
+            )
+        self._refusals.note(why, who, **values)
+
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.limits)
+        conn.address = getattr(ws, "address", "") or "?"
         self._conns.add(conn)
         conn.open()
         try:
+            if not self._attempts.take(conn.address):  # this address connects too often
+                self._attempts.get(conn.address).told = time.monotonic()
+                self._refused("attempts", conn.address)
+                await conn.fail("too_many")
+                return
             await self._session(conn)
         except ConnectionClosed:
             pass
@@ -362,6 +479,7 @@ class TableServer:
             return
         async for text in conn.ws:
             if not conn.allow():
+                self._refused("flood", conn.address)
                 await conn.fail("flood")
                 return
             try:
@@ -382,15 +500,28 @@ class TableServer:
     async def _join(self, conn: Connection, hello: Hello) -> bool:
         code = normalise_code(hello.code) or ""
         if not hmac.compare_digest(code.encode(), self.code.encode()):
+            # answered late: guessing codes takes time (the connection counts in its address's
+            # cap meanwhile, so waiting costs nobody else a slot)
+            self._refused("wrong_code", conn.address)
+            await asyncio.sleep(self.limits.wrong_code_delay)
             await conn.fail("wrong_code")
             return False
         if hello.token is not None:
             seat = self.game.seat_of_token(hello.token)
-            if seat is None and hmac.compare_digest(hello.token.encode(), self.host_token.encode()):
-                conn.host = True  # the host of a table where the host has no seat
-            elif seat is None:
+            host = seat is None and hmac.compare_digest(hello.token.encode(), self.host_token.encode())
+            if seat is None and not host:
+                self._refused("bad_token", conn.address)
                 await conn.fail("bad_token")
                 return False
+            key = "host" if seat is None else seat
+            if not self._seat_attempts.take(key):  # this seat is taken back too often
+                name = None if seat is None else self.seats[seat].name
+                self._refused("seat", conn.address, seat=seat, name=name)
+                await conn.fail("too_many")
+                return False
+            conn.bucket = self._messages.get(key)
+            if seat is None:
+                conn.host = True  # the host of a table where the host has no seat
             else:
                 self._take_back(conn, self.seats[seat], hello)
         else:
@@ -402,6 +533,7 @@ class TableServer:
             s.kind, s.token, s.conn = "person", secrets.token_urlsafe(24), conn
             s.name = self._own_name(s, hello.name)
             self._event("joined", name=s.name, seat=s.index)
+            conn.bucket = self._messages.get(s.index)
             try:
                 await self.files.table_saved()
             finally:
@@ -409,10 +541,9 @@ class TableServer:
         token = self.host_token if conn.seat is None else self.seats[conn.seat].token
         assert token is not None
         conn.send(Welcome(seat=conn.seat, token=token, host=conn.host, table=self.code))
-        self._broadcast_lobby()
-        if self.started:
-            self._broadcast_updates()  # the others see the seat is back; this one gets its view
-        elif self.start_when_full and self.game.open_seat() is None:
+        # the others see the seat is back, this one gets the lobby and its view (at the tick's end)
+        self._announce(updates=self.started)
+        if not self.started and self.start_when_full and self.game.open_seat() is None:
             self.start_game(self.start_when_full)
         self._kick.set()
         return True
@@ -454,8 +585,7 @@ class TableServer:
         s.conn, s.away_since = None, time.monotonic()
         conn.seat = None
         self._event("left", name=s.name, seat=s.index, over=not self.resumable)
-        self._broadcast_lobby()
-        self._broadcast_updates()
+        self._announce()
 
     def _on_message(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, Hello):

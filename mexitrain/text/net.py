@@ -104,6 +104,8 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
         return _("Too many messages too fast: disconnected.")
     if code == "too_slow":
         return _("This connection fell too far behind: disconnected.")
+    if code == "too_many":
+        return _("Too many connections too fast from this address or to this seat: try again in a moment.")
     if code == "server_closing":
         return _("The table's server is restarting.")
     if code == "table_closed":
@@ -246,6 +248,69 @@ def started_line(level: str) -> str:
 
 def game_over_line() -> str:
     return _("The game is over. The table closes once everyone has left (or with Ctrl+C).")
+
+
+def refused_line(why: str, who: str | None, count: int, values: Mapping[str, Any] | None = None) -> str:
+    """What one of the table's limits refused (:mod:`mexitrain.net.guard`), said once per
+    window: ``count`` connections of kind ``why`` from the address ``who`` (None: from
+    addresses not named one by one)."""
+    v = dict(values or {})
+    who_ = printable(who)[:64] if who else _("other addresses")
+    n = count
+    if why == "attempts":
+        line = ngettext(
+            "{who}: {n} connection refused: this address connects too often.",
+            "{who}: {n} connections refused: this address connects too often.", n,
+        )
+    elif why == "seat" and isinstance(v.get("seat"), int):
+        return ngettext(
+            "{who}: {n} connection refused: {name}'s seat ({seat}) is taken back too often.",
+            "{who}: {n} connections refused: {name}'s seat ({seat}) is taken back too often.", n,
+        ).format(who=who_, n=n, name=printable(str(v.get("name") or "")), seat=v["seat"] + 1)
+    elif why == "seat":
+        line = ngettext(
+            "{who}: {n} connection refused: the host's token is used too often.",
+            "{who}: {n} connections refused: the host's token is used too often.", n,
+        )
+    elif why == "connections":
+        return ngettext(
+            "{who}: {n} connection refused: this address holds {limit} already.",
+            "{who}: {n} connections refused: this address holds {limit} already.", n,
+        ).format(who=who_, n=n, limit=v.get("limit", "?"))
+    elif why == "full":
+        return ngettext(
+            "{n} connection refused: the table holds {limit} already.",
+            "{n} connections refused: the table holds {limit} already.", n,
+        ).format(n=n, limit=v.get("limit", "?"))
+    elif why == "wrong_code":
+        line = ngettext(
+            "{who}: {n} attempt with a wrong table code.",
+            "{who}: {n} attempts with a wrong table code.", n,
+        )
+    elif why == "bad_token":
+        line = ngettext(
+            "{who}: {n} attempt with a token no seat has.",
+            "{who}: {n} attempts with a token no seat has.", n,
+        )
+    elif why == "flood":
+        line = ngettext(
+            "{who}: {n} connection cut off: too many messages too fast.",
+            "{who}: {n} connections cut off: too many messages too fast.", n,
+        )
+    else:
+        return ngettext(
+            "{who}: {n} connection refused ({why}).",
+            "{who}: {n} connections refused ({why}).", n,
+        ).format(who=who_, n=n, why=printable(str(why))[:40])
+    return line.format(who=who_, n=n)
+
+
+def dropped_lines_line(count: int) -> str:
+    """Lines of the host's log that could not be written (its terminal or pipe did not keep up)."""
+    return ngettext(
+        "… {n} line dropped: the output was not read fast enough.",
+        "… {n} lines dropped: the output was not read fast enough.", count,
+    ).format(n=count)
 
 
 def resumed_line(code: str, round_: int, rounds: int) -> str:
