@@ -40,7 +40,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..rules import Action, RuleSet, SeatView
-from ..rules.errors import IllegalAction
+from ..rules.actions import SIMPLE_ACTIONS
+from ..rules.errors import FIELD_CODES, IllegalAction
 from ..rules.ruleset import HAND_TABLES, RuleSetError
 from ..rules.seeds import SEED_MAX
 from ..rules.state import RoundEnd
@@ -534,6 +535,8 @@ _BOOL = _kind(lambda v: type(v) is bool)
 _SUB_CODE = _kind(lambda v: isinstance(v, str) and _WORD.fullmatch(v) is not None)
 _CODEPOINT = _kind(lambda v: isinstance(v, str) and _CHAR.fullmatch(v) is not None)
 _REASON = _kind(lambda v: isinstance(v, str) and v in BAD_SERVER_REASONS)
+_ACTION_TYPE = _kind(lambda v: isinstance(v, str) and v in ("play", *SIMPLE_ACTIONS))  # the move must_play answers
+_FIELD_CODE = _kind(lambda v: isinstance(v, str) and v in FIELD_CODES)  # bad_action's
 
 
 def _text_or_none(value: Any, field: str) -> None:
@@ -560,7 +563,8 @@ REFUSED_VALUES: dict[str, dict[str, tuple[Any, bool]]] = {
     "no_branch": {"train": (_TRAIN, True), "branch": (_BRANCH, True)},
     "does_not_fit": {"tile": (_LAID, True), "train": (_TRAIN, True), "end": (_PIP, True)},
     "wrong_half": {"tile": (_LAID, True), "train": (_TRAIN, True), "end": (_PIP, True)},
-    "must_play": {"example": (_EXAMPLE, True)},
+    "must_play": {"example": (_EXAMPLE, True), "action": (_ACTION_TYPE, False)},
+    "bad_action": {"field": (_FIELD_CODE, True)},
     "already_drawn": {},
     "boneyard_empty": {},
     "cannot_mark_now": {"why": (_SUB_CODE, True), "example": (_EXAMPLE, False)},
