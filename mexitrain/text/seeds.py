@@ -16,10 +16,10 @@ def seal_short(seal: str) -> str:
 def seal_line(seal: str, chosen: bool) -> str:
     """While the game runs: what its deal's seal says ("" for an older game without one)."""
     if chosen:
-        return _("Dealt from a chosen seed: the deal was known before the game.")
+        return _("Chosen seed: this deal was known before the game.")
     if not seal:
         return ""
-    return _("Fair deal: sealed {seal} before the first tile; the seed is shown at the end.").format(
+    return _("Sealed deal {seal}: the seed is shown at the end.").format(
         seal=seal_short(seal)
     )
 

@@ -34,7 +34,7 @@ async def test_a_fresh_game_shows_its_seal_then_reveals_the_seed_that_matches_it
         await pilot.pause()
         assert isinstance(app.screen, ScoreScreen)
         line = _text(app, "#scores-seal")
-        assert seal(seed)[:16] in line and "Fair deal" in line
+        assert seal(seed)[:16] in line and "Sealed deal" in line
         assert seed_text(seed) not in line
         await pilot.press("escape")
         await pilot.pause()
@@ -65,7 +65,7 @@ async def test_a_chosen_seed_says_so_while_playing_and_at_the_end():
         await settle(pilot)
         await pilot.press("s")
         await pilot.pause()
-        assert "chosen seed" in _text(app, "#scores-seal")
+        assert "Chosen seed" in _text(app, "#scores-seal")
         await pilot.press("escape")
         await pilot.pause()
         await _to_game_over(app, pilot)

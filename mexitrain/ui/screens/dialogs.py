@@ -127,6 +127,9 @@ class ScoreScreen(ModalScreen[None]):
                     number=self.view.round, total=self.view.rules.round_count
                 )
             )
+            sealed = seal_line(self.view.seal, self.view.seed_chosen)
+            if sealed:  # above the sheet: on screen whatever the sheet's length
+                yield Static(Content(sealed), id="scores-seal")
             with VerticalScroll(id="scores-scroll"):
                 # the box's border and padding (4) and a scroll bar (2)
                 yield ScoreSheet(self.view, self.names, chrome=6, id="score-sheet")
@@ -136,9 +139,7 @@ class ScoreScreen(ModalScreen[None]):
                 + "[/]",
                 id="scores-note",
             )
-            sealed = seal_line(self.view.seal, self.view.seed_chosen)
-            if sealed:
-                yield Static(Content(sealed), id="scores-seal", classes="dim")
+
         yield Footer()
 
     def action_close(self) -> None:
