@@ -25,6 +25,7 @@ __all__ = [
     "FooterKey",
     "add_notice",
     "class_bindings",
+    "drawn_texts",
     "exiting",
     "guard_output",
     "notices",
@@ -135,3 +136,14 @@ def guard_output(unsafe: re.Pattern[str], clean: Callable[[str], str]) -> None:
 
     render._mexitrain_guard = True  # type: ignore[attr-defined]
     Strip.render = render  # type: ignore[method-assign]
+
+
+def drawn_texts(app: App) -> list[str]:
+    """The text of every piece the screen on top would draw now, line by line (each strip's
+    segments, without their styles and before :func:`guard_output`): what the widgets gave
+    the terminal to print (``Screen._compositor.render_strips``, ``Strip._segments``). A test
+    hook for issue 37's checks."""
+    return [
+        "".join(seg.text for seg in strip._segments if seg.control is None)
+        for strip in app.screen._compositor.render_strips()
+    ]
