@@ -29,6 +29,9 @@ from ..rules.view import PublicRound
 from ..text.names import shorten
 from ..text.visible import visible
 
+#: The largest round score a guest takes (a round of double-18 holds 3,420 pips in all):
+#: a larger one is a host's, and would push the standings' columns off the screen.
+MAX_SCORE = 99_999
 #: How many lines of an error's details a pop-up shows, and how many cells each.
 DETAIL_LINES = 3
 DETAIL_WIDTH = 100
@@ -169,7 +172,7 @@ def _update_problem(msg: Update, welcome: Welcome | None) -> str | None:
             return f"update.view.results.{i}"
         if len(result.scores) != n or len(result.leftovers) != n:
             return f"update.view.results.{i}"
-        if not all(_int(s, -(10**6), 10**6) for s in result.scores):
+        if not all(_int(s, -MAX_SCORE, MAX_SCORE + 1) for s in result.scores):
             return f"update.view.results.{i}.scores"
         if not all(_tiles(h, top) for h in result.leftovers):
             return f"update.view.results.{i}.leftovers"
@@ -191,4 +194,4 @@ def details(text: str, lines: int = DETAIL_LINES, width: int = DETAIL_WIDTH) -> 
     return "\n".join(kept)
 
 
-__all__ = ["DETAIL_LINES", "DETAIL_WIDTH", "details", "scrub", "unreadable"]
+__all__ = ["DETAIL_LINES", "DETAIL_WIDTH", "MAX_SCORE", "details", "scrub", "unreadable"]

@@ -166,11 +166,12 @@ class TableApp(MexitrainApp):
             self.show_notice(Notice(visible(text), _("Not allowed"), "warning"))
         elif isinstance(msg, Error):
             text = problem_text(msg.code, msg.values, msg.server_version)
-            if msg.fatal:
+            fatal = bool(msg.fatal) or msg.code == "table_closed"  # the client stops at either
+            if fatal:
                 table.fatal = disconnected_text(text)
                 self._tick()
                 self._show_lobby()
-            self._error_popup(text, fatal=bool(msg.fatal))
+            self._error_popup(text, fatal=fatal)
 
     async def _leave_link(self, reason: str) -> None:
         """End the link to the table because of ``reason`` (one line, shown on the net bar and

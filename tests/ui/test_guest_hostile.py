@@ -178,6 +178,8 @@ async def test_an_unreadable_message_says_why_and_disconnected():
         assert isinstance(app.screen, LobbyScreen)
         wait = str(app.screen.query_one("#lobby-wait").render())
         assert "Waiting for the host" not in wait
+        seats = str(app.screen.query_one("#lobby-seats").render())
+        assert "away · you" in seats and "retrying" not in seats  # over: nothing is tried again
 
 
 async def test_a_link_that_ends_says_why():
@@ -327,3 +329,57 @@ def test_visible_keeps_one_cell_for_one_character():
     assert visible("東京 🚂 مرحبا") == "東京 🚂 مرحبا"  # wide, emoji, right-to-left letters kept
     for text in ("\x1b]0;x\x07", "\u202e\u2066", "\x9b\x9d"):
         assert cell_len(visible(text)) == len(text) and not UNSAFE.search(visible(text))
+
+
+async def _standings(score: int) -> tuple[object, list[str], str]:
+    """After a game-over update whose one round scored ``score`` (80 columns): the standings'
+    size and lines, and the link's last line (None, [] and that line when it was refused)."""
+    from mexitrain.rules.view import PublicRound
+
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _connected(pilot, app, client)
+        v = view(game, 0)
+        result = PublicRound.model_construct(number=1, engine=6, engine_seat=None, first_seat=0, end="domino",
+                                             out_seat=2, leftovers=((), (), ()), scores=(score, score - 1, 0))
+        v = v.model_copy(update={"phase": "game_over", "results": (result,), "winners": (2,)})
+        client.say(hostile_update(game, view=v, names=("Ann", "Bea", "Cal"), away=()))
+        def said() -> str:
+            return app.table.fatal or "" if app.table is not None else ""
+
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "TableOverScreen" or "cannot read" in said(),
+                       "the standings or the line")
+        if "cannot read" in said():
+            return None, [], said()
+        await pilot.pause()
+        standings = app.screen.query_one("#standings")
+        lines = standings.render().plain.split("\n")
+        return standings.size, lines, said()
+
+
+async def test_a_huge_score_is_refused_and_a_large_one_keeps_the_standings_on_their_lines():
+    """Item 6: a score of 10^15 wrapped the standings; now a round score no game can have is
+    refused with one line, and the largest taken keeps each standing on one line."""
+    standings, lines, said = await _standings(10**15)
+    assert standings is None and "update.view.results.0.scores" in said
+    standings, lines, said = await _standings(99_999)
+    assert standings is not None and "99999" in "\n".join(lines)
+    assert standings.height == len(lines)  # no line wrapped
+    assert all(cell_len(line) <= standings.width for line in lines), lines
+
+
+async def test_a_table_closed_said_as_not_fatal_still_ends_the_link_and_q_leaves_at_once():
+    """The client stops at table_closed, fatal or not (a hostile host sends it non-fatal):
+    the app says the link is over and q does not ask about a seat to come back to."""
+    client = FakeClient()
+    app = app_at_table(client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _connected(pilot, app, client)
+        client.say(update(my_turn_game(1), seat=0))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        client.say(Error(code="table_closed", values={"resumable": True}, fatal=False))
+        await wait_for(pilot, lambda: bar(app).startswith("Disconnected: The host closed the table"), "the line")
+        await pilot.press("q")
+        await wait_for(pilot, lambda: exiting(app), "q leaves at once")

@@ -34,11 +34,12 @@ KEY_WORDS = (
 )
 
 
-def seat_state(seat, you: int | None, linked: bool = True) -> str:
+def seat_state(seat, you: int | None, linked: bool = True, over: bool = False) -> str:
     """What a lobby seat is, in words: a person connected or away, a computer, or open.
-    ``linked`` False: this player's own link is down, whatever the last Lobby said of it."""
+    ``linked`` False: this player's own link is down, whatever the last Lobby said of it
+    (retrying, or away once the link is ``over`` for good)."""
     if you is not None and seat.seat == you and seat.kind == "person" and not linked:
-        words = own_seat_retrying()
+        words = _("person · away") if over else own_seat_retrying()
     elif seat.kind == "open":
         words = _("open: waiting for a player")
     elif seat.kind == "computer":
@@ -52,7 +53,7 @@ def seat_state(seat, you: int | None, linked: bool = True) -> str:
     return words
 
 
-def seats_content(seats, you: int | None, linked: bool = True) -> Content:
+def seats_content(seats, you: int | None, linked: bool = True, over: bool = False) -> Content:
     """The seats, one a line: number, name (plain text, in its seat colour), state."""
     if not seats:
         return Content(_("Nobody has joined yet."))
@@ -64,7 +65,7 @@ def seats_content(seats, you: int | None, linked: bool = True) -> Content:
             Content(f"{fit(label, 8)} ")
             + plain(fit(name, 20), f"b {seat_colour(seat.seat)}" if seat.kind != "open" else "dim")
             + Content("  ")
-            + plain(seat_state(seat, you, linked), "dim" if seat.kind == "open" else "")
+            + plain(seat_state(seat, you, linked, over), "dim" if seat.kind == "open" else "")
         )
     return Content("\n").join(lines)
 
@@ -151,7 +152,7 @@ class LobbyScreen(Screen[None]):
     def _refresh(self) -> None:
         lobby = self.lobby
         seats = lobby.seats if lobby is not None else ()
-        self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you(), self.connected))
+        self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you(), self.connected, self.over))
         rules = ""
         if lobby is not None:
             r = lobby.rules
