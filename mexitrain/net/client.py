@@ -11,6 +11,14 @@ keeps a mark beside the seat's token (``tokens/<key>.closed``). Joining that tab
 later makes one attempt: a table that answers (reopened by ``mexitrain host --resume``) is
 joined as ever and the mark goes; one that does not answer ends the run with the same
 ``table_closed`` at once, rather than retrying for ever a table that is known to be closed.
+
+What a host cannot do to a guest here (issue 37, docs/threat-model/guest.md): keep it waiting
+for ever (a table that does not welcome the Hello within :data:`HELLO_TIMEOUT` seconds is a
+broken connection: ``no_answer``, tried again as any other), slip in a game before welcoming
+it (an Update, Lobby or Refused before the Welcome is dropped), feed it a message it cannot
+read (the connection ends, fatal ``bad_server_message`` with the decoder's reason in its
+values), or flood it with errors (more than :data:`ERROR_BOUND` non-fatal errors in
+:data:`ERROR_WINDOW` seconds end the connection: fatal ``error_flood``).
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ import asyncio
 import contextlib
 import inspect
 import random
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,13 +55,25 @@ from .protocol import (
 
 #: The first and the longest wait between two attempts, in seconds.
 BACKOFF = (1.0, 30.0)
+#: How long a table may take to welcome the Hello, in seconds; then the connection counts
+#: as broken (``no_answer``) and is tried again.
+HELLO_TIMEOUT = 10.0
+#: The most non-fatal errors a table may send in :data:`ERROR_WINDOW` seconds; one more ends
+#: the connection (``error_flood``, fatal): a real table sends a handful in a whole game.
+ERROR_BOUND = 20
+ERROR_WINDOW = 10.0
+#: The codes of the problems the client finds itself (beside an Error's codes).
+NO_ANSWER = "no_answer"
+BAD_SERVER_MESSAGE = "bad_server_message"
+ERROR_FLOOD = "error_flood"
 
 
 @dataclass(frozen=True)
 class LinkStatus:
     """The link to the table: ``state``, the attempt number (0: the first connection),
     the seconds until the next attempt while retrying, and the last problem as a code
-    (an Error's code, or "refused_connection", "unreachable", "lost", "bad_server_message")."""
+    (an Error's code, or "refused_connection", "unreachable", "lost", "no_answer",
+    "bad_server_message", "error_flood")."""
 
     state: Literal["connecting", "connected", "retrying", "closed"]
     attempt: int = 0
@@ -94,13 +116,25 @@ def _problem(exc: BaseException) -> str:
     return "unreachable"
 
 
+def _reason(exc: ProtocolError) -> str:
+    """What the decoder said of a message it refused, in a few words (a code and its values:
+    "bad_message type=update field=view.seat"), for the line the guest sees."""
+    values = exc.values
+    if isinstance(values.get("reason"), str):
+        return str(values["reason"])[:200]
+    words = [exc.code] + [f"{k}={v}" for k, v in values.items() if v is not None]
+    return " ".join(words)[:200]
+
+
 class TableClient:
     """One seat at the table at ``address`` (``HOST:PORT``) with code ``code``.
 
     ``token``: the seat's token to send (the host's, from the server); otherwise the one kept
     in ``data_dir`` for this address, code and name, if any (``data_dir`` None: kept in memory
     only). ``backoff``: the first and longest wait between attempts; ``retry=False`` stops at
-    the first lost connection.
+    the first lost connection. ``hello_timeout``: how long the table may take to welcome the
+    Hello; ``error_bound`` and ``error_window``: how many non-fatal errors it may send in how
+    many seconds (``clock``'s).
     """
 
     def __init__(
@@ -116,6 +150,10 @@ class TableClient:
         rng: random.Random | None = None,
         retry: bool = True,
         open_timeout: float = 10.0,
+        hello_timeout: float = HELLO_TIMEOUT,
+        error_bound: int = ERROR_BOUND,
+        error_window: float = ERROR_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.address = address
         self.code = normalise_code(code) or code
@@ -129,6 +167,11 @@ class TableClient:
         self.rng = rng or random.Random()
         self.retry = retry
         self.open_timeout = open_timeout
+        self.hello_timeout = hello_timeout
+        self.error_bound = error_bound
+        self.error_window = error_window
+        self.clock = clock
+        self._errors: deque[float] = deque()
         self.welcome: Welcome | None = None
         self.fatal: Error | None = None
         self._ws: ClientConnection | None = None
@@ -225,30 +268,67 @@ class TableClient:
             await ws.send(encode(hello))
             self._ws = ws
             try:
-                async for text in ws:
+                welcomed = False
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + self.hello_timeout
+                messages = aiter(ws)
+                while True:
+                    try:
+                        if welcomed:
+                            text = await anext(messages)
+                        else:  # the table has until the deadline to welcome us
+                            text = await asyncio.wait_for(anext(messages), max(0.0, deadline - loop.time()))
+                    except StopAsyncIteration:
+                        return None
+                    except TimeoutError:
+                        await ws.close()
+                        return NO_ANSWER
                     try:
                         msg = decode_server(text)
-                    except ProtocolError:
-                        self.fatal = Error(code="bad_server_message", fatal=True)
-                        await ws.close()
-                        return "bad_server_message"
+                    except ProtocolError as exc:
+                        return await self._end(ws, on_message, BAD_SERVER_MESSAGE, reason=_reason(exc))
                     if isinstance(msg, Welcome):
+                        welcomed = True
                         self._welcomed(msg)
                         await status(LinkStatus("connected", 0, None, None))
+                    elif not welcomed and not isinstance(msg, Error):
+                        continue  # a game, a lobby, a refusal before the welcome: not ours yet
                     if isinstance(msg, Error) and (msg.fatal or msg.code == TABLE_CLOSED):
                         self.fatal = msg
                         if msg.code == "bad_token":
                             self._forget()
                         elif msg.code == TABLE_CLOSED:
                             self._mark_closed(msg.values.get("resumable") is not False)
+                    elif isinstance(msg, Error) and not self._error_allowed():
+                        return await self._end(ws, on_message, ERROR_FLOOD, limit=self.error_bound,
+                                               seconds=self.error_window)
                     r = on_message(msg)
                     if inspect.isawaitable(r):
                         await r
                     if self.fatal is not None:
                         return msg.code
-                return None
             finally:
                 self._ws = None
+
+    def _error_allowed(self) -> bool:
+        """One more non-fatal error came now: whether it is within the bound."""
+        now = self.clock()
+        times = self._errors
+        times.append(now)
+        while times and now - times[0] > self.error_window:
+            times.popleft()
+        return len(times) <= self.error_bound
+
+    async def _end(self, ws, on_message, code: str, **values: Any) -> str:
+        """Leave the table because of ``code`` (a problem of this client with the table):
+        say it as a fatal Error, close the connection."""
+        self.fatal = Error(code=code, values=values, fatal=True)
+        with contextlib.suppress(Exception):
+            await ws.close()
+        r = on_message(self.fatal)
+        if inspect.isawaitable(r):
+            await r
+        return code
 
     def _welcomed(self, msg: Welcome) -> None:
         self.welcome = msg

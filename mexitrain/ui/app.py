@@ -49,6 +49,7 @@ from ..text.basics import quote
 from ..text.errors import error_text
 from ..text.files import in_play_line
 from ..text.stats import format_stats
+from ..text.visible import UNSAFE, dropped
 from . import typography
 from .cells import printable
 from .command_palette import Palette, ThemeProvider, key_label
@@ -67,7 +68,7 @@ from .screens import (
     RoundOverScreen,
     ScoreScreen,
 )
-from .textual_compat import add_notice, own_bindings, withdraw_notices
+from .textual_compat import add_notice, guard_output, own_bindings, withdraw_notices
 from .widgets import StatusLine
 
 
@@ -133,6 +134,7 @@ class MexitrainApp(App[None]):
         the app's whole life (:mod:`.fence`)."""
         super().__init__()
         typography.install()  # no wrapped line starts with the ':' of a French ' :'
+        guard_output(UNSAFE, dropped)  # no text, whatever its source, reaches the terminal as an order
         translate_bindings(self)
         self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)

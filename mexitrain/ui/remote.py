@@ -28,6 +28,7 @@ from typing import Any
 
 from textual.app import SystemCommand
 from textual.binding import Binding
+from textual.notifications import Notification
 from textual.screen import Screen
 
 from ..i18n import N_, _
@@ -45,14 +46,18 @@ from ..net.protocol import (
 from ..rules import Action
 from ..session import Notice
 from ..text.basics import level_name
-from ..text.net import error_text, join_line, refused_text
+from ..text.guest import disconnected_text, more_errors_text, problem_text
+from ..text.net import join_line, refused_text
+from ..text.visible import visible
 from .app import MexitrainApp
+from .guest import details, scrub, unreadable
 from .screens import GameScreen, HelpScreen, NewGameScreen, QuitScreen, RoundOverScreen, ScoreScreen
 from .screens.join import HostScreen, HostSetupScreen, JoinRequest, JoinScreen
 from .screens.lobby import LobbyScreen
 from .screens.table import TableHelpScreen, TableOverScreen, TableScreen
 from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, real_client, relay
 from .table_state import Table, TableRequest, forced_notice
+from .textual_compat import add_notice, notices, withdraw_notices
 from .widgets.net import NetBar
 
 #: The palette's words of the local app's way to a table, for the catalog (:mod:`.lang`).
@@ -93,6 +98,8 @@ class TableApp(MexitrainApp):
         self._client_factory = client_factory or real_client
         self._servers: list[Any] = []  # servers this app started (Host a table…), stopped at the end
         self._clock: Any = None  # the one-second timer of the away clocks and the link's countdown
+        self._error_notice: Notification | None = None  # the table's error pop-up shown last
+        self._errors_meanwhile = 0  # the errors that came while it was up
 
     @property
     def tables(self) -> bool:
@@ -125,9 +132,25 @@ class TableApp(MexitrainApp):
 
     # -- from the server ----------------------------------------------------------------------
     async def on_server_said(self, message: ServerSaid) -> None:
-        table, msg = self.table, message.msg
-        if table is None:
-            return
+        """A message of the table's server. Whatever it holds, it never reaches the terminal
+        as an order (:func:`.guest.scrub`), a game before the welcome is not taken, and one
+        that cannot be shown ends the link with one line rather than the app (issue 37)."""
+        table = self.table
+        if table is None or table.fatal is not None:
+            return  # the link is over: what was still on its way is dropped
+        msg = scrub(message.msg)
+        if isinstance(msg, Lobby | Update | Refused) and table.welcome is None:
+            return  # not this player's table before it welcomed them
+        problem = unreadable(msg, table.welcome)
+        if problem is None:
+            try:
+                await self._take_message(table, msg)
+            except Exception as exc:  # noqa: BLE001 - a shape no check foresaw: leave, never crash
+                problem = f"{type(exc).__name__} ({type(msg).__name__})"
+        if problem is not None:
+            await self._leave_link(problem_text("bad_server_message", {"reason": problem}))
+
+    async def _take_message(self, table: Table, msg: Any) -> None:
         if isinstance(msg, Welcome):
             table.welcome = msg
             self._show_lobby()
@@ -140,13 +163,46 @@ class TableApp(MexitrainApp):
             await self._take_update(msg)
         elif isinstance(msg, Refused):
             text = refused_text(refusal(msg), table.names(), table.seat)
-            self.show_notice(Notice(text, _("Not allowed"), "warning"))
+            self.show_notice(Notice(visible(text), _("Not allowed"), "warning"))
         elif isinstance(msg, Error):
-            text = error_text(msg.code, msg.values, msg.server_version)
-            if msg.fatal:
-                table.fatal = text
+            text = problem_text(msg.code, msg.values, msg.server_version)
+            fatal = bool(msg.fatal) or msg.code == "table_closed"  # the client stops at either
+            if fatal:
+                table.fatal = disconnected_text(text)
                 self._tick()
-            self.notify(text, title=_("The table"), severity="error" if msg.fatal else "warning", timeout=10, markup=False)
+                self._show_lobby()
+            self._error_popup(text, fatal=fatal)
+
+    async def _leave_link(self, reason: str) -> None:
+        """End the link to the table because of ``reason`` (one line, shown on the net bar and
+        in the error pop-up); the app stays, q leaves it."""
+        table = self.table
+        if table is None:
+            return
+        table.fatal = disconnected_text(reason)
+        client = self.client
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), 2)
+        self._error_popup(reason, fatal=True)
+        self._show_lobby()
+        self._tick()
+
+    def _error_popup(self, text: str, *, fatal: bool = False) -> None:
+        """The table's error as a pop-up, cut to a few lines: one at a time, a new one in the
+        place of the one shown, with the count of those that came while it was up."""
+        old = self._error_notice
+        if old is not None and old in notices(self):
+            withdraw_notices(self, [old], refresh=False)
+            self._errors_meanwhile += 1
+        else:
+            self._errors_meanwhile = 0
+        shown = details(text)
+        if self._errors_meanwhile:
+            shown = f"{shown}\n{more_errors_text(self._errors_meanwhile)}"
+        notice = Notification(shown, _("The table"), "error" if fatal else "warning", 10, markup=False)
+        self._error_notice = notice
+        add_notice(self, notice)
 
     def on_link_changed(self, message: LinkChanged) -> None:
         table = self.table
@@ -165,7 +221,7 @@ class TableApp(MexitrainApp):
     def _show_lobby(self) -> None:
         table, screen = self.table, self.lobby_screen
         if table is not None and screen is not None:
-            screen.show(table.lobby, table.welcome, connected=table.connected)
+            screen.show(table.lobby, table.welcome, connected=table.connected, over=table.fatal is not None)
 
     def _tick(self) -> None:
         """Every second: the link's and the away seats' line, on the lobby and the game screen."""

@@ -23,6 +23,7 @@ from ..net.protocol import Away, Lobby, Update, Welcome
 from ..rules import Action, SeatView, view_legal_actions
 from ..session import Notice, knock_notice, knocked
 from ..session import forced_notice as session_forced_notice
+from ..text.guest import disconnected_text, problem_text
 from ..text.net import away_text, link_text
 
 
@@ -133,9 +134,13 @@ class Table:
             retry = link.retry_in
             if link.state == "retrying" and retry is not None:
                 retry = max(0.0, retry - (now - self.link_at))
-            text = link_text(SimpleNamespace(state=link.state, attempt=link.attempt, retry_in=retry, error=link.error))
+            if link.state == "closed":  # "Disconnected: <why>" whenever a link ends
+                return disconnected_text(problem_text(link.error) if link.error else None)
+            text = link_text(SimpleNamespace(state=link.state, attempt=link.attempt, retry_in=retry, error=None))
             if link.state == "connecting":
                 text = f"{text} ({self.request.address})"
+            if link.error:  # the reason of the last attempt, in the words of this client
+                text = f"{text} {problem_text(link.error)}"
             return text
         if self.update is None or not self.update.away:
             return ""
@@ -159,9 +164,11 @@ class Table:
         return tuple(a for a in self.update.away if a.seat >= len(kinds) or kinds[a.seat] == "person")
 
     def link_closed(self) -> None:
-        """The client stopped: the link is closed (unless a fatal error already says why)."""
+        """The client stopped: the link is closed (unless a fatal error already says why),
+        with the last problem the link had, if any."""
         if self.fatal is None and (self.link is None or self.link.state != "closed"):
-            self.link = SimpleNamespace(state="closed", attempt=0, retry_in=None, error=None)
+            error = getattr(self.link, "error", None)
+            self.link = SimpleNamespace(state="closed", attempt=0, retry_in=None, error=error)
 
 
 def forced_notice(view: SeatView, action: Action) -> Notice:

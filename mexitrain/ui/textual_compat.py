@@ -7,8 +7,9 @@ and the tests named below), so that a Textual upgrade that moves it fails there,
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import rich._wrap
 import textual._wrap
@@ -16,6 +17,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.notifications import Notification
+from textual.strip import Strip
 from textual.widgets import Select
 from textual.widgets._footer import FooterKey
 
@@ -23,7 +25,9 @@ __all__ = [
     "FooterKey",
     "add_notice",
     "class_bindings",
+    "drawn_texts",
     "exiting",
+    "guard_output",
     "notices",
     "own_bindings",
     "select_options",
@@ -103,3 +107,43 @@ def select_options(select: Select) -> list[tuple[object, object]]:
     """``select``'s options as ``(prompt, value)``, the blank one included when the select
     allows it (``Select._options``; Textual keeps no public list). A test hook."""
     return list(select._options)
+
+
+def guard_output(unsafe: re.Pattern[str], clean: Callable[[str], str]) -> None:
+    """The last guard between text and the terminal (issue 37): every strip Textual writes
+    has the text of its segments (never its style codes) passed through ``clean`` when
+    ``unsafe`` finds something in it, whatever widget drew it. Idempotent.
+
+    Relies on ``Strip.render`` (every screen update writes through it: ``ChopsUpdate``,
+    ``LayoutUpdate``, ``InlineUpdate`` in ``textual._compositor``), ``Strip._segments``,
+    ``Strip._cell_length`` and ``Strip._render_cache``; held by
+    ``tests/ui/test_textual_compat.py`` and the raw-bytes test ``tests/net/test_guest_terminal.py``."""
+    if getattr(Strip.render, "_mexitrain_guard", False):
+        return
+    original = Strip.render
+
+    @functools.wraps(original)
+    def render(self: Strip, console) -> str:
+        if self._render_cache is None:
+            segments = self._segments
+            if any(control is None and unsafe.search(text) for text, _style, control in segments):
+                cleaned = Strip(
+                    [seg if seg.control is not None else seg._replace(text=clean(seg.text)) for seg in segments],
+                    self._cell_length,
+                )
+                self._render_cache = original(cleaned, console)
+        return original(self, console)
+
+    render._mexitrain_guard = True  # type: ignore[attr-defined]
+    Strip.render = render  # type: ignore[method-assign]
+
+
+def drawn_texts(app: App) -> list[str]:
+    """The text of every piece the screen on top would draw now, line by line (each strip's
+    segments, without their styles and before :func:`guard_output`): what the widgets gave
+    the terminal to print (``Screen._compositor.render_strips``, ``Strip._segments``). A test
+    hook for issue 37's checks."""
+    return [
+        "".join(seg.text for seg in strip._segments if seg.control is None)
+        for strip in app.screen._compositor.render_strips()
+    ]

@@ -83,3 +83,39 @@ def test_wrap_patterns_reads_what_set_wrap_patterns_set():
         assert wrap_offsets("one two three", 8) == [8]
     finally:
         set_wrap_patterns(*before)
+
+
+def test_the_output_guard_drops_what_a_terminal_would_obey_and_keeps_the_styles():
+    """guard_output (issue 37): Strip.render, Strip._segments, _cell_length, _render_cache."""
+    from rich.console import Console
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.strip import Strip
+
+    from mexitrain.text.visible import UNSAFE, dropped
+    from mexitrain.ui.textual_compat import guard_output
+
+    guard_output(UNSAFE, dropped)
+    guard_output(UNSAFE, dropped)  # idempotent: wrapped once
+    assert getattr(Strip.render, "_mexitrain_guard", False)
+    strip = Strip([Segment("Q1\x1b]52;c;eA==\x07\u202e", Style(bold=True)), Segment("\x9b2J ok")])
+    out = strip.render(Console(color_system="truecolor"))
+    assert out == "\x1b[1mQ1]52;c;eA==\x1b[0m2J ok"  # the bold's codes kept, the host's gone
+    plain = Strip([Segment("fine 東京")])
+    assert plain.render(Console()) == "fine 東京"
+
+
+async def test_drawn_texts_are_the_screen_lines_before_the_guard():
+    from textual.widgets import Static
+
+    from mexitrain.ui.textual_compat import drawn_texts
+
+    class _Shows(App[None]):
+        def compose(self):
+            yield Static("a\x1bb", markup=False)
+
+    app = _Shows()
+    async with app.run_test(size=(20, 3)) as pilot:
+        await pilot.pause()
+        lines = drawn_texts(app)
+        assert len(lines) == 3 and lines[0].startswith("a\x1bb")

@@ -20,6 +20,7 @@ from textual.widgets import Button, Footer, Label, Select, Static
 from ...i18n import N_, _
 from ...players import LEVELS
 from ...text.basics import level_name, player_count, round_count
+from ...text.guest import own_seat_retrying
 from ...text.names import fit
 from ..cells import markup, plain
 from ..colours import seat_colour
@@ -33,9 +34,13 @@ KEY_WORDS = (
 )
 
 
-def seat_state(seat, you: int | None) -> str:
-    """What a lobby seat is, in words: a person connected or away, a computer, or open."""
-    if seat.kind == "open":
+def seat_state(seat, you: int | None, linked: bool = True, over: bool = False) -> str:
+    """What a lobby seat is, in words: a person connected or away, a computer, or open.
+    ``linked`` False: this player's own link is down, whatever the last Lobby said of it
+    (retrying, or away once the link is ``over`` for good)."""
+    if you is not None and seat.seat == you and seat.kind == "person" and not linked:
+        words = _("person · away") if over else own_seat_retrying()
+    elif seat.kind == "open":
         words = _("open: waiting for a player")
     elif seat.kind == "computer":
         words = _("computer: {level}").format(level=level_name(seat.level or "planner"))
@@ -48,7 +53,7 @@ def seat_state(seat, you: int | None) -> str:
     return words
 
 
-def seats_content(seats, you: int | None) -> Content:
+def seats_content(seats, you: int | None, linked: bool = True, over: bool = False) -> Content:
     """The seats, one a line: number, name (plain text, in its seat colour), state."""
     if not seats:
         return Content(_("Nobody has joined yet."))
@@ -60,7 +65,7 @@ def seats_content(seats, you: int | None) -> Content:
             Content(f"{fit(label, 8)} ")
             + plain(fit(name, 20), f"b {seat_colour(seat.seat)}" if seat.kind != "open" else "dim")
             + Content("  ")
-            + plain(seat_state(seat, you), "dim" if seat.kind == "open" else "")
+            + plain(seat_state(seat, you, linked, over), "dim" if seat.kind == "open" else "")
         )
     return Content("\n").join(lines)
 
@@ -98,6 +103,7 @@ class LobbyScreen(Screen[None]):
         self.lobby = None  # the last Lobby message
         self.welcome = None  # the Welcome message
         self.connected = False
+        self.over = False  # the link ended for good: nothing to wait for
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -122,14 +128,17 @@ class LobbyScreen(Screen[None]):
         self._refresh()
 
     # -- fed by the app ---------------------------------------------------------------------
-    def show(self, lobby=None, welcome=None, *, connected: bool | None = None) -> None:
-        """The table as it is now (a Lobby message, this client's Welcome, the link up or not)."""
+    def show(self, lobby=None, welcome=None, *, connected: bool | None = None, over: bool | None = None) -> None:
+        """The table as it is now (a Lobby message, this client's Welcome, the link up or not,
+        the link ended for good)."""
         if lobby is not None:
             self.lobby = lobby
         if welcome is not None:
             self.welcome = welcome
         if connected is not None:
             self.connected = connected
+        if over is not None:
+            self.over = over
         if self.is_attached and self.is_mounted:
             self._refresh()
 
@@ -143,7 +152,7 @@ class LobbyScreen(Screen[None]):
     def _refresh(self) -> None:
         lobby = self.lobby
         seats = lobby.seats if lobby is not None else ()
-        self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you()))
+        self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you(), self.connected, self.over))
         rules = ""
         if lobby is not None:
             r = lobby.rules
@@ -156,8 +165,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-join", Static).update(join)
         self.query_one("#lobby-join").display = bool(join)
         self.query_one("#lobby-host").display = self.is_host
-        if self.welcome is None:
-            wait = ""
+        if self.welcome is None or self.over:
+            wait = ""  # the line below says why (the net bar)
         elif self.is_host:
             open_seats = sum(1 for s in seats if s.kind == "open")
             wait = _("Start when everyone is here (Ctrl+S): the open seats go to computer players.") if open_seats else _("Every seat is taken: start the game (Ctrl+S).")

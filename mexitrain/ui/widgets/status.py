@@ -12,7 +12,9 @@ said here on every move until a write works again. ``saving`` is that reason, gi
 the game screen when the game starts and set by the app from
 :class:`~mexitrain.storage.autosaver.Autosaver` when it changes.
 
-Names are text, never markup: they go in through ``$variables`` of ``Content.from_markup``.
+Names are text, never markup: they go in through ``$variables`` of ``Content.from_markup``,
+and through :func:`~mexitrain.text.visible.visible` first: a name from a table's host with
+an escape sequence in it is shown, never obeyed (issue 37).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ...i18n import _, pgettext
 from ...text.basics import short_names
 from ...text.status import knock_line, turn_line
 from ..board import Board
-from ..cells import printable
+from ..cells import printable, visible
 from ..colours import seat_colour
 from .base import BoardWidget
 
@@ -68,7 +70,7 @@ class StatusLine(BoardWidget):
         nxt = next(iter(trains)) if len(trains) == 1 else None
         several = board.viewer is None and list(board.kinds).count("human") > 1  # at a table: "you"
         person = board.names[v.seat] if several and v.seat < len(board.names) else None
-        turn = turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt, person=person)
+        turn = visible(turn_line(v, board.names, board.kinds, types, bool(board.plays), nxt, person=person))
         head = pgettext("short round", "R{number}/{total}").format(number=v.round, total=v.rules.round_count)
         style = "b $text-accent" if board.my_turn else ""
         line = Content.from_markup(f"[b]$head[/] [{style}]$turn[/]" if style else "[b]$head[/] $turn", head=head, turn=turn)
@@ -78,7 +80,7 @@ class StatusLine(BoardWidget):
 
     def _second_line(self, board: Board, width: int, mark: str | None = None) -> Content:
         v = board.view
-        knock = knock_line(v, board.names, board.viewer)
+        knock = visible(knock_line(v, board.names, board.viewer))
         word = knock.split(" ", 1)[0]  # "KNOCK!": what the knock keeps when room is short
         # "not saving" at least (the reason when there is room), two cells from the counts
         mark_word = _("not saving: {reason}").split("{reason}")[0].rstrip(" :\u00a0")
@@ -86,7 +88,7 @@ class StatusLine(BoardWidget):
         whole = width - kept - (len(knock) + 3 if knock else 0)  # room beside the whole knock
         room = width - kept - (len(word) + 3 if knock else 0)  # beside its first word
         # "you" only for the one person at the table; several people at one keyboard are named
-        shown = [pgettext("status line", "you") if s == board.viewer else board.names[s] for s in range(v.players)]
+        shown = [pgettext("status line", "you") if s == board.viewer else visible(board.names[s]) for s in range(v.players)]
         levels = ((8, " · ", whole), (3, " ", whole), (8, " · ", room), (3, " ", room), (1, " ", room))
         for name_w, sep, space in levels:  # shorter names when many players, never "bone 0 y4 B1" for a knock
             pile = _("boneyard") if name_w > 1 else pgettext("short boneyard", "bone")
