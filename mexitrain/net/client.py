@@ -120,8 +120,11 @@ def _reason(exc: ProtocolError) -> str:
     """What the decoder said of a message it refused, in a few words (a code and its values:
     "bad_message type=update field=view.seat"), for the line the guest sees."""
     values = exc.values
-    if isinstance(values.get("reason"), str):
-        return str(values["reason"])[:200]
+    if exc.code == BAD_SERVER_MESSAGE and isinstance(values.get("reason"), str):
+        # the decoder's reason, field and character in words
+        from ..text.net import bad_server_reason
+
+        return bad_server_reason(values)[:200]
     words = [exc.code] + [f"{k}={v}" for k, v in values.items() if v is not None]
     return " ".join(words)[:200]
 

@@ -84,14 +84,14 @@ async def test_a_message_it_cannot_read_ends_the_link_with_its_reason():
     assert isinstance(fatal, Error) and fatal.fatal and fatal.code == "bad_server_message"
     assert got[-1] is fatal
     reason = fatal.values["reason"]
-    assert "update" in reason and "seq" in reason, reason
+    assert "seq" in reason and "\\" not in reason, reason  # the field, in words (text.net)
     assert statuses[-1] == LinkStatus("closed", 0, None, "bad_server_message")
 
 
 async def test_an_error_flood_ends_the_link():
     """Item 4: 1,000 errors at once froze the guest; now past the bound the client leaves,
     and the app was given at most the bound and the one line that says why."""
-    flood = [welcome(0), update(NAMES)] + [error("internal", detail=f"flood {i}\n" * 20) for i in range(1000)]
+    flood = [welcome(0), update(NAMES)] + [error("internal", detail=f"flood {i}") for i in range(1000)]
     async with HostileHost(flood) as host:
         client = _client(host)
         fatal, got, statuses = await _run(client)

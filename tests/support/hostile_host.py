@@ -231,7 +231,7 @@ async def flood_script(hello: dict, send: Callable[[Any], Awaitable[None]], *, b
     await send(welcome(0))
     await send(update(["Ann", "Bea", "Cal"]))
     for i in range(burst):
-        await send(error("internal", detail=f"flood {i}\n" * 20))
+        await send(error("internal", detail=f"flood {i}"))
     loop = asyncio.get_running_loop()
     for _second in range(seconds):
         start = loop.time()
