@@ -274,7 +274,9 @@ class TableApp(MexitrainApp):
             self.push_screen(RoundOverScreen(view, table.names(), view.phase == "game_over", view.seat))
         elif view.phase == "game_over" and not table.game_over_shown:
             table.game_over_shown = True
-            self.push_screen(TableOverScreen(view, table.names(), view.seat), self._after_table)
+            self.push_screen(
+                TableOverScreen(view, table.names(), view.seat, seal=table.first_seal), self._after_table
+            )
 
     def on_game_screen_ready(self, message: GameScreen.Ready) -> None:
         if self.table is not None:

@@ -67,6 +67,9 @@ class Table:
     forced_sent: int | None = None  # the update seq a forced move was sent for
     round_over_pending: bool = False
     game_over_shown: bool = False
+    #: the deal's seal in the first update this guest got (docs/fair-deal.md): the seed the
+    #: host reveals at the end is checked against it, not against the last update's
+    first_seal: str | None = None
 
     @property
     def seat(self) -> int | None:
@@ -99,6 +102,8 @@ class Table:
         old = self.update.view if self.update is not None else None
         new = update.view
         self.update, self.update_at = update, now
+        if self.first_seal is None:
+            self.first_seal = new.seal
         if old is None or new.round != old.round or len(new.results) != len(old.results):
             self.auto_events = set()
         if old is not None and len(new.results) > len(old.results):

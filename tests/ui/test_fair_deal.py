@@ -70,3 +70,20 @@ async def test_a_chosen_seed_says_so_while_playing_and_at_the_end():
         await pilot.pause()
         await _to_game_over(app, pilot)
         assert "chosen before the game" in _text(app, "#seed-reveal")
+
+
+def test_a_guest_checks_the_revealed_seed_against_the_seal_of_its_first_update():
+    """A host that changes the seal before the end cannot make its new seed look sealed: the
+    guest keeps the seal it was shown first (ui.table_state.Table.first_seal)."""
+    from mexitrain.net.protocol import Update
+    from mexitrain.rules import RuleSet, new_game, view
+    from mexitrain.ui.table_state import Table, TableRequest
+
+    seed = 2**128 + 42
+    first = view(new_game(RuleSet(), players=2, seed=seed), 1)
+    table = Table(TableRequest(address="127.0.0.1:8765", code="KXMPTR", name="Ann"))
+    names, kinds = ("Sam", "Ann"), ("person", "person")
+    table.take(Update(seq=0, view=first, names=names, kinds=kinds, away=()), 0.0)
+    later = first.model_copy(update={"seal": seal(seed + 1)})
+    table.take(Update(seq=1, view=later, names=names, kinds=kinds, away=()), 1.0)
+    assert table.first_seal == seal(seed) != table.update.view.seal
