@@ -28,7 +28,7 @@ def tile_text(tile: Sequence[int]) -> str:
 
 
 def tile_count(n: int) -> str:
-    """"1 tile", "2 tiles" (« 1 tuile », « 2 tuiles »)."""
+    """"1 tile", "2 tiles" (« 1 domino », « 2 dominos »)."""
     return ngettext("{n} tile", "{n} tiles", n).format(n=n)
 
 

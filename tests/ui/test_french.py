@@ -51,7 +51,7 @@ def english_words(text: str, names=("Zoé", "Bea", "Cal", "Dot", "Ann")) -> list
 
 def test_the_word_finder_sees_english():
     assert english_words("Your turn: pick a tile · boneyard 12") == ["your turn", "your", "boneyard", "tile", "pick"]
-    assert english_words("À vous : choisissez une tuile · pioche 12 · Train Mexicain") == []
+    assert english_words("À vous : choisissez un domino · pioche 12 · Train Mexicain") == []
 
 
 async def test_french_moves_log_and_keys():
@@ -108,7 +108,7 @@ async def test_no_english_on_the_french_game_screen():
         quiet(pilot)
         await pilot.pause()
         text = screen_text(app)
-        assert "Tuile" in text or "tuile" in text
+        assert "Domino" in text or "domino" in text
         assert english_words(text) == []
         await pilot.press("s")
         await _until(pilot, ScoreScreen)
