@@ -187,6 +187,29 @@ def test_tile_counts_in_english_and_french(french) -> None:
     assert basics.round_count(1) == "1 round" and basics.round_count(13) == "13 rounds"
 
 
+def test_decimal_points_singular_below_two_in_french(french) -> None:
+    """« 1,1 point » (French: singular below 2), « 2,0 points »; English "1.1 points"."""
+    assert [basics.decimal_points(x) for x in (0.5, 1.1, 1.96, 2.5, 12.0)] == [
+        "0,5 point", "1,1 point", "2,0 points", "2,5 points", "12,0 points"
+    ]
+    assert basics.decimal_points(1.1, signed=True) == "+1,1 point"
+    assert basics.decimal_points(-3.25, signed=True) == "-3,2 points"
+    set_language("en")
+    assert [basics.decimal_points(x) for x in (0.5, 1.0, 1.1, 2.5)] == ["0.5 points", "1.0 points", "1.1 points", "2.5 points"]
+    assert basics.decimal_points(-1.1, signed=True) == "-1.1 points"
+
+
+def test_no_tuile_in_the_french_catalogue() -> None:
+    """The French leaflet calls the pieces *dominos*, never *tuiles*."""
+    po = polib.pofile(str(i18n.LOCALE_DIR / "fr.po"))
+    found = [
+        e.msgid
+        for e in po
+        if not e.obsolete and any("tuile" in s.lower() for s in [e.msgstr, *e.msgstr_plural.values()])
+    ]
+    assert found == []
+
+
 def test_ordinals_decimals_quotes_and_lists(french) -> None:
     assert [basics.ordinal(n) for n in (1, 2, 3, 4, 11, 21)] == ["1er", "2e", "3e", "4e", "11e", "21e"]
     assert basics.decimal(2.5) == "2,5"

@@ -52,6 +52,18 @@ def decimal(x: float, digits: int = 1) -> str:
     return f"{x:.{digits}f}".replace(".", pgettext("decimal mark", "."))
 
 
+def decimal_points(x: float, digits: int = 1, signed: bool = False) -> str:
+    """A number of points with decimals: "1.1 points", "+2.5 points" (« 1,1 point »,
+    « +2,5 points »). English says "points" for any decimal; French puts the singular below
+    2, so the form follows the whole part of the number as written (both English forms are
+    plural). ``signed`` writes "+" or "-" in front."""
+    text = decimal(abs(x), digits)
+    whole = int(float(f"{abs(x):.{digits}f}"))
+    if signed:
+        text = ("+" if x >= 0 else "-") + text
+    return ngettext("{n} points", "{n} points", whole).format(n=text)
+
+
 def ordinal(n: int) -> str:
     """A place: "1st", "2nd", "3rd", "4th", "21st" (« 1er », « 2e »...)."""
     if n == 1:

@@ -27,7 +27,7 @@ ENGLISH = (
     "your turn", "you", "your", "boneyard", "bone", "place", "draw", "drew", "played", "tile",
     "tiles", "hand", "round", "engine", "quit", "help", "scores", "undo", "sort", "tip", "skip",
     "end turn", "marker", "passed", "pick", "then", "fits", "open", "branch", "not started",
-    "mexican", "knock", "the", "and", "flips",
+    "mexican", "knock", "the", "and", "flips", "extras", "stats",
 )
 
 
@@ -93,6 +93,25 @@ async def test_french_illegal_move_reason():
         message = notes[-1].message
         assert "does not fit" not in message
         assert re.search(r"\bne\b.*\bpas\b", message), message
+
+
+async def test_no_tuile_on_the_french_game_screen():
+    """The French leaflet's pieces are *dominos*: the game screen (hand header, status, keys,
+    log) never says *tuile*, before and after a few moves."""
+    set_language("fr")
+    setup = table(RuleSet(set=9, rounds=3), seed=11, kinds=("human", "random", "random", "random"), names=NAMES)
+    app = MexitrainApp(setup, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "tuile" not in screen_text(app).lower()
+        for _ in range(3):
+            if not isinstance(app.screen, GameScreen):
+                break
+            await human_move(pilot)
+        quiet(pilot)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "domino" in text.lower() and "tuile" not in text.lower()
 
 
 async def test_no_english_on_the_french_game_screen():
@@ -514,7 +533,7 @@ async def test_a_tip_that_fails_is_said_in_french(monkeypatch):
             pilot, lambda: any(n.severity == "warning" for n in notices(app)), "a warning"
         )
         said = [(n.title, n.message) for n in notices(app) if n.severity == "warning"]
-        assert said == [("Idée", "Pas de conseil disponible cette fois")], said
+        assert said == [("Idée", "Pas d'idée cette fois")], said
 
 
 async def test_the_hub_names_the_mexican_train_in_full_at_80_columns():
