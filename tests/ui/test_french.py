@@ -18,6 +18,7 @@ from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
 from mexitrain.ui.textual_compat import notices, own_bindings
+from mexitrain.ui.widgets.hand import HandTray
 from mexitrain.ui.widgets.log import log_lines
 
 from .test_snapshots import _settle, _until, quiet
@@ -112,6 +113,27 @@ async def test_no_tuile_on_the_french_game_screen():
         await pilot.pause()
         text = screen_text(app)
         assert "domino" in text.lower() and "tuile" not in text.lower()
+        tray = app.screen.query_one(HandTray)
+        assert tray.header_content().cell_length <= tray.size.width, tray.header()
+
+
+def test_the_french_hand_header_fits_one_line_at_80_columns():
+    """Your hand, 15 dominos, the plan (or none, or the plain sort) and the blanks-wild flip
+    key: at most 78 cells, the tray's width at 80 columns."""
+    from mexitrain.i18n import _
+    from mexitrain.text.basics import tile_count
+    from mexitrain.ui.cells import markup
+
+    set_language("fr")
+    start = f"[b]{_('Your hand')}[/] · {tile_count(15)} · "
+    flip = " · " + _("[b $warning]f[/] flips it")
+    for middle in (
+        _("[b]plan[/] from ▸{end}: {count}, then extras [dim](o: sort)[/]").format(end=12, count=15),
+        _("no plan from ▸{end} yet: all extras [dim](o: sort)[/]").format(end=12),
+        _("plain sort [dim](o: plan first)[/]"),
+    ):
+        line = markup(start + middle + flip)
+        assert line.cell_length <= 78, line.plain
 
 
 async def test_no_english_on_the_french_game_screen():
