@@ -139,7 +139,7 @@ def test_the_catalog_check_finds_missing_empty_fuzzy_and_placeholder_problems(tm
     po.append(polib.POEntry(msgid="Hello {name}", msgstr="Bonjour {nom}"))
     po.append(polib.POEntry(msgid="Bye", msgstr=""))
     po.append(polib.POEntry(msgid="{n} tile", msgid_plural="{n} tiles",
-                            msgstr_plural={0: "{n} tuile", 1: ""}))
+                            msgstr_plural={0: "{n} domino", 1: ""}))
     po.append(polib.POEntry(msgid="Fuzzy", msgctxt="ctx", msgstr="Flou", flags=["fuzzy"]))
     po.append(polib.POEntry(msgid="Old", msgstr="Vieux"))
     path = tmp_path / "xx.po"
@@ -179,12 +179,35 @@ class _Blank(dict):
 # Plurals, numbers, places
 # ---------------------------------------------------------------------------------------
 def test_tile_counts_in_english_and_french(french) -> None:
-    assert [basics.tile_count(n) for n in (0, 1, 2, 15)] == ["0 tuile", "1 tuile", "2 tuiles", "15 tuiles"]
+    assert [basics.tile_count(n) for n in (0, 1, 2, 15)] == ["0 domino", "1 domino", "2 dominos", "15 dominos"]
     assert basics.round_count(1) == "1 manche" and basics.round_count(13) == "13 manches"
     assert basics.point_count(2) == "2 points"
     set_language("en")
     assert [basics.tile_count(n) for n in (0, 1, 2, 15)] == ["0 tiles", "1 tile", "2 tiles", "15 tiles"]
     assert basics.round_count(1) == "1 round" and basics.round_count(13) == "13 rounds"
+
+
+def test_decimal_points_singular_below_two_in_french(french) -> None:
+    """« 1,1 point » (French: singular below 2), « 2,0 points »; English "1.1 points"."""
+    assert [basics.decimal_points(x) for x in (0.5, 1.1, 1.96, 2.5, 12.0)] == [
+        "0,5 point", "1,1 point", "2,0 points", "2,5 points", "12,0 points"
+    ]
+    assert basics.decimal_points(1.1, signed=True) == "+1,1 point"
+    assert basics.decimal_points(-3.25, signed=True) == "-3,2 points"
+    set_language("en")
+    assert [basics.decimal_points(x) for x in (0.5, 1.0, 1.1, 2.5)] == ["0.5 points", "1.0 points", "1.1 points", "2.5 points"]
+    assert basics.decimal_points(-1.1, signed=True) == "-1.1 points"
+
+
+def test_no_tuile_in_the_french_catalogue() -> None:
+    """The French leaflet calls the pieces *dominos*, never *tuiles*."""
+    po = polib.pofile(str(i18n.LOCALE_DIR / "fr.po"))
+    found = [
+        e.msgid
+        for e in po
+        if not e.obsolete and any("tuile" in s.lower() for s in [e.msgstr, *e.msgstr_plural.values()])
+    ]
+    assert found == []
 
 
 def test_ordinals_decimals_quotes_and_lists(french) -> None:
@@ -276,7 +299,7 @@ def test_choose_language_order(tmp_path: Path) -> None:
 REASON_CASES = {
     "game_over": ({}, "The game is over.", "La partie est terminée."),
     "not_in_hand": ({"tile": (3, 7)}, "You do not hold 3-7.", "Vous n'avez pas 3-7 en main."),
-    "must_play_drawn": ({"drawn": (5, 9)}, "the tile you drew, 5-9", "la tuile piochée, 5-9"),
+    "must_play_drawn": ({"drawn": (5, 9)}, "the tile you drew, 5-9", "le domino pioché, 5-9"),
     "double_follow_up": ({"tile": (6, 6)}, "6-6 is a double", "6-6 est un double"),
     "private_train": ({"train": 1}, "Only its owner may play on Bea's train", "sur le train de Bea"),
     "blocked_by_double": (
@@ -311,15 +334,15 @@ REASON_CASES = {
     "must_play": (
         {"example": ((7, 3), MEXICAN)},
         "so you must play it: 7-3 on the Mexican Train, for example.",
-        "vous devez donc la poser : 7-3 sur le Train Mexicain, par exemple.",
+        "vous devez donc le poser : 7-3 sur le Train Mexicain, par exemple.",
     ),
     "already_drawn": ({}, "You have already drawn this turn.", "Vous avez déjà pioché à ce tour."),
     "boneyard_empty": ({}, "The boneyard is empty.", "La pioche est vide."),
-    "cannot_mark_now": ({"why": "draw_first"}, "draw a tile first", "piochez d'abord une tuile"),
+    "cannot_mark_now": ({"why": "draw_first"}, "draw a tile first", "piochez d'abord un domino"),
     "cannot_pass_now": (
         {"why": "drawn_playable", "example": ((2, 5), 0)},
         "the tile you drew can be played (2-5 on your train)",
-        "la tuile piochée peut être posée (2-5 sur votre train)",
+        "le domino pioché peut être posé (2-5 sur votre train)",
     ),
     "cannot_skip_now": ({}, "Only the Mexican Train may be skipped", "seul le Train Mexicain"),
     "draw_not_allowed": ({"why": "in_chain"}, "You cannot draw now", "Vous ne pouvez pas piocher"),
@@ -651,8 +674,8 @@ def test_rules_summary_and_results_in_french(french) -> None:
     for rules in [*PRESETS.values(), every]:
         for line in rules_text.rules_summary(rules, 4):
             assert english_words(line) == [], line
-    assert rules_text.rules_summary(PRESETS["standard"], 4)[0] == "jeu double-12, 15 tuiles chacun, 13 manches"
-    assert rules_text.rules_summary(RuleSet(rounds=1), 4)[0] == "jeu double-12, 15 tuiles chacun, 1 manche"
+    assert rules_text.rules_summary(PRESETS["standard"], 4)[0] == "jeu double-12, 15 dominos chacun, 13 manches"
+    assert rules_text.rules_summary(RuleSet(rounds=1), 4)[0] == "jeu double-12, 15 dominos chacun, 1 manche"
     assert events.winners_text(NAMES, [(0,)], viewer=0) == "Vous gagnez"
     assert events.winners_text(NAMES, [(1,)], viewer=0) == "Bea gagne"
     assert events.winners_text(NAMES, [(1, 3)], viewer=0) == "Bea & Dot gagnent"
@@ -708,7 +731,7 @@ BAD_FRENCH = [
     (["simulate", "--option", "noequals"], "CLÉ=VALEUR attendu, pas « noequals »"),
     (["simulate", "--option", "set=7"], "l'option set vaut 6, 9, 12, 15 ou 18, pas 7"),
     (["simulate", "--players", "14"], "le jeu double-12 se joue à 10 joueurs au plus, pas 14"),
-    (["simulate", "--players", "1"], "le train mexicain se joue à 2 joueurs au moins, pas 1"),
+    (["simulate", "--players", "1"], "le Train Mexicain se joue à 2 joueurs au moins, pas 1"),
     (["simulate", "--preset", "nope"], "règles prédéfinies inconnues : « nope »"),
     (["simulate", "--ai", "zorro"], "niveau de l'ordinateur inconnu : « zorro »"),
     (["--speed", "fast"], "argument --speed : nombre de secondes attendu, pas « fast »"),
@@ -859,7 +882,7 @@ PYDANTIC_FRENCH = [
     (lambda: _setup(seats=({"name": "Zoé", "kind": "wizard"},)), "le joueur de la place 1 accepte « human »,"),
     (lambda: _setup(seed=-1), "la graine doit valoir au moins 0, pas -1"),
     (lambda: _setup(colour="red"), "« colour » n'est pas un réglage connu"),
-    (lambda: _setup(seats=({"name": "Zoé"},)), "le train mexicain se joue à 2 joueurs au moins"),  # a RuleSetError inside
+    (lambda: _setup(seats=({"name": "Zoé"},)), "le Train Mexicain se joue à 2 joueurs au moins"),  # a RuleSetError inside
 ]
 
 

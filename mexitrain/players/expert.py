@@ -45,7 +45,7 @@ from ..rules.core import check, step
 from ..rules.core.deal import permuted
 from ..rules.scoring import first_places
 from ..rules.state import evolve
-from ..text.basics import decimal
+from ..text.basics import decimal_points
 from . import playout as fast
 from .knowledge import Sampler, lacking_values
 from .planner import (
@@ -316,9 +316,7 @@ class ExpertPlayer:
             why += tr(N_(" (looking ahead it does better for the win of the game)"))
         elif i != base_i:
             gain = values[i] - values[base_i]
-            why += tr(N_(" (looking ahead it gains {points} points a round)")).format(
-                points=("+" if gain >= 0 else "-") + decimal(abs(gain))
-            )
+            why += tr(N_(" (looking ahead it gains {points} a round)")).format(points=decimal_points(gain, signed=True))
         return actions[i], why
 
     def candidates(

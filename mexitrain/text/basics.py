@@ -28,7 +28,7 @@ def tile_text(tile: Sequence[int]) -> str:
 
 
 def tile_count(n: int) -> str:
-    """"1 tile", "2 tiles" (« 1 tuile », « 2 tuiles »)."""
+    """"1 tile", "2 tiles" (« 1 domino », « 2 dominos »)."""
     return ngettext("{n} tile", "{n} tiles", n).format(n=n)
 
 
@@ -50,6 +50,18 @@ def player_count(n: int) -> str:
 def decimal(x: float, digits: int = 1) -> str:
     """``x`` with ``digits`` decimals and the language's decimal mark: "2.5" (« 2,5 »)."""
     return f"{x:.{digits}f}".replace(".", pgettext("decimal mark", "."))
+
+
+def decimal_points(x: float, digits: int = 1, signed: bool = False) -> str:
+    """A number of points with decimals: "1.1 points", "+2.5 points" (« 1,1 point »,
+    « +2,5 points »). English says "points" for any decimal; French puts the singular below
+    2, so the form follows the whole part of the number as written (both English forms are
+    plural). ``signed`` writes "+" or "-" in front."""
+    text = decimal(abs(x), digits)
+    whole = int(float(f"{abs(x):.{digits}f}"))
+    if signed:
+        text = ("+" if x >= 0 else "-") + text
+    return ngettext("{n} points", "{n} points", whole).format(n=text)
 
 
 def ordinal(n: int) -> str:

@@ -388,7 +388,7 @@ def test_the_expert_words_every_turn_ending_choice_in_the_players_language():
     }
     i18n.set_language("fr")  # conftest puts the language back
     assert reasons() == {
-        "draw": "pioche une tuile", "mark": "pose votre marqueur et passe", "pass": "passe", "skip": "saute ce train"
+        "draw": "pioche un domino", "mark": "pose votre marqueur et passe", "pass": "passe", "skip": "saute ce train"
     }
 
 

@@ -659,7 +659,7 @@ def test_draw_event_tile_of_the_wrong_shape_is_refused(bad) -> None:
     with pytest.raises(RecordError) as info:
         replay(record)
     assert (info.value.code, info.value.values["field"]) == ("not_a_tile", "tile")
-    assert said_in_french(info.value).endswith("« tile » doit être une tuile [a, b] de deux nombres entiers")
+    assert said_in_french(info.value).endswith("« tile » doit être un domino [a, b] de deux nombres entiers")
 
 
 @pytest.mark.parametrize(("text", "code"), [("[" * 100_000, "too_deep"), ("1" * 5000, "not_json")])

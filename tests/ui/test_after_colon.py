@@ -47,7 +47,7 @@ def test_the_sentence_after_the_colon(lang: str, over: str, last: str) -> None:
         i18n.set_language(before)
 
 
-@pytest.mark.parametrize(("lang", "reason"), [("en", "Tiles each must be"), ("fr", "tuiles chacun : un nombre entier")])
+@pytest.mark.parametrize(("lang", "reason"), [("en", "Tiles each must be"), ("fr", "dominos chacun : un nombre entier")])
 async def test_why_the_form_cannot_start(lang: str, reason: str, tmp_path) -> None:
     """"Cannot start: …" on the new-game form: the reason goes on after the colon."""
     from mexitrain.ui.app import MexitrainApp

@@ -18,6 +18,7 @@ from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, NewGameScreen, RoundOverScreen, ScoreScreen
 from mexitrain.ui.textual_compat import notices, own_bindings
+from mexitrain.ui.widgets.hand import HandTray
 from mexitrain.ui.widgets.log import log_lines
 
 from .test_snapshots import _settle, _until, quiet
@@ -27,7 +28,7 @@ ENGLISH = (
     "your turn", "you", "your", "boneyard", "bone", "place", "draw", "drew", "played", "tile",
     "tiles", "hand", "round", "engine", "quit", "help", "scores", "undo", "sort", "tip", "skip",
     "end turn", "marker", "passed", "pick", "then", "fits", "open", "branch", "not started",
-    "mexican", "knock", "the", "and", "flips",
+    "mexican", "knock", "the", "and", "flips", "extras", "stats",
 )
 
 
@@ -51,7 +52,7 @@ def english_words(text: str, names=("Zoé", "Bea", "Cal", "Dot", "Ann")) -> list
 
 def test_the_word_finder_sees_english():
     assert english_words("Your turn: pick a tile · boneyard 12") == ["your turn", "your", "boneyard", "tile", "pick"]
-    assert english_words("À vous : choisissez une tuile · pioche 12 · Train Mexicain") == []
+    assert english_words("À vous : choisissez un domino · pioche 12 · Train Mexicain") == []
 
 
 async def test_french_moves_log_and_keys():
@@ -95,6 +96,46 @@ async def test_french_illegal_move_reason():
         assert re.search(r"\bne\b.*\bpas\b", message), message
 
 
+async def test_no_tuile_on_the_french_game_screen():
+    """The French leaflet's pieces are *dominos*: the game screen (hand header, status, keys,
+    log) never says *tuile*, before and after a few moves."""
+    set_language("fr")
+    setup = table(RuleSet(set=9, rounds=3), seed=11, kinds=("human", "random", "random", "random"), names=NAMES)
+    app = MexitrainApp(setup, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "tuile" not in screen_text(app).lower()
+        for _ in range(3):
+            if not isinstance(app.screen, GameScreen):
+                break
+            await human_move(pilot)
+        quiet(pilot)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "domino" in text.lower() and "tuile" not in text.lower()
+        tray = app.screen.query_one(HandTray)
+        assert tray.header_content().cell_length <= tray.size.width, tray.header()
+
+
+def test_the_french_hand_header_fits_one_line_at_80_columns():
+    """Your hand, 15 dominos, the plan (or none, or the plain sort) and the blanks-wild flip
+    key: at most 78 cells, the tray's width at 80 columns."""
+    from mexitrain.i18n import _
+    from mexitrain.text.basics import tile_count
+    from mexitrain.ui.cells import markup
+
+    set_language("fr")
+    start = f"[b]{_('Your hand')}[/] · {tile_count(15)} · "
+    flip = " · " + _("[b $warning]f[/] flips it")
+    for middle in (
+        _("[b]plan[/] from ▸{end}: {count}, then extras [dim](o: sort)[/]").format(end=12, count=15),
+        _("no plan from ▸{end} yet: all extras [dim](o: sort)[/]").format(end=12),
+        _("plain sort [dim](o: plan first)[/]"),
+    ):
+        line = markup(start + middle + flip)
+        assert line.cell_length <= 78, line.plain
+
+
 async def test_no_english_on_the_french_game_screen():
     set_language("fr")
     setup = table(RuleSet(set=9, rounds=3), seed=11, kinds=("human", "random", "random", "random"), names=NAMES)
@@ -108,7 +149,7 @@ async def test_no_english_on_the_french_game_screen():
         quiet(pilot)
         await pilot.pause()
         text = screen_text(app)
-        assert "Tuile" in text or "tuile" in text
+        assert "Domino" in text or "domino" in text
         assert english_words(text) == []
         await pilot.press("s")
         await _until(pilot, ScoreScreen)
@@ -514,7 +555,7 @@ async def test_a_tip_that_fails_is_said_in_french(monkeypatch):
             pilot, lambda: any(n.severity == "warning" for n in notices(app)), "a warning"
         )
         said = [(n.title, n.message) for n in notices(app) if n.severity == "warning"]
-        assert said == [("Idée", "Pas de conseil disponible cette fois")], said
+        assert said == [("Idée", "Pas d'idée cette fois")], said
 
 
 async def test_the_hub_names_the_mexican_train_in_full_at_80_columns():

@@ -248,7 +248,7 @@ async def test_the_host_s_french_footer_keeps_every_key_that_works_at_80_columns
             await _at_game(pilot, app, client, my_turn_game(0))
             await pilot.pause()
             keys = {str(k.description): k for k in app.screen.query(FooterKey)}
-            for name in ("Marque", "Aide", "Quitter", "Tuile"):
+            for name in ("Marque", "Aide", "Quitter", "Domino"):
                 region = keys[name].region
                 assert region.width >= len(name) + 2 and region.right <= 80, (name, region)
             assert not any(k.has_class("-disabled") for k in keys.values())  # only keys that work

@@ -126,6 +126,9 @@ class GameOverScreen(Screen[str]):
         decided = decided_by(view)
         top = [st for st in table if st.place == 1]
         winners = winners_text(self.names, [st.seats for st in top], self.viewer)
+        heading = _("Place  Player               Total  at 0  low≠0")
+        # The last heading may be words wider than the numbers: they end where it ends.
+        low_w = max(5, cells(heading) - 41)
         lines = []
         for st in table:
             name = side_name(self.names, st.seats)
@@ -134,14 +137,14 @@ class GameOverScreen(Screen[str]):
             row = (
                 Content(f"{ordinal(st.place):>4}  ")
                 + plain(fit(shorten(name, 20), 20), f"{style or 'b'} {seat_colour(st.seats[0])}")
-                + Content(f" {st.total:>5}   {st.zero_rounds:>3}   {low:>5}")
+                + Content(f" {st.total:>5}   {st.zero_rounds:>3}   {low:>{low_w}}")
             )
             lines.append(row)
         with Vertical(id="game-over"):
             yield Label("[b]" + _("Game over") + "[/] · " + ngettext("{n} round played", "{n} rounds played", len(view.results)).format(n=len(view.results)))
             yield Label(markup("[b $success]$winners[/] $decided", winners=winners, decided=decided_text(decided)), id="winner")
             yield Static(
-                Content("\n").join([plain(_("Place  Player               Total  at 0  low≠0"), "b"), *lines]),
+                Content("\n").join([plain(heading, "b"), *lines]),
                 id="standings",
             )
             with Horizontal(classes="buttons"):
