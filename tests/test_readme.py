@@ -380,3 +380,15 @@ def test_every_link_to_a_file_of_the_repository_leads_to_one(page: Path) -> None
             continue  # another site, or a heading of the same page
         path = (page.parent / target.split("#")[0]).resolve()
         assert path.exists(), f"{page.name}: {target}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_no_placeholder_is_taken_for_an_html_tag(page: Path) -> None:
+    """``<reason>`` outside code is read as an HTML tag and vanishes from the page: placeholders
+    in angle brackets go inside backticks (HTML comments are fine)."""
+    prose = re.sub(r"`[^`]*`", "", FENCE.sub("", _text(page)))
+    assert re.findall(r"<[A-Za-z/][^>]*>", prose) == []
+
+
+def test_a_bare_placeholder_is_caught() -> None:
+    assert re.findall(r"<[A-Za-z/][^>]*>", 'ends with "not saving: <reason>"') == ["<reason>"]
