@@ -388,6 +388,8 @@ def test_no_placeholder_is_taken_for_an_html_tag(page: Path) -> None:
     in angle brackets go inside backticks (HTML comments are fine)."""
     prose = re.sub(r"`[^`]*`", "", FENCE.sub("", _text(page)))
     assert re.findall(r"<[A-Za-z/][^>]*>", prose) == []
+    # and a power written 2**64 outside code is read as the start of bold text
+    assert re.findall(r"\w\*\*\w+", prose) == []
 
 
 def test_a_bare_placeholder_is_caught() -> None:
