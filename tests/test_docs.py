@@ -64,3 +64,18 @@ def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     )
     assert done.returncode != 0
     assert "no-such-page.md" in done.stdout + done.stderr
+
+
+def test_the_screenshot_script_still_makes_the_picture(tmp_path: Path) -> None:
+    """docs/images/make_screenshot.py plays a few turns and writes the game screen as SVG (into
+    a temporary file here): the README's picture can be made again after a change."""
+    import subprocess as sp
+
+    out = tmp_path / "game.svg"
+    done = sp.run(
+        [sys.executable, str(ROOT / "docs" / "images" / "make_screenshot.py"), str(out)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    svg = out.read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and "Your" in svg and "hand" in svg

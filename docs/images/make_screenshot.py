@@ -5,7 +5,7 @@ the keys a person would press, then Textual's own SVG screenshot. The data folde
 temporary one, so nothing of yours is read or written. Run it from the repository's top
 folder after a change to the game screen, and look at the picture before committing it:
 
-    python3 docs/images/make_screenshot.py
+    python3 docs/images/make_screenshot.py [OUT.svg]
 """
 
 from __future__ import annotations
@@ -67,12 +67,22 @@ async def make() -> str:
         return app.export_screenshot(title="mexitrain")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Write the picture to OUT, or to the path given (tests/test_docs.py gives one)."""
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else OUT
+    before = os.environ.get("MEXITRAIN_DATA_DIR")
     with tempfile.TemporaryDirectory() as data:
         os.environ["MEXITRAIN_DATA_DIR"] = data
-        svg = asyncio.run(make())
-    OUT.write_text(svg, encoding="utf-8")
-    print(f"wrote {OUT} ({len(svg):,} bytes)")
+        try:
+            svg = asyncio.run(make())
+        finally:
+            if before is None:
+                os.environ.pop("MEXITRAIN_DATA_DIR", None)
+            else:
+                os.environ["MEXITRAIN_DATA_DIR"] = before
+    out.write_text(svg, encoding="utf-8")
+    print(f"wrote {out} ({len(svg):,} bytes)")
     return 0
 
 
