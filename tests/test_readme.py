@@ -394,3 +394,32 @@ def test_no_placeholder_is_taken_for_an_html_tag(page: Path) -> None:
 
 def test_a_bare_placeholder_is_caught() -> None:
     assert re.findall(r"<[A-Za-z/][^>]*>", 'ends with "not saving: <reason>"') == ["<reason>"]
+
+
+# ---------------------------------------------------------------------------------------
+# The layout
+# ---------------------------------------------------------------------------------------
+def _layout_paths() -> set[str]:
+    """The paths the tree of docs/layout.md draws (``mexitrain/rules/core/step.py``...)."""
+    tree = _text(DOCS / "layout.md").split("## The tree", 1)[1]
+    paths, stack = set(), []
+    for line in FENCE.search(tree).group(1).splitlines():
+        m = re.match(r"^((?:│   |    )*)(├── |└── )?(\S+)", line)
+        if not m:
+            continue
+        depth = len(m.group(1)) // 4 + (1 if m.group(2) else 0)
+        stack = [*stack[:depth], m.group(3).rstrip("/")]
+        paths.add("/".join(stack))
+    return paths
+
+
+def test_the_layout_tree_names_every_module() -> None:
+    drawn = _layout_paths()
+    assert "mexitrain/rules/core/step.py" in drawn and "mexitrain/ui/widgets/hub.py" in drawn
+    modules = {
+        str(p.relative_to(ROOT)) for p in (ROOT / "mexitrain").rglob("*.py")
+        if p.name != "__init__.py" or p.parent.name == "mexitrain"
+    }
+    assert modules - drawn == set(), "modules missing from docs/layout.md"
+    gone = {p for p in drawn if p.endswith(".py") and not (ROOT / p).exists()}
+    assert gone == set(), "docs/layout.md names modules that are gone"
