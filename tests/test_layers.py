@@ -1,6 +1,6 @@
 """Each folder is one layer, and a module imports only its own layer or the layers below it.
 
-The layers, bottom to top (README, "For developers"):
+The layers, bottom to top (docs/layout.md):
 
     rules/        the rules, pure; imports nothing else of the project
     i18n.py       the gettext machinery

@@ -189,7 +189,7 @@ def translate_argparse(message: str) -> str:
 # ---------------------------------------------------------------------------------------
 # Argument types (shared by the subcommands)
 # ---------------------------------------------------------------------------------------
-#: The bounds of the numeric options (README, "Command line"). A value outside is one line,
+#: The bounds of the numeric options (docs/command-line.md). A value outside is one line,
 #: exit status 2: a seed that Python could not even print, a pause of 300 years or a
 #: tournament of a billion games would crash or hang instead.
 MAX_SEED = 2**63 - 1

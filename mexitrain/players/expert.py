@@ -63,7 +63,7 @@ Tile = tuple[int, int]
 DEFAULT_ROLLOUTS = 270
 #: ...and of two, where a rollout costs less. They were 200 and 240, the budgets that kept the
 #: expert's median thinking time per decision within 0.3 s on the slower of the 2-core machines
-#: measured; the rules core of issue 22 made a decision about 1.36x faster (README: Speed), and
+#: measured; the rules core of issue 22 made a decision about 1.36x faster (docs/performance.md), and
 #: the same time now buys these (the full-game rows measured at 200/240 keep their --budget).
 DEFAULT_ROLLOUTS_TWO = 330
 #: Actions a rollout from the start of a round plays, about (4 players, double-12): the
@@ -77,7 +77,7 @@ MAX_CANDIDATES = 4
 #: table of two sides (two players, or two teams)...
 CONFIDENCE = 1.0
 #: ...and of three sides or more, where the planner's move is more often the best one and a
-#: change of it needs surer evidence (README: "How the search's settings were chosen").
+#: change of it needs surer evidence (docs/expert-search.md: "How the search's settings were chosen").
 CONFIDENCE_MANY = 1.5
 #: A contested decision (a rival of the planner's move better on the deals so far, but by
 #: less than the standard errors asked of a change) gets up to this many times the budget more,

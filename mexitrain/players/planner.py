@@ -44,7 +44,7 @@ REPLAN_BUDGET = 40
 class Weights(NamedTuple):
     """The scores of :func:`score_plays` that are weights rather than rules: the planner level
     plays the defaults, and so does the expert (with :data:`TUNED_WEIGHTS` it won no more
-    against planners: README "Tuned weights")."""
+    against planners: docs/tuned-weights.md)."""
 
     #: per pip of the tile played, as a rule; and when an opponent is down to one or two tiles
     pips: float = 0.3
@@ -60,7 +60,7 @@ DEFAULT_WEIGHTS = Weights()
 #: double-12 games, the planner's rollout policy in one seat against the defaults in the
 #: others): sheds on public trains count for more, and when an opponent is near out a tile's
 #: pips for less. How they fare against the defaults is measured by ``benchmarks/tune_weights.py
-#: check`` (README "Tuned weights").
+#: check`` (docs/tuned-weights.md).
 TUNED_WEIGHTS = Weights(pips=0.3, pips_danger=1.0, shed=32, shed_last=22)
 
 

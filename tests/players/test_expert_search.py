@@ -134,7 +134,7 @@ def test_the_reason_for_overriding_the_planner_names_what_is_at_stake(rounds, sa
 )
 def test_the_evidence_asked_of_a_change_depends_on_the_sides(players, teams, expected):
     """Another move replaces the planner's when it is better by 1 standard error at a table of
-    two sides, by 1.5 at three sides or more (README: how the search's settings were chosen).
+    two sides, by 1.5 at three sides or more (docs/expert-search.md: how the search's settings were chosen).
     The default plays exactly as that setting, and at some decision unlike the other one."""
     from mexitrain.players.expert import CONFIDENCE, CONFIDENCE_MANY
     from mexitrain.players.planner import PlannerPlayer
@@ -164,7 +164,7 @@ def test_the_evidence_asked_of_a_change_depends_on_the_sides(players, teams, exp
 def test_the_default_budget_depends_on_the_table(players, expected):
     """At its default strength the expert thinks 330 rollouts a decision at two players, whose
     rollouts cost less, and 270 at three or more, so that it thinks about as long at every table
-    (README: Speed). The default searches exactly as that budget, and unlike the other one."""
+    (docs/performance.md). The default searches exactly as that budget, and unlike the other one."""
     from mexitrain.players.expert import DEFAULT_ROLLOUTS, DEFAULT_ROLLOUTS_TWO, default_rollouts
 
     assert (DEFAULT_ROLLOUTS_TWO, DEFAULT_ROLLOUTS) == (330, 270)

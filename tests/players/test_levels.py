@@ -251,7 +251,7 @@ def test_expert_without_budget_is_the_planner():
 
 
 def test_the_expert_plays_the_planners_weights():
-    """The tuned weights won no more for the expert (README "Tuned weights")."""
+    """The tuned weights won no more for the expert (docs/tuned-weights.md)."""
     from mexitrain.players.planner import DEFAULT_WEIGHTS, TUNED_WEIGHTS
 
     assert TUNED_WEIGHTS != DEFAULT_WEIGHTS

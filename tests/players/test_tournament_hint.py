@@ -151,7 +151,7 @@ def test_kept_only_reports_on_the_games_kept_and_plays_none(tmp_path, capsys, mo
 
 def test_the_kept_games_are_still_the_games_the_players_play():
     """A kept game is only worth adding to if the players still play it: a change to a
-    computer player's play makes benchmarks/results/ stale (the file cannot tell, README).
+    computer player's play makes benchmarks/results/ stale (the file cannot tell, docs/command-line.md).
     The first game of each file, replayed for two rounds, must give the same scores."""
     from pathlib import Path
 
@@ -393,9 +393,9 @@ def test_the_expert_words_every_turn_ending_choice_in_the_players_language():
 
 
 def test_the_kept_results_are_the_full_games_of_the_readme_rows():
-    """benchmarks/results/ holds the games behind the README's full-game rows (resumed by the
+    """benchmarks/results/ holds the games behind docs/strength.md's full-game rows (resumed by the
     same command): every line a game of the Standard preset, 13 rounds, expert vs planners,
-    at the budget its name says (none: the default), in the README's range of deals, each
+    at the budget its name says (none: the default), in docs/strength.md's range of deals, each
     rotation of a deal once."""
     from pathlib import Path
 

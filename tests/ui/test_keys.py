@@ -225,7 +225,7 @@ async def test_score_sheet_help_and_quit_keys():
 
 
 async def test_ctrl_q_asks_like_q_while_a_game_runs_even_over_a_dialog():
-    """README keys: ctrl+q is q from any screen (a priority binding): over the score sheet
+    """docs/keys.md: ctrl+q is q from any screen (a priority binding): over the score sheet
     it asks too, and it does not stack a second question."""
     app = game_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -389,7 +389,7 @@ async def test_a_tip_that_is_not_a_play_names_its_key(monkeypatch, kind, key):
 
 async def test_a_selection_key_repaints_only_what_shows_the_selection(monkeypatch):
     # the hub and the status line do not show the selection: redrawing them on every
-    # arrow key only slows the answer to the key (README: key -> redrawn screen)
+    # arrow key only slows the answer to the key (docs/performance.md: key -> redrawn screen)
     from mexitrain.ui.widgets import StationHub, StatusLine
 
     renders: dict[str, int] = {}
