@@ -50,7 +50,7 @@ from ..table import AI_LEVELS
 from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, visible
 
 #: This protocol's version; a Hello with another one gets ``Error("version", server_version=...)``.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: the view carries the fair deal (seal, seed_chosen, revealed_seed)
 #: The largest client message the server reads, in bytes (larger: ``Error("too_big")``, closed).
 MAX_CLIENT_MESSAGE = 16 * 1024
 #: The largest server message a client reads, in bytes (a view of a long game stays far below).

@@ -406,7 +406,7 @@ def test_over_the_size_cap_is_refused_without_parsing():
         ("[" * 100_000 + "]" * 100_000, "bad_json"),
         ('{"type": "\\u001b]0;x\\u0007"}', "unknown_type"),
         ('{"type": "hello"}', "unknown_type"),
-        ('{"type": "welcome", "seat": 0, "token": "abcdefgh", "host": true, "table": "ABCDEF", "version": 2}', "inconsistent"),
+        ('{"type": "welcome", "seat": 0, "token": "abcdefgh", "host": true, "table": "ABCDEF", "version": 99}', "inconsistent"),
         ('{"type": "welcome", "seat": 0, "token": "abcdefgh", "host": true, "table": "ABCDEI"}', "bad_field"),
         ('{"type": "welcome", "seat": 0, "token": "abcdefgh", "host": true, "table": "ABCDEF", "x": 1}', "unknown_field"),
         (b'{"type": "error", "code": "\xff"}', "bad_json"),
