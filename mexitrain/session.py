@@ -288,7 +288,8 @@ class Session:
         except UndoRefused as exc:
             return Applied(None, Notice(error_text(exc), _("Cannot undo"), "warning", seat=self.shown_seat))
         self.auto_events = {i for i in self.auto_events if i < len(before.events)}
-        return Applied(before, Notice(capitalised(why), _("Undone"), timeout=3, seat=self.shown_seat))
+        done = undo_text(state, self.shown_seat, humans=setup.humans, done=True)[1]  # "Undone: …"
+        return Applied(before, Notice(done, _("Undone"), timeout=3, seat=self.shown_seat))
 
     # -- notices about one seat's hidden tiles ------------------------------------------------------
     def note_private(self, key: Hashable, notice: object, seat: int) -> None:

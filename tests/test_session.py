@@ -150,6 +150,8 @@ def test_undo_is_cached_per_snapshot_and_takes_back_the_last_decision():
     assert ok
     done = s.undo()
     assert done.state == state and done.notice is not None and done.notice.title == "Undone"
+    # what was taken back, said as done (issue #34: it read "Undo your play…", an instruction)
+    assert done.notice.text.startswith("Undone: your ") and "Undo " not in done.notice.text
 
 
 def test_undo_with_several_people_needs_the_forms_permission():

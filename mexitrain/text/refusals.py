@@ -164,9 +164,10 @@ def undo_refused_text(exc: Any) -> str:
         return _("undo is not possible now")
 
 
-def undo_text(state: GameState, seat: int, humans: Sequence[int] = ()) -> tuple[bool, str]:
+def undo_text(state: GameState, seat: int, humans: Sequence[int] = (), done: bool = False) -> tuple[bool, str]:
     """Whether ``seat`` may undo now, in the player's language: ``(True, what undo takes
-    back)`` or ``(False, why not)`` (:func:`mexitrain.rules.undo.undo_plan`)."""
+    back)`` or ``(False, why not)`` (:func:`mexitrain.rules.undo.undo_plan`). ``done``: the
+    words once it is taken back ("Undone: your play 1-6 on your train"), not the offer."""
     try:
         plan = undo_plan(state, seat, humans)
     except UndoRefused as exc:
@@ -184,6 +185,12 @@ def undo_text(state: GameState, seat: int, humans: Sequence[int] = ()) -> tuple[
         what = {
             "pass": _("your pass"), "skip": _("your skip"), "mark": _("your marker"), "draw": _("your draw"),
         }.get(event.type, event.type)
+    if done:
+        if plan.later:
+            return True, ngettext(
+                "Undone: {what} and {n} move after it", "Undone: {what} and {n} moves after it", plan.later
+            ).format(what=what, n=plan.later)
+        return True, _("Undone: {what}").format(what=what)
     if plan.later:
         return True, ngettext(
             "undo {what} and {n} move after it", "undo {what} and {n} moves after it", plan.later

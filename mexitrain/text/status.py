@@ -140,7 +140,10 @@ def knock_line(view: SeatView, names: Sequence[str], viewer: int | None = VIEW_S
     if viewer in ones:
         if not others:
             return _("KNOCK! You have one tile left")
-        return _("KNOCK! You and {names} have one tile left each").format(names=join_and(others))
+        if len(others) == 1:
+            return _("KNOCK! You and {names} have one tile left each").format(names=others[0])
+        # "You, Ann and Bea" (not "You and Ann and Bea")
+        return _("KNOCK! You, {names} have one tile left each").format(names=join_and(others))
     if len(others) == 1:
         return _("KNOCK! {name} has one tile left").format(name=others[0])
     return _("KNOCK! {names} have one tile left each").format(names=join_and(others))

@@ -65,6 +65,13 @@ def test_knock_is_announced():
     assert knock_line(view(s2, 0), NAMES) == "KNOCK! Bea has one tile left"
 
 
+def test_knock_of_three_lists_them_once():
+    """Issue #34: "KNOCK! You, Bea and Cal" (it said "You and Bea and Cal")."""
+    state = new_game(RuleSet(set=6), players=3, seed=1)
+    s = state.model_copy(update={"hands": (((1, 2),), ((3, 4),), ((0, 0),))})
+    assert knock_line(view(s, 0), NAMES) == "KNOCK! You, Bea and Cal have one tile left each"
+
+
 def test_turn_line_for_draw_and_forced_marker():
     state = new_game(RuleSet(set=6), players=3, seed=1)
     s = state.model_copy(update={"turn": 0, "hands": (((1, 2),), *state.hands[1:]), "boneyard": ((3, 4),)})
