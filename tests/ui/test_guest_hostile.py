@@ -24,7 +24,16 @@ from support.fake_table import FakeClient, factory, lobby, my_turn_game, update,
 from support.heavy import HEAVY
 from support.pilot import wait_for
 
-from mexitrain.net.protocol import Away, Error, Lobby, LobbySeat, Refused, Update, Welcome
+from mexitrain.net.protocol import (
+    Away,
+    Error,
+    Lobby,
+    LobbySeat,
+    Refused,
+    Update,
+    Welcome,
+    max_score,
+)
 from mexitrain.rules import view
 from mexitrain.text.visible import UNSAFE, visible
 from mexitrain.ui.remote import TableApp, TableRequest
@@ -364,8 +373,11 @@ async def test_a_huge_score_is_refused_and_a_large_one_keeps_the_standings_on_th
     refused with one line, and the largest taken keeps each standing on one line."""
     standings, lines, said = await _standings(10**15)
     assert standings is None and "update.view.results.0.scores" in said
-    standings, lines, said = await _standings(99_999)
-    assert standings is not None and "99999" in "\n".join(lines)
+    standings, lines, said = await _standings(max_score(my_turn_game(0).rules.set) + 1)
+    assert standings is None and "update.view.results.0.scores" in said
+    largest = max_score(my_turn_game(0).rules.set)  # every pip of the set: the most a round takes
+    standings, lines, said = await _standings(largest)
+    assert standings is not None and str(largest) in "\n".join(lines)
     assert standings.height == len(lines)  # no line wrapped
     assert all(cell_len(line) <= standings.width for line in lines), lines
 
