@@ -21,11 +21,10 @@ from typing import Literal
 
 from .i18n import _
 from .players import LEVELS, make_player
-from .rules import Action, GameState, IllegalAction, SeatView, apply, legal_actions, new_game, view
-from .rules.undo import UndoRefused, undo
+from .rules import Action, GameState, IllegalAction, SeatView, apply, new_game, view
+from .rules.undo import History, UndoPlan, UndoRefused
 from .table import PLAY_STRIDE, GameSetup, seat_seed
 from .text.basics import level_name
-from .text.errors import error_text
 from .text.names import printable
 from .text.refusals import reason_text, undo_text
 
@@ -116,7 +115,12 @@ class Session:
         self.round_over_pending = False
         self.game_over_shown = False
         self._undo: tuple[bool, str] | None = None
+        self._plan: UndoPlan | UndoRefused | None = None
+        #: this round's snapshots, a stack (each action pushes, undo pops: rules.undo.History);
+        #: None when it must be rebuilt from the snapshot (a loaded game), once, when asked
+        self.history: History | None = None
         self._private: dict[Hashable, tuple[object, int]] = {}
+        self._views: dict[tuple[int, int], tuple[GameState, SeatView]] = {}
 
     # -- start -------------------------------------------------------------------------------------
     def start(self, setup: GameSetup, state: GameState | None = None) -> tuple[GameState, list[str]]:
@@ -147,15 +151,27 @@ class Session:
         self.handoff_pending = len(humans) > 1 and not setup.rules.open_hands
         self.round_over_pending = False
         self.game_over_shown = False
-        self._undo = None
+        self._undo = self._plan = None
         first = state if state is not None else new_game(setup.rules, players=len(setup.seats), seed=setup.seed)
+        # a fresh deal's history is empty; a game taken up from a file is rebuilt when asked
+        self.history = History(first) if state is None else None
         return first, warnings
 
     def view(self, state: GameState, seat: int | None = None) -> SeatView:
         """What ``seat`` (the seat shown, by default) sees of ``state``, saying whether the
-        seed was chosen (the setup's)."""
+        seed was chosen (the setup's), with the facts the core worked out for it (made once
+        per snapshot and seat: the screen, the forced move and undo read the same view)."""
+        seat = self.shown_seat if seat is None else seat
+        key = (id(state), seat)
+        kept = self._views.get(key)
+        if kept is not None and kept[0] is state:
+            return kept[1]
         chosen = self.setup.seed_chosen if self.setup is not None else False
-        return view(state, self.shown_seat if seat is None else seat, chosen)
+        made = view(state, seat, chosen)
+        if len(self._views) > 8:
+            self._views.clear()
+        self._views[key] = (state, made)
+        return made
 
     # -- the snapshot moves on ----------------------------------------------------------------------
     def moved(self, new: GameState) -> Moved:
@@ -164,7 +180,9 @@ class Session:
         end with their turn) and the knock notices (a seat down to one tile) to show."""
         old, self.state = self.state, new
         withdrawn: list[object] = []
-        self._undo = None
+        self._undo = self._plan = None
+        if self.history is not None and self.history.top is not new:
+            self.history = None  # a snapshot the stack did not see: rebuilt when asked
         if old is None or new.round != old.round or len(new.results) != len(old.results):
             self.auto_events = set()
         if old is not None and len(new.results) > len(old.results):
@@ -202,7 +220,7 @@ class Session:
             self.handoff_pending = False
             text = _("Round {number} of {total}").format(number=state.round, total=state.rules.round_count)
             return Step("handoff", seat, text=text)
-        action = forced_move(state)
+        action = self.view(state, seat).forced  # the core's fact
         if action is not None:
             return Step("forced", seat, action)
         return None
@@ -246,6 +264,10 @@ class Session:
         except IllegalAction as exc:
             text = reason_text(exc, self.names, self.shown_seat)
             return Applied(None, Notice(text, _("Not allowed"), "warning", seat=self.shown_seat))
+        if self.history is not None and self.history.top is state:
+            self.history.push(state, new)
+        else:
+            self.history = None
         if not auto:
             return Applied(new)
         self.auto_events.add(len(state.events))
@@ -272,7 +294,13 @@ class Session:
             return False, _("no person plays at this terminal")
         if len(setup.humans) > 1 and not setup.undo_with_several:
             return False, _("several people share this terminal: undo was not allowed on the new-game form")
-        return undo_text(state, seat, humans=setup.humans)
+        try:
+            if self.history is None or self.history.top is not state:
+                self.history = History.rebuild(state)  # once, for a game taken up from a file
+            self._plan = self.history.plan(seat, setup.humans)
+        except UndoRefused as exc:
+            self._plan = exc
+        return undo_text(self._plan)
 
     def undo(self) -> Applied:
         """The snapshot before the seat shown's last decision and what it took back, or why
@@ -281,14 +309,12 @@ class Session:
         if state is None or setup is None:
             return Applied(None)
         ok, why = self.undo_state()
-        if not ok:
+        plan = self._plan
+        if not ok or not isinstance(plan, UndoPlan) or self.history is None:
             return Applied(None, Notice(capitalised(why), _("Cannot undo"), "warning", seat=self.shown_seat))
-        try:
-            before = undo(state, self.shown_seat, humans=setup.humans)
-        except UndoRefused as exc:
-            return Applied(None, Notice(error_text(exc), _("Cannot undo"), "warning", seat=self.shown_seat))
+        before = self.history.pop(plan)  # the stack's snapshot: nothing replayed
         self.auto_events = {i for i in self.auto_events if i < len(before.events)}
-        done = undo_text(state, self.shown_seat, humans=setup.humans, done=True)[1]  # "Undone: …"
+        done = undo_text(plan, done=True)[1]  # "Undone: …"
         return Applied(before, Notice(done, _("Undone"), timeout=3, seat=self.shown_seat))
 
     # -- notices about one seat's hidden tiles ------------------------------------------------------
@@ -323,10 +349,3 @@ def knock_notice(name: str, you: bool, seat: int | None = None) -> Notice:
         return Notice(_("Knock! You have one tile left"), _("Knock"), "warning", 4, seat=seat)
     return Notice(_("Knock! {name} has one tile left").format(name=name), _("Knock"), "warning", 4)
 
-
-def forced_move(state: GameState) -> Action | None:
-    """The only move left when it is a marker or a pass (played by itself), else None."""
-    legal = legal_actions(state)
-    if len(legal) == 1 and legal[0].type in ("mark", "pass"):
-        return legal[0]
-    return None

@@ -125,3 +125,42 @@ def test_the_check_sees_a_violation(tmp_path):
     assert len(found) == 2, found
     assert "mexitrain/rules/probe.py:2 imports mexitrain.ui: rules (layer 0) may not import ui (layer 7)" in found
     assert "mexitrain/storage/probe.py:1 imports mexitrain.players: storage and players never import each other" in found
+
+
+#: The rule functions that only the rules core and the computer players call (issue 33): a
+#: screen, a sentence, the session and the network read the facts of the view instead.
+RULE_FUNCTIONS = ("determinize", "view_legal_actions", "legal_actions", "undo_plan", "round_start")
+#: The layers between the core and the screen.
+READERS = ("ui", "text", "net", "session.py")
+
+
+def _rule_calls(root: Path = PACKAGE) -> list[str]:
+    found = []
+    for part in READERS:
+        base = root / part
+        for path in sorted([base] if base.is_file() else base.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = []
+                if isinstance(node, ast.ImportFrom):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.Name):
+                    names = [node.id]
+                elif isinstance(node, ast.Attribute):
+                    names = [node.attr]
+                for name in names:
+                    if name in RULE_FUNCTIONS:
+                        found.append(f"{path.relative_to(root.parent)}:{node.lineno} uses {name}")
+    return found
+
+
+def test_no_screen_text_session_or_network_code_works_a_rule_out_again():
+    assert _rule_calls() == []
+
+
+def test_the_rule_check_sees_a_call(tmp_path):
+    root = tmp_path / "mexitrain"
+    for part in ("ui", "text", "net"):
+        (root / part).mkdir(parents=True)
+    (root / "session.py").write_text("from .rules import legal_actions\n", encoding="utf-8")
+    (root / "ui" / "probe.py").write_text("import x\n\ndef f(v):\n    return x.determinize(v)\n", encoding="utf-8")
+    assert len(_rule_calls(root)) == 2

@@ -8,8 +8,8 @@ import sys
 from support.positions import position
 from support.tables import table
 
-from mexitrain.rules import DRAW, RuleSet, apply, legal_actions
-from mexitrain.session import Notice, Session, Step, forced_move, knocked
+from mexitrain.rules import DRAW, RuleSet, apply, legal_actions, view
+from mexitrain.session import Notice, Session, Step, knocked
 from mexitrain.table import GameSetup
 
 SIX = RuleSet(set=6, rounds=1)
@@ -116,7 +116,9 @@ def test_a_computer_turn_and_a_forced_marker():
     drawn = apply(position(SIX, hands=[[(1, 1)], [(2, 2), (4, 4)]], boneyard=[(0, 0)], engine=6), DRAW)
     started(s, drawn)
     step = s.next_step()
-    assert step is not None and step.kind == "forced" and step.action == forced_move(drawn)
+    forced = view(drawn, drawn.turn).forced  # the core's fact: the drawn 0-0 fits nowhere
+    assert forced is not None and forced.type == "mark"
+    assert step is not None and step.kind == "forced" and step.action == forced
     done = s.apply(step.action, auto=True)
     assert done.state is not None and done.state.turn == 1
     assert done.notice == Notice(

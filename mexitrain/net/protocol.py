@@ -50,7 +50,9 @@ from ..table import AI_LEVELS
 from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, visible
 
 #: This protocol's version; a Hello with another one gets ``Error("version", server_version=...)``.
-PROTOCOL_VERSION = 2  # 2: the view carries the fair deal (seal, seed_chosen, revealed_seed)
+#: 2: the view carries the fair deal (seal, seed_chosen, revealed_seed); 3: the view carries
+#: the core's facts (legal, forced, doubles, knock) and a mark event its train (issue 33)
+PROTOCOL_VERSION = 3
 #: The largest client message the server reads, in bytes (larger: ``Error("too_big")``, closed).
 MAX_CLIENT_MESSAGE = 16 * 1024
 #: The largest server message a client reads, in bytes (a view of a long game stays far below).
@@ -435,6 +437,11 @@ def max_score(top: int) -> int:
 
 #: The most events any round can have (a double-18 set, 13 players).
 MAX_EVENTS = max_events(MAX_TILES, MAX_PLAYERS)
+#: The most legal actions a view may list: each tile of a hand, laid either way (wild blanks)
+#: on each line of each train, and the other actions.
+MAX_LEGAL = 2 * MAX_TILES * (MAX_PLAYERS + 1) * max_lines(18) + 8
+#: The most open doubles a view may list: a line of each train can end in one.
+MAX_DOUBLES = (MAX_PLAYERS + 1) * max_lines(18)
 
 _WORD = re.compile(r"[a-z_]{1,40}")
 _KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -673,12 +680,47 @@ def _events(events: tuple[Any, ...], players: int, top: int, lines: int, limit: 
             _seat(e.train, players, f"{field}.{k}.train")
         if not 0 <= e.branch < lines:
             raise _Refuse(f"{field}.{k}.branch", "out_of_range")
-        # a play names its tile and train; a draw may show its tile; nothing else has either
+        # a play names its tile and train, a mark its train (whose marker); a draw may show
+        # its tile; nothing else has either
         play = e.type == "play"
-        if play != (e.train is not None) or (play and e.tile is None) or (e.tile is not None and e.type not in ("play", "draw")):
+        if (
+            (play and (e.train is None or e.tile is None))
+            or (e.train is not None and e.type not in ("play", "mark"))
+            or (e.tile is not None and e.type not in ("play", "draw"))
+        ):
             raise _Refuse(f"{field}.{k}", "inconsistent")
         if e.type != "play" and e.branch:
             raise _Refuse(f"{field}.{k}.branch", "inconsistent")
+
+
+def _check_facts(v: SeatView, n: int, top: int, field: str) -> None:
+    """The core's facts of a view (issue 33) agree with the view: moves only on this seat's
+    turn, each a tile of its hand on a line that exists; the forced move one of them and the
+    only one; each open double at the end of its line; the knock a seat with one tile."""
+    if v.legal and not v.my_turn:
+        raise _Refuse(f"{field}.legal", "inconsistent")
+    hand = {(a, b) if a <= b else (b, a) for a, b in v.hand}
+    for k, a in enumerate(v.legal):
+        if a.type != "play":
+            continue
+        ti = n if a.train == "mexican" else a.train
+        if not (isinstance(ti, int) and 0 <= ti <= n and 0 <= a.branch < len(v.trains[ti].lines)):
+            raise _Refuse(f"{field}.legal.{k}", "out_of_range")
+        x, y = a.tile
+        if ((x, y) if x <= y else (y, x)) not in hand:
+            raise _Refuse(f"{field}.legal.{k}.tile", "inconsistent")
+    if v.forced is not None and (v.legal != (v.forced,) or v.forced.type not in ("mark", "pass")):
+        raise _Refuse(f"{field}.forced", "inconsistent")
+    for k, d in enumerate(v.doubles):
+        if not (0 <= d.train <= n and 0 <= d.line < len(v.trains[d.train].lines) and 0 <= d.pips <= top):
+            raise _Refuse(f"{field}.doubles.{k}", "out_of_range")
+        line = v.trains[d.train].lines[d.line]
+        if not line or line[-1] != (d.pips, d.pips) or (d.blocks and (d.owed or not d.satisfiable)):
+            raise _Refuse(f"{field}.doubles.{k}", "inconsistent")
+    if v.knock is not None:
+        _seat(v.knock, n, f"{field}.knock")
+        if v.hand_sizes[v.knock] != 1:
+            raise _Refuse(f"{field}.knock", "inconsistent")
 
 
 def _check_view(v: SeatView, field: str = "view") -> None:
@@ -798,6 +840,7 @@ def _check_view(v: SeatView, field: str = "view") -> None:
         raise _Refuse(f"{field}.idle_turns", "out_of_range")
     limit = max_events(tiles, n)
     _events(v.events, n, top, lines, limit, f"{field}.events")
+    _check_facts(v, n, top, field)
     _events(v.last_round_events, n, top, lines, limit, f"{field}.last_round_events")
     # the rounds played: each one's result, numbered, with every seat's leftovers and score
     if len(v.results) != v.round - (0 if over else 1):
@@ -1001,6 +1044,8 @@ def _precheck(data: dict) -> None:
     _count(v.get("hand"), "view.hand", MAX_TILES)
     _count(v.get("hands"), "view.hands", MAX_PLAYERS, MAX_TILES)
     _count(v.get("events"), "view.events", MAX_EVENTS)
+    _count(v.get("legal"), "view.legal", MAX_LEGAL)
+    _count(v.get("doubles"), "view.doubles", MAX_DOUBLES)
     _count(v.get("last_round_events"), "view.last_round_events", MAX_EVENTS)
     _count(v.get("results"), "view.results", MAX_ROUNDS)
     _count(v.get("trains"), "view.trains", MAX_PLAYERS + 1)

@@ -30,7 +30,7 @@ from .ruleset import HAND_TABLES, PRESETS, RuleSet, RuleSetError, make_rules
 from .scoring import Standing, decided_by, sides, standings, winners
 from .state import Event, GameState, RoundResult, Train
 from .tiles import Tile, fmt, full_set, is_double, pips, tile
-from .view import PublicRound, SeatView, determinize, view, view_legal_actions
+from .view import OpenDouble, PublicRound, SeatView, determinize, view, view_legal_actions
 
 __all__ = [
     "ACTION_ADAPTER", "DRAW", "MARK", "MEXICAN", "PASS", "SKIP", "Action", "Draw", "Mark",
@@ -38,6 +38,6 @@ __all__ = [
     "swan_order", "IllegalAction", "HAND_TABLES", "PRESETS",
     "RuleSet", "RuleSetError", "make_rules", "Standing", "decided_by", "sides", "standings",
     "winners", "Event", "GameState", "RoundResult", "Train", "Tile", "fmt", "full_set",
-    "is_double", "pips", "tile", "PublicRound", "SeatView", "determinize", "view",
+    "is_double", "pips", "tile", "OpenDouble", "PublicRound", "SeatView", "determinize", "view",
     "view_legal_actions",
 ]

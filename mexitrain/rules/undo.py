@@ -117,6 +117,98 @@ def undo_plan(state: GameState, seat: int, humans: Collection[int] = ()) -> Undo
     return UndoPlan(index, events[index], len(events) - index - 1, before)
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One action of the round in the history: the snapshot before it, and whether it was a
+    choice of its seat (more than one legal action)."""
+
+    before: GameState
+    choice: bool
+
+
+class History:
+    """This round's snapshots as a stack, the way python-chess keeps its moves: each action
+    applied pushes the snapshot before it (:meth:`push`), undo pops back to one of them
+    (:meth:`pop`), and what undo would take back is read off the stack (:meth:`plan`),
+    without replaying the round. ``top`` is the snapshot the stack leads to: the game's
+    source keeps it equal to its own (a game loaded from a file, or anything the stack did
+    not see, is rebuilt once with :meth:`rebuild`)."""
+
+    __slots__ = ("entries", "top")
+
+    def __init__(self, top: GameState, entries: list[Entry] | None = None) -> None:
+        self.top = top
+        self.entries: list[Entry] = [] if entries is None else entries
+
+    @classmethod
+    def rebuild(cls, state: GameState) -> History:
+        """The history of ``state``'s round, replayed once from the round's start; refuses
+        (:class:`UndoRefused` ``not_replayable``) a position that does not replay to itself."""
+        if state.over:
+            return cls(state)
+        try:
+            current = round_start(state)
+        except IllegalAction as exc:
+            raise _refuse("not_replayable", why="finished_rounds", reason=exc) from None
+        entries: list[Entry] = []
+        for i, event in enumerate(state.events):
+            if event.seat != current.turn:
+                raise _refuse("not_replayable", why="out_of_turn", event=i + 1)
+            try:
+                after = apply(current, event_action(event))
+            except IllegalAction as exc:
+                raise _refuse("not_replayable", why="illegal_move", event=i + 1, reason=exc) from None
+            entries.append(Entry(current, len(legal_actions(current)) > 1))
+            current = after
+        if current != state:
+            raise _refuse("not_replayable", why="other_position")
+        return cls(state, entries)
+
+    def push(self, before: GameState, after: GameState) -> None:
+        """``after`` followed ``before`` by one action: a new entry, or a new round's empty
+        stack (never back into an earlier round)."""
+        if after.round != before.round or len(after.results) != len(before.results):
+            self.entries = []
+        else:
+            # legal_actions of ``before`` were worked out for its view: the core keeps them
+            self.entries.append(Entry(before, len(legal_actions(before)) > 1))
+        self.top = after
+
+    def plan(self, seat: int, humans: Collection[int] = ()) -> UndoPlan:
+        """What undo of ``seat``'s last decision would take back, or :class:`UndoRefused`
+        (the rules of the module docstring), read off the stack."""
+        state = self.top
+        if state.over:
+            raise _refuse("game_over")
+        events = state.events
+        choices = [i for i, e in enumerate(self.entries) if e.choice and events[i].seat == seat]
+        if not choices:
+            raise _refuse("round_start" if state.round > 1 else "nothing_yet")
+        index = choices[-1]
+        drawn = [e for e in events[index:] if e.seat == seat and e.type == "draw"]
+        if drawn:
+            raise _refuse("drew", tile=drawn[0].tile)
+        others = sorted({e.seat for e in events[index:] if e.seat != seat and e.seat in humans})
+        if others:
+            raise _refuse("other_player", seats=tuple(others))
+        return UndoPlan(index, events[index], len(events) - index - 1, self.entries[index].before)
+
+    def pop(self, plan: UndoPlan) -> GameState:
+        """Take the stack back to ``plan``'s snapshot and return it."""
+        del self.entries[plan.index :]
+        self.top = plan.before
+        return plan.before
+
+
+def undo_answer(state: GameState, seat: int, humans: Collection[int] = ()) -> UndoPlan | UndoRefused:
+    """:func:`undo_plan`'s plan, or its refusal returned rather than raised (for words:
+    :func:`mexitrain.text.refusals.undo_text`)."""
+    try:
+        return undo_plan(state, seat, humans)
+    except UndoRefused as exc:
+        return exc
+
+
 def undo(state: GameState, seat: int, humans: Collection[int] = ()) -> GameState:
     """The snapshot before ``seat``'s last decision this round (see the module docstring).
 
@@ -126,4 +218,6 @@ def undo(state: GameState, seat: int, humans: Collection[int] = ()) -> GameState
     return undo_plan(state, seat, humans).before
 
 
-__all__ = ["NOT_REPLAYABLE", "UNDO_CODES", "UndoPlan", "UndoRefused", "round_start", "undo", "undo_plan"]
+__all__ = [
+    "NOT_REPLAYABLE", "UNDO_CODES", "Entry", "History", "UndoPlan", "UndoRefused", "round_start", "undo", "undo_answer", "undo_plan",
+]

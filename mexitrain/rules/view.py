@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from . import cache
 from .actions import Action
+from .core.facts import open_doubles as _open_doubles
 from .ruleset import RuleSet
 from .seeds import keyed, seal
 from .state import Event, GameState, Phase, RoundResult, Train, construct, evolve
@@ -34,8 +35,33 @@ class PublicRound(BaseModel):
     scores: tuple[int, ...]
 
 
+class OpenDouble(BaseModel):
+    """A double at the end of a line, as the core judges it (§6): worked out once, read by
+    the screens (the status line, the trains) without reading the rules again."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    train: int  # index in ``SeatView.trains``
+    line: int
+    pips: int
+    #: a tile that fits it is not on the table yet: it can still be satisfied
+    satisfiable: bool
+    #: the double the seat to move has just laid and now follows (§6 follow-up)
+    owed: bool = False
+    #: it restricts where the seat to move may play now (satisfiable, not the one it follows)
+    blocks: bool = False
+
+
 class SeatView(BaseModel):
-    """The game as seat ``seat`` sees it. Computer players and a seat's screen get only this."""
+    """The game as seat ``seat`` sees it. Computer players and a seat's screen get only this.
+
+    Besides what the seat may know, the view holds the facts a screen needs, worked out once
+    by the core when the view is made (issue 33): ``legal`` (this seat's moves now),
+    ``forced`` (the one move left, when it is a marker or a pass), ``doubles`` (which open
+    doubles block and whether each can still be satisfied) and ``knock`` (the seat the last
+    move left with one tile). A mark event's ``train`` says whose train the marker went on.
+    None of them tells more than the view already does: legality depends only on what the
+    seat can see."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -75,6 +101,14 @@ class SeatView(BaseModel):
     #: The game's seed, revealed once the game is over; None while it runs (nothing in a
     #: running game's view tells the seed or anything that follows from it).
     revealed_seed: int | None = None
+    #: This seat's legal actions now, in the core's order; () when it is not its turn.
+    legal: tuple[Action, ...] = ()
+    #: The only move left to this seat when it is a marker or a pass (made by itself), else None.
+    forced: Action | None = None
+    #: Every double at the end of a line, in line order, as the core judges it (§6).
+    doubles: tuple[OpenDouble, ...] = ()
+    #: The seat whose last move left it with one tile (it knocks, §5.4), else None.
+    knock: int | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -206,9 +240,36 @@ def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: 
     return hidden
 
 
+def _facts(state: GameState, seat: int) -> dict:
+    """The view's facts (see :class:`SeatView`), worked out once, from the core."""
+    from .engine import core_of, legal_actions
+
+    c = core_of(state)
+    legal: tuple[Action, ...] = ()
+    if state.turn == seat and state.phase != "game_over":
+        legal = legal_actions(state)
+    forced = legal[0] if len(legal) == 1 and legal[0].type in ("mark", "pass") else None
+    doubles = tuple(
+        [
+            construct(
+                OpenDouble,
+                dict(train=ti, line=li, pips=pips, satisfiable=sat, owed=owed, blocks=sat and not owed),
+            )
+            for ti, li, pips, sat, owed in _open_doubles(c)
+        ]
+    )
+    knock = None
+    if state.events and state.phase != "game_over":
+        last = state.events[-1]
+        if last.type == "play" and state.hand_sizes[last.seat] == 1:
+            knock = last.seat
+    return dict(legal=legal, forced=forced, doubles=doubles, knock=knock)
+
+
 def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
-    """What ``seat`` may know of ``state``; ``chosen``: the seed was typed on purpose
-    (``GameSetup.seed_chosen``), which the view says."""
+    """What ``seat`` may know of ``state``, with the facts its screen reads (see
+    :class:`SeatView`); ``chosen``: the seed was typed on purpose (``GameSetup.seed_chosen``),
+    which the view says."""
     open_hands = state.rules.open_hands
     hands = tuple(h if (open_hands or i == seat) else None for i, h in enumerate(state.hands))
     # Every value comes from a valid snapshot, so the view is built without re-validation.
@@ -244,6 +305,7 @@ def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
             seal=_SEALS.memo(state.seed, lambda: seal(state.seed) if keyed(state.seed) else ""),
             seed_chosen=chosen,
             revealed_seed=state.seed if state.phase == "game_over" else None,
+            **_facts(state, seat),
         ),
     )
 

@@ -39,18 +39,10 @@ def _team(view: SeatView, seat: int) -> tuple[int, ...]:
 
 
 def _marked_owner(view: SeatView, index: int) -> int:
-    """Whose train a mark event put a marker on (§6 must_satisfy: the double's train)."""
+    """Whose train a mark event put a marker on: the event says (the core wrote it; a game
+    saved before events said it: the seat's own)."""
     e = view.events[index]
-    if view.rules.double_follow_up != "must_satisfy":
-        return e.seat
-    for prev in reversed(view.events[:index]):
-        if prev.seat != e.seat:
-            break
-        if prev.type == "play":
-            if is_double(prev.tile) and prev.train != MEXICAN:
-                return int(prev.train)
-            break
-    return e.seat
+    return e.seat if e.train is None or e.train == MEXICAN else int(e.train)
 
 
 #: ``viewer`` default of the sentences about a view: the view's own seat is "you".

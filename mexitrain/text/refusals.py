@@ -9,9 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import N_, _, ngettext
-from ..rules import GameState
 from ..rules.errors import IllegalAction
-from ..rules.undo import UndoRefused, undo_plan
+from ..rules.undo import UndoPlan, UndoRefused
 from .basics import MEXICAN, join_and, quote, tile_text, train_name
 
 
@@ -164,14 +163,13 @@ def undo_refused_text(exc: Any) -> str:
         return _("undo is not possible now")
 
 
-def undo_text(state: GameState, seat: int, humans: Sequence[int] = (), done: bool = False) -> tuple[bool, str]:
-    """Whether ``seat`` may undo now, in the player's language: ``(True, what undo takes
-    back)`` or ``(False, why not)`` (:func:`mexitrain.rules.undo.undo_plan`). ``done``: the
-    words once it is taken back ("Undone: your play 1-6 on your train"), not the offer."""
-    try:
-        plan = undo_plan(state, seat, humans)
-    except UndoRefused as exc:
-        return False, undo_refused_text(exc)
+def undo_text(plan: UndoPlan | UndoRefused, done: bool = False) -> tuple[bool, str]:
+    """Whether undo is possible now, in the player's language: ``(True, what undo takes
+    back)`` for a plan, ``(False, why not)`` for a refusal (the history's answer:
+    :meth:`mexitrain.rules.undo.History.plan`). ``done``: the words once it is taken back
+    ("Undone: your play 1-6 on your train"), not the offer."""
+    if isinstance(plan, UndoRefused):
+        return False, undo_refused_text(plan)
     event = plan.event
     if event.type == "play":
         if event.train == MEXICAN:

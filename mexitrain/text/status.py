@@ -12,15 +12,6 @@ from .basics import continued, join_and, level_name, seat_called, tile_text, tra
 from .events import VIEW_SEAT
 
 
-def open_doubles(view: SeatView) -> list[tuple[int, int, tuple[int, int]]]:
-    """(train index, line, double) of every double at the end of a line."""
-    out = []
-    for ti, train in enumerate(view.trains):
-        for li in train.open_double_lines():
-            out.append((ti, li, train.lines[li][-1]))
-    return out
-
-
 def turn_line(
     view: SeatView,
     names: Sequence[str],
@@ -95,7 +86,9 @@ def _turn_line(
         return _("Follow your double {double} with a non-double (on it or any train you may use)").format(
             double=double
         )
-    blocking = open_doubles(view)
+    # the doubles that block now, as the core judged them (one whose suit is all laid
+    # never blocks; nor the one the seat follows)
+    blocking = [d for d in view.doubles if d.blocks]
     if not has_play:
         if "draw" in legal_types:
             return yours(
@@ -108,8 +101,8 @@ def _turn_line(
             )
         return yours(_("Your turn"), _("{name}'s turn"))
     if len(blocking) == 1:
-        ti, _li, d = blocking[0]
-        where = train_name(names, view.seat, n, ti)
+        d = (blocking[0].pips, blocking[0].pips)
+        where = train_name(names, view.seat, n, blocking[0].train)
         return yours(
             _("Your turn: the open double {double} on {train} must be satisfied first"),
             _("{name}'s turn: the open double {double} on {train} must be satisfied first"),

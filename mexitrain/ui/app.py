@@ -29,7 +29,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from ..i18n import _
-from ..rules import Action, GameState, legal_actions, view
+from ..rules import Action, GameState
 from ..session import Notice, Session, capitalised
 from ..storage import (
     SavedGame,
@@ -415,7 +415,7 @@ class MexitrainApp(App[None]):
         started = time.monotonic()
         player, name = self.session.players[seat], self.session.names[seat]
         try:
-            action = player.choose(view(state, seat))  # type: ignore[attr-defined]
+            action = player.choose(self.session.view(state, seat))  # type: ignore[attr-defined]
         except Exception as exc:  # a computer player's bug must not stop the game
             self.log.error(f"{name}'s computer player failed: {exc!r}")  # the details, for developers
             self.call_from_thread(
@@ -424,7 +424,7 @@ class MexitrainApp(App[None]):
                 title=_("Computer player error"),
                 severity="error",
             )
-            action = legal_actions(state)[0]
+            action = self.session.view(state, seat).legal[0]
         rest = self.speed - (time.monotonic() - started)
         if rest > 0:
             self._wake.wait(rest)
@@ -435,7 +435,7 @@ class MexitrainApp(App[None]):
         if message.state is not self.snapshot:
             return  # stale: the game moved on (new game, or a replaced snapshot)
         if not self._apply(message.action):
-            legal = legal_actions(message.state)
+            legal = self.session.view(message.state, message.state.turn).legal
             if legal:
                 self._apply(legal[0])
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..players.plans import arrange_hand
-from ..rules import MEXICAN, Action, Play, SeatView, Tile, view_legal_actions
+from ..rules import MEXICAN, Action, Play, SeatView, Tile
 from ..rules.tiles import tile
 from ..text.events import VIEW_SEAT
 
@@ -182,9 +182,8 @@ def build(
     you: int | None = VIEW_SEAT,
 ) -> Board:
     """A fresh board for a new view, keeping the selection where it still makes sense."""
-    legal: tuple[Action, ...] = ()
-    if view.my_turn and kinds[view.seat] == "human":
-        legal = tuple(view_legal_actions(view))
+    # the seat's legal moves, worked out by the core when the view was made
+    legal: tuple[Action, ...] = view.legal if kinds[view.seat] == "human" else ()
     own = view.trains[view.seat]
     hand = view.hand
     if plain:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..i18n import _
 from ..net.protocol import Away, Lobby, Update, Welcome
-from ..rules import Action, SeatView, view_legal_actions
+from ..rules import Action, SeatView
 from ..session import Notice, knock_notice, knocked
 from ..session import forced_notice as session_forced_notice
 from ..text.guest import disconnected_text, problem_text
@@ -123,11 +123,9 @@ class Table:
         view = update.view
         if not view.my_turn or self.kinds()[view.seat] != "human":
             return None
-        legal = view_legal_actions(view)
-        if len(legal) == 1 and legal[0].type in ("mark", "pass"):
+        if view.forced is not None:  # the core's fact, sent with the view
             self.forced_sent = update.seq
-            return legal[0]
-        return None
+        return view.forced
 
     def bar_text(self, now: float) -> str:
         """The game screen's and lobby's line: the link while it is not up, else who is away

@@ -487,3 +487,43 @@ def test_the_fair_deal_fields_are_what_the_rules_make(changes, field):
     """docs/fair-deal.md: the seal is SHA-256 in hex, the seed is only revealed at the end."""
     assert refused(update(**changes))["field"] == field
     assert decode_server(json.dumps(update(seal="0" * 64))).view.seal == "0" * 64
+
+
+# -- the core's facts in a view (issue 33) --------------------------------------------------------
+
+
+def _my_turn_update():
+    """A real update where seat 0 is to move, with its legal moves."""
+    return next(
+        m for m in real_games()["updates"]
+        if m.view.my_turn and len(m.view.legal) > 1 and not m.view.results
+    )
+
+
+def test_the_facts_of_a_view_must_agree_with_it():
+    msg = _my_turn_update()
+    data = as_json(msg)
+    assert decode_server(json.dumps(data)).view.legal == msg.view.legal  # as sent
+    # moves on another seat's turn
+    waiting = next(m for m in real_games()["updates"] if not m.view.my_turn and m.view.phase != "game_over")
+    other = as_json(waiting)
+    other["view"]["legal"] = data["view"]["legal"]
+    assert refused(other)["field"] == "view.legal"
+    # a move with a tile the hand does not hold
+    bad = copy.deepcopy(data)
+    plays = [a for a in bad["view"]["legal"] if a["type"] == "play"]
+    held = {tuple(sorted(t)) for t in bad["view"]["hand"]}
+    stranger = next(t for t in ((a, b) for a in range(13) for b in range(a, 13)) if t not in held)
+    plays[0]["tile"] = list(stranger)
+    assert refused(bad)["field"].startswith("view.legal.")
+    # a forced move that is not the only legal one
+    bad = copy.deepcopy(data)
+    bad["view"]["forced"] = {"type": "mark"}
+    assert refused(bad)["field"] == "view.forced"
+    # an open double where the line ends in no double; a knock of a seat with many tiles
+    bad = copy.deepcopy(data)
+    bad["view"]["doubles"] = [{"train": 0, "line": 0, "pips": 12, "satisfiable": True, "owed": False, "blocks": True}]
+    assert refused(bad)["field"] == "view.doubles.0"
+    bad = copy.deepcopy(data)
+    bad["view"]["knock"] = next(s for s, k in enumerate(msg.view.hand_sizes) if k > 1)
+    assert refused(bad)["field"] == "view.knock"

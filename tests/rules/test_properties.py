@@ -124,6 +124,11 @@ def _expected_event(state: GameState, action) -> Event:
         return Event(seat=seat, type="play", tile=action.tile, train=action.train, branch=action.branch)
     if action.type == "draw":
         return Event(seat=seat, type="draw", tile=state.boneyard[0])
+    if action.type == "mark":  # the event says whose train the marker goes on (§6)
+        target = seat
+        if state.phase in ("follow_up", "follow_up_drawn") and state.rules.double_follow_up == "must_satisfy":
+            target = state.trains[state.double_line[0]].ref if state.double_line else seat
+        return Event(seat=seat, type="mark", train=target)
     return Event(seat=seat, type=action.type)
 
 

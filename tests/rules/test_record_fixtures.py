@@ -49,9 +49,23 @@ def test_a_kept_record_replays_to_its_snapshot_and_exports_byte_for_byte(stem):
     record = load_record(text)
     state = replay(record)
     assert state.over
-    assert _make().snapshot_digest(state) == DIGESTS[stem]
+    # the kept digests were taken before a mark event said whose train the marker went on:
+    # that fact aside, the snapshot is the same, field for field
+    assert _make().snapshot_digest(_without_marker_trains(state)) == DIGESTS[stem]
+    marks = [e for r in state.results for e in r.events if e.type == "mark"]
+    assert all(isinstance(e.train, int) for e in marks)
     again = to_record(state, record["players"], meta=record.get("meta"))
     assert dump_record(again) == text
+
+
+def _without_marker_trains(state):
+    """``state`` as the snapshots were before mark events named their train (2026-12-04)."""
+
+    def strip(events):
+        return tuple(e.model_copy(update={"train": None}) if e.type == "mark" else e for e in events)
+
+    results = tuple(r.model_copy(update={"events": strip(r.events)}) for r in state.results)
+    return state.model_copy(update={"events": strip(state.events), "results": results})
 
 
 def _option_flags(rules) -> list[str]:

@@ -17,6 +17,7 @@ from mexitrain.rules.undo import (
     UndoRefused,
     round_start,
     undo,
+    undo_answer,
     undo_plan,
 )
 from mexitrain.text.refusals import undo_refused_text, undo_text
@@ -56,7 +57,7 @@ def test_undo_after_a_play_gives_the_snapshot_before_it() -> None:
     before = state
     after = apply(state, legal_actions(state)[-1])
     assert undo(after, HUMAN) == before
-    ok, what = undo_text(after, HUMAN)
+    ok, what = undo_text(undo_answer(after, HUMAN))
     assert ok and what.startswith("undo your play ")
 
 
@@ -68,7 +69,7 @@ def test_undo_takes_back_every_computer_move_after_it() -> None:
     state = _play_until(state, HUMAN, rng)  # three computer turns
     assert len(state.events) > len(before.events) + 3
     assert undo(state, HUMAN) == before
-    ok, what = undo_text(state, HUMAN)
+    ok, what = undo_text(undo_answer(state, HUMAN))
     assert ok and "moves after it" in what
 
 
@@ -107,7 +108,7 @@ def test_refused_past_a_draw_the_seat_has_seen() -> None:
     assert undo_refused_text(info.value) == (
         f"you drew {drawn[0]}-{drawn[1]} since then: undoing would reveal a hidden tile"
     )
-    assert undo_text(s, HUMAN) == (False, undo_refused_text(info.value))
+    assert undo_text(undo_answer(s, HUMAN)) == (False, undo_refused_text(info.value))
 
 
 def test_refused_at_a_round_start_and_before_any_move() -> None:
@@ -123,7 +124,7 @@ def test_refused_at_a_round_start_and_before_any_move() -> None:
         undo(state, HUMAN)
     assert info.value.code == "round_start"
     assert "never goes back into an earlier round" in undo_refused_text(info.value)
-    assert undo_text(state, HUMAN) == (False, undo_refused_text(info.value))
+    assert undo_text(undo_answer(state, HUMAN)) == (False, undo_refused_text(info.value))
 
 
 def test_never_takes_back_another_persons_move() -> None:
@@ -159,7 +160,7 @@ def test_a_position_that_does_not_replay_is_refused() -> None:
     assert info.value.code == "not_replayable"
     assert info.value.values["why"] in NOT_REPLAYABLE
     # the player reads their own sentence, never the developer's detail
-    ok, message = undo_text(forged, states[-1].events[-1].seat)
+    ok, message = undo_text(undo_answer(forged, states[-1].events[-1].seat))
     assert not ok and message == "this game cannot be rebuilt from its moves, so nothing can be undone"
 
 
@@ -205,7 +206,7 @@ def test_undo_is_the_earlier_snapshot_or_a_clear_refusal(variant: str, seed: int
         points = [
             i for i in _decision_points(states, seat) if states[i].round == state.round
         ]
-        ok, message = undo_text(state, seat)
+        ok, message = undo_text(undo_answer(state, seat))
         if state.over or not points:
             with pytest.raises(UndoRefused):
                 undo(state, seat)
@@ -225,3 +226,67 @@ def test_undo_is_the_earlier_snapshot_or_a_clear_refusal(variant: str, seed: int
             assert plan.before == states[last] and plan.event == state.events[plan.index]
             assert plan.later == len(state.events) - plan.index - 1
             assert ok and message.startswith("undo your ")
+
+
+# -- the history: a stack of this round's snapshots (issue 33) -------------------------------------
+
+
+def _answer(history, seat, humans=()):
+    try:
+        return history.plan(seat, humans)
+    except UndoRefused as exc:
+        return exc
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, UndoRefused) or isinstance(b, UndoRefused):
+        return type(a) is type(b) and a.code == b.code and a.values == b.values
+    return (a.index, a.event, a.later) == (b.index, b.event, b.later) and a.before == b.before
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_history_answers_as_the_replay_does(variant):
+    from mexitrain.rules import undo as undo_module
+
+    rules = VARIANTS[variant]
+    rng = random.Random(variant)
+    state = new_game(rules, players=4 if rules.teams else 3, seed=len(variant))
+    stack = undo_module.History(state)
+    checked = 0
+    while not state.over and checked < 150:
+        after = apply(state, rng.choice(legal_actions(state)))
+        stack.push(state, after)
+        state = after
+        for seat, humans in ((0, ()), (1, (0, 1)), (2, (2,))):
+            assert _same(_answer(stack, seat, humans), undo_answer(state, seat, humans))
+        # the stack rebuilt from the snapshot alone says the same
+        assert _same(_answer(undo_module.History.rebuild(state), 0), undo_answer(state, 0))
+        checked += 1
+    assert checked > 20
+
+
+def test_the_history_never_replays_the_round(monkeypatch):
+    """Pushing and asking are read off the stack: the replay is never run (it raises here)."""
+    from mexitrain.rules import undo as undo_module
+
+    state = new_game(RuleSet(set=6, rounds=1), players=2, seed=3)
+    stack = undo_module.History(state)
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("the round was replayed")
+
+    monkeypatch.setattr(undo_module, "round_start", no_replay)
+    monkeypatch.setattr(undo_module, "replay", no_replay)
+    rng = random.Random(1)
+    plans = 0
+    while not state.over:
+        after = apply(state, rng.choice(legal_actions(state)))
+        stack.push(state, after)
+        state = after
+        answer = _answer(stack, 0)
+        if not isinstance(answer, UndoRefused):
+            plans += 1
+            if rng.random() < 0.3 and state.turn == 0:
+                state = stack.pop(answer)
+                assert stack.top is state and len(stack.entries) == len(state.events)
+    assert plans > 0

@@ -231,7 +231,7 @@ def test_french_score_sheet(snap_compare, size):
 
 def test_undo_words_follow_the_rules_and_are_french():
     from mexitrain.rules import apply, legal_actions, new_game
-    from mexitrain.rules.undo import UndoRefused, undo_plan
+    from mexitrain.rules.undo import UndoRefused, undo_answer, undo_plan
     from mexitrain.text.refusals import undo_text
 
     def possible(state, seat, humans):
@@ -242,17 +242,17 @@ def test_undo_words_follow_the_rules_and_are_french():
         return True
 
     state = new_game(RuleSet(set=6, rounds=1), players=2, seed=3)
-    assert undo_text(state, 0, humans=(0,)) == (False, "nothing to undo yet")
+    assert undo_text(undo_answer(state, 0, humans=(0,))) == (False, "nothing to undo yet")
     for _ in range(12):
         if state.over:
             break
         state = apply(state, legal_actions(state)[0])
         for seat in (0, 1):
-            ok, text = undo_text(state, seat, humans=(0, 1))
+            ok, text = undo_text(undo_answer(state, seat, humans=(0, 1)))
             assert ok == possible(state, seat, (0, 1)) and text.startswith("undo your ") == ok
     set_language("fr")
     for seat in (0, 1):
-        text = undo_text(state, seat, humans=(0, 1))[1]
+        text = undo_text(undo_answer(state, seat, humans=(0, 1)))[1]
         assert not re.search(r"\b(undo|your|nothing|since|moved)\b", text), text
 
 

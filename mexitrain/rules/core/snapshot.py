@@ -12,6 +12,7 @@ from .tables import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Table, move, ta
 
 HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
 _KIND_CODE = {k: i for i, k in enumerate(EVENT_KINDS)}
+_MARK = _KIND_CODE["mark"]
 
 
 def event_object(tab: Table, e: int) -> Event:
@@ -24,6 +25,8 @@ def event_object(tab: Table, e: int) -> Event:
             values.update(tile=LAY[payload & 511], train=tab.ref(payload >> 15), branch=(payload >> 9) & 63)
         elif kind == 1 and payload != HIDDEN:  # draw (a seat's view hides others' tiles)
             values["tile"] = LAY[payload]
+        elif kind == _MARK and payload:  # mark: the train the marker went on (seat + 1)
+            values["train"] = tab.ref(payload - 1)
         event = tab._events[e] = construct(Event, values)
     return event
 
@@ -36,6 +39,9 @@ def event_code(tab: Table, event: Event) -> int:
         a, b = event.tile
         ti = tab.n if event.train == MEXICAN else event.train
         payload = move(ti, event.branch, a * 19 + b)
+    elif kind == _MARK:
+        if event.train is not None:  # (a snapshot from before markers said their train: none)
+            payload = (tab.n if event.train == MEXICAN else event.train) + 1
     elif kind == 1:
         if event.tile is None:
             payload = HIDDEN

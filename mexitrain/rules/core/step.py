@@ -110,7 +110,7 @@ def step(c: Core, m: int) -> None:
         # (end_turn without a play, with nothing to reset but the drawn tile)
         tab = c.tab
         seat = c.turn
-        c.events.append(seat | _MARK_EVENT)
+        c.events.append(seat | _MARK_EVENT | (seat + 1) << 7)  # the marker's train: its own
         team_bits = tab.team_bits[seat]
         if c.mbits & team_bits != team_bits:
             marker = c.marker
@@ -128,16 +128,19 @@ def step(c: Core, m: int) -> None:
         seat = c.turn
         phase = c.phase
         played = phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN or phase == SWAN
-        c.events.append(seat | MOVE_EVENT[m] << 4)
         if m == M_MARK:
             tab = c.tab
             target = seat
             if (phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN) and tab.must_satisfy:
                 target = c.line_ti[c.dline]
+            # the event says whose train the marker went on (its payload: that seat + 1)
+            c.events.append(seat | _MARK_EVENT | (target + 1) << 7)
             marker = c.marker
             for s in tab.team[target]:
                 marker[s] = True
             c.mbits |= tab.team_bits[target]
+        else:
+            c.events.append(seat | MOVE_EVENT[m] << 4)
         end_turn(c, played)
     phase = c.phase
     if phase == DRAWN or phase == FOLLOW_UP_DRAWN:

@@ -1,0 +1,90 @@
+"""The core works out a person's legal moves once per decision (issue #33): the screen, the
+status line, the forced move, undo and the network client read them from the view, locally
+and at a network table."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from support.pilot import game_app, play_until_screen_changes
+from support.tables import table
+
+from mexitrain.rules import RuleSet, engine
+from mexitrain.rules import core as core_package
+from mexitrain.rules.core import moves, refusals, seat
+
+
+@pytest.fixture
+def generations(monkeypatch):
+    """Every generation of legal moves (a core whose moves were not worked out yet), counted
+    by position: (finished rounds, events, seat to move, phase)."""
+    counted: Counter = Counter()
+    real = moves.legal
+
+    def counting(c):
+        if c.plays_cache is None:
+            counted[(len(getattr(c, "results", ())), len(c.events), c.turn, c.phase)] += 1
+        return real(c)
+
+    for module, name in ((moves, "legal"), (core_package, "legal"), (engine, "_legal"), (seat, "legal"), (refusals, "legal")):
+        monkeypatch.setattr(module, name, counting)
+    return counted
+
+
+def _of_seat(counted: Counter, who: int) -> list[int]:
+    return [n for (_r, _e, turn, _p), n in counted.items() if turn == who]
+
+
+async def test_a_local_person_s_moves_are_worked_out_once_per_decision(generations):
+    setup = table(RuleSet(set=6, rounds=1), kinds=("human", "random"))
+    app = game_app(setup)
+    async with app.run_test(size=(80, 24)) as pilot:
+        keys = await play_until_screen_changes(pilot)
+    assert len(keys) >= 5
+    mine = _of_seat(generations, 0)
+    assert len(mine) >= len(keys) and set(mine) == {1}, generations
+
+
+async def test_at_a_network_table_the_guest_works_nothing_out(generations, tmp_path):
+    from support.pilot import wait_for
+
+    from mexitrain.net.server import TableServer
+    from mexitrain.table import GameSetup, SeatConfig
+    from mexitrain.ui.remote import TableApp, TableRequest
+    from mexitrain.ui.screens import RoundOverScreen
+    from mexitrain.ui.screens.lobby import LobbyScreen
+    from mexitrain.ui.screens.table import TableOverScreen, TableScreen
+
+    setup = GameSetup(
+        rules=RuleSet(set=6, rounds=1), seed=7,
+        seats=(SeatConfig(name="Ann", kind="human"), SeatConfig(name="Cal", kind="random")),
+    )
+    server = TableServer(setup, data_dir=tmp_path / "server", open_seats=(), host_seat=0)
+    await server.start("127.0.0.1", 0)
+    try:
+        request = TableRequest(f"127.0.0.1:{server.port}", server.code, "Ann", host_token=server.host_token)
+        app = TableApp(None, 0, data_dir=tmp_path / "client", table=request)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.table.connected, "the lobby", seconds=20)
+            await pilot.press("ctrl+s")
+            pressed = 0
+            for _ in range(300):
+                await wait_for(
+                    pilot,
+                    lambda: isinstance(app.screen, TableOverScreen | RoundOverScreen)
+                    or (isinstance(app.screen, TableScreen) and app.screen.board is not None and app.screen.board.my_turn),
+                    "this seat's turn or the results", seconds=20,
+                )
+                if not isinstance(app.screen, TableScreen):
+                    break
+                board, seq = app.screen.board, app.table.update.seq
+                await pilot.press("enter" if board.plays else ("d" if board.can("draw") else "m"))
+                pressed += 1
+                await wait_for(pilot, lambda seq=seq: app.table.update.seq != seq or not isinstance(app.screen, TableScreen), "the answer", seconds=20)
+    finally:
+        await server.stop()
+    assert pressed >= 5
+    # the server's core worked out each of Ann's positions once; Ann's app none again
+    mine = _of_seat(generations, 0)
+    assert len(mine) >= pressed and set(mine) == {1}, generations
