@@ -193,7 +193,7 @@ class Session:
                 self.handoff_pending = len(self.setup.humans) > 1 and not new.rules.open_hands
                 withdrawn = self.withdraw(keep=new.turn)
             self.shown_seat = new.turn
-        return Moved(withdrawn, [self._knock(seat) for seat in knocked(old, new)])
+        return Moved(withdrawn, [self._knock(seat) for seat in knocked(old, self.view(new))])
 
     def _knock(self, seat: int) -> Notice:
         you = seat == self.shown_seat and self.kinds[seat] == "human"
@@ -331,11 +331,14 @@ class Session:
         return [self._private.pop(key)[0] for key in gone]
 
 
-def knocked(old: GameState | SeatView | None, new: GameState | SeatView) -> list[int]:
-    """The seats that went down to one tile from ``old`` to ``new`` (a knock, within a round):
-    two snapshots, or two views of one seat."""
+def knocked(old: GameState | SeatView | None, new: SeatView) -> list[int]:
+    """The seats that went down to one tile from ``old`` (a snapshot or a view) to the view
+    ``new`` (a knock, within a round): one move apart, the core's ``knock`` fact; further apart
+    (a guest that missed updates), the hand sizes of the two."""
     if old is None or old.round != new.round or new.phase == "game_over":
         return []
+    if len(new.events) == len(old.events) + 1:
+        return [] if new.knock is None else [new.knock]
     return [
         seat
         for seat, (a, b) in enumerate(zip(old.hand_sizes, new.hand_sizes, strict=True))

@@ -59,12 +59,14 @@ def test_an_unknown_level_plays_another_and_says_so():
 
 
 def test_knocked_is_a_function_of_two_snapshots():
-    # §5: a seat down to its last tile knocks
+    # §5: a seat down to its last tile knocks: the core's fact, one move apart
     before = knock_position()
     after = apply(before, legal_actions(before)[0])
-    assert knocked(before, after) == [0]
-    assert knocked(None, after) == []
-    assert knocked(after, after) == []
+    assert view(after, 1).knock == 0
+    assert knocked(before, view(after, 1)) == [0]
+    assert knocked(view(before, 0), view(after, 0)) == [0]
+    assert knocked(None, view(after, 1)) == []
+    assert knocked(after, view(after, 1)) == []
 
 
 def test_the_person_on_screen_is_told_privately_a_computer_publicly():
