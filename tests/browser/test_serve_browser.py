@@ -1,7 +1,7 @@
 """``mexitrain serve`` in a real headless browser (Debian's Chromium, driven by Selenium through
 ``/usr/bin/chromedriver``): the page loads, its terminal shows the new-game screen, Enter
 starts a game and the game screen is there; the page has its title and icon, and its terminal
-has the keyboard without a click.
+has the keyboard without a click; a window too small for the game says to zoom out.
 
 How the test reads the terminal: textual-serve's page draws its terminal (xterm.js) with the
 WebGL or canvas renderer, so the text is nowhere in the DOM, and xterm's ``Terminal`` object is
@@ -76,8 +76,9 @@ return rows.join("\\n");
 
 
 #: The browser's window, in pixels: a laptop's, where the game's 80x20 cells fit at the page's
-#: 16-pixel font.
+#: 16-pixel font; and one too small for them (about 55x18 cells).
 WINDOW = (1200, 800)
+SMALL_WINDOW = (560, 400)
 
 
 @contextmanager
@@ -105,6 +106,12 @@ def chromium(tmp_path: Path, size: tuple[int, int]) -> Iterator[Any]:
 @pytest.fixture
 def browser(tmp_path: Path):
     with chromium(tmp_path, WINDOW) as driver:
+        yield driver
+
+
+@pytest.fixture
+def small_browser(tmp_path: Path):
+    with chromium(tmp_path, SMALL_WINDOW) as driver:
         yield driver
 
 
@@ -161,6 +168,11 @@ def test_a_visitor_plays_in_the_browser(browser, tmp_path: Path) -> None:
     assert list((tmp_path / "data" / "autosaves").glob("*.json"))
 
 
+def on_screen(driver) -> str:
+    """The terminal's text with its rows run together (a sentence the screen wraps is whole)."""
+    return " ".join(screen_text(driver).split())
+
+
 def test_the_page_is_titled_and_takes_the_keys_without_a_click(browser, tmp_path: Path) -> None:
     """Issue 35, item 6: the tab says "mexitrain", shows the domino icon, and Enter pressed as
     soon as the new-game screen shows starts the game: the terminal has the keyboard from the
@@ -193,3 +205,33 @@ def test_the_page_is_titled_and_takes_the_keys_without_a_click(browser, tmp_path
         browser.save_screenshot(str(tmp_path / "keys-without-a-click.png"))
         stop(served.proc)
 
+
+def test_a_small_window_says_to_zoom_out_and_zooming_out_brings_the_game(small_browser, tmp_path: Path) -> None:
+    """A window too small for the form says so, and how to fix it in a browser; once the page
+    has more room (what zooming out to 50% gives it: twice the CSS pixels in the same window,
+    here by Chromium's device metrics), the terminal grows and the form is there."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with serving(tmp_path / "data") as served:
+        small_browser.get(served.url)
+        wait_for_screen(small_browser, "mexitrain needs at least")
+        try:
+            WebDriverWait(small_browser, WAIT, poll_frequency=0.1).until(
+                lambda d: "browser window larger." in on_screen(d)
+            )
+        except TimeoutException:
+            raise AssertionError(f"no whole sentence; the terminal shows:\n{screen_text(small_browser)}") from None
+        text = on_screen(small_browser)
+        assert "mexitrain needs at least 72x16 — zoom out with Ctrl − (⌘ − on a Mac), or make the browser window larger." in text
+        assert "Ctrl+Q" not in text
+        small_browser.save_screenshot(str(tmp_path / "small-window.png"))
+
+        width, height = small_browser.execute_script("return [window.innerWidth, window.innerHeight];")
+        small_browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 2 * width, "height": 2 * height, "deviceScaleFactor": 0.5, "mobile": False,
+        })
+        form = wait_for_screen(small_browser, "Start ▶")
+        assert "mexitrain needs at least" not in form
+        small_browser.save_screenshot(str(tmp_path / "small-window-zoomed-out.png"))
+        stop(served.proc)

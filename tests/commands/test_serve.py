@@ -353,6 +353,39 @@ async def test_closing_the_page_ends_its_game_and_the_server_serves_on(tmp_path:
     assert not _alive(second)
 
 
+#: A terminal's escape sequences (CSI, OSC), to read the text the game's output shows.
+_ESCAPE = re.compile(r"\x1b\[[0-9;?$<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
+
+
+#: The too-small message of a game in a browser (a 70x15 terminal): the zoom, and no Ctrl+Q (a
+#: browser's own key).
+ZOOM_OUT = {
+    "en": ("browser window larger.", "The window is 70x15; mexitrain needs at least 72x16 — zoom out "
+           "with Ctrl − (⌘ − on a Mac), or make the browser window larger."),
+    "fr": ("fenêtre du navigateur.", "La fenêtre fait 70x15 ; mexitrain a besoin d'au moins 72x16 — "
+           "réduisez le zoom avec Ctrl − (⌘ − sur Mac) ou agrandissez la fenêtre du navigateur."),
+}
+
+
+@pytest.mark.parametrize("lang", ZOOM_OUT)
+async def test_a_window_too_small_in_the_browser_says_to_zoom_out(lang: str, tmp_path: Path) -> None:
+    """The game knows it is in a browser (textual-serve's web driver): its too-small message
+    says how to get more cells there (zooming out), not only the sizes."""
+    import aiohttp
+
+    end, sentence = ZOOM_OUT[lang]
+    with serving(tmp_path / "data", "--lang", lang) as served:
+        ws_url = served.url.replace("http:", "ws:") + "ws?width=70&height=15"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:
+                screen = await _screen_until(ws, end.encode())
+        out, err = await asyncio.to_thread(stop, served.proc)
+    text = " ".join(_ESCAPE.sub("", screen.decode("utf-8", "replace")).split())
+    assert sentence in text
+    assert "Ctrl+Q" not in text
+    assert "Traceback" not in out + err
+
+
 #: A stand-in for a game process: says it is a Textual app, then ends at its first input (the quit).
 FAKE_GAME = [sys.executable, "-c", "import sys; print('__GANGLION__', flush=True); sys.stdin.buffer.read(1)"]
 
