@@ -111,6 +111,8 @@ def test_non_editable_wheel_ships_stylesheet(tmp_path: Path) -> None:
         assert (info.external_attr >> 16) & 0o170000 != 0o120000
         assert zf.read(info).decode("utf-8") == expected
         assert "mexitrain/ui/resources.py" in zf.namelist()
+        # the served page's icon (mexitrain serve), read from the package
+        assert zf.read("mexitrain/web/favicon.png") == (REPO_ROOT / "mexitrain" / "web" / "favicon.png").read_bytes()
 
     # 2. Install it into a fresh venv and read the stylesheet from an unrelated cwd.
     venv = tmp_path / "venv"
@@ -136,6 +138,8 @@ def test_non_editable_wheel_ships_stylesheet(tmp_path: Path) -> None:
         "import mexitrain, sys\n"
         "from mexitrain.ui.resources import stylesheet_path\n"
         "print(mexitrain.__file__, file=sys.stderr)\n"
+        "from mexitrain.commands.serve import favicon\n"
+        "assert favicon()[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\n"
         "print(stylesheet_path().read_text(), end='')\n"
     )
     proc = subprocess.run(

@@ -33,7 +33,10 @@ What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
   server, which then closes them;
 - the page is in the player's language ("Session ended.", "Restart") and asks nothing from
   other sites (textual-serve's page loads a font from Google's servers: that line goes; the
-  terminal's font is served here).
+  terminal's font is served here);
+- the page is titled ``mexitrain`` (:data:`PAGE_TITLE`), has an icon (a domino,
+  :data:`FAVICON`, at ``/favicon.png``), and its terminal takes the keyboard as soon as the
+  page has loaded (:data:`FOCUS_SCRIPT`): Enter starts the game without a click first.
 
 .. _textual-serve: https://github.com/Textualize/textual-serve
 """
@@ -93,6 +96,21 @@ VISITORS = "visitors"
 #: (HTTP 503) once there are this many, so that pages cannot fill the server's disk.
 MAX_VISITORS = 1000
 _VISITOR = re.compile(r"[0-9a-f]{32}\Z")
+#: The page's title (the browser's tab, bookmarks, history): the program's name, in every
+#: language.
+PAGE_TITLE = "mexitrain"
+#: The page's icon, in the package (``mexitrain/web/``), and the address it is served at.
+FAVICON = "favicon.png"
+FAVICON_PATH = "/favicon.png"
+#: Put in the page: once textual.js has made the terminal (its ``onload`` handler, set before
+#: this listener), the terminal takes the keyboard, as a click on it would: xterm.js reads
+#: keys from its hidden textarea, which has no focus until then.
+FOCUS_SCRIPT = """<script>
+      window.addEventListener("load", () => {
+        const keys = document.querySelector(".textual-terminal .xterm-helper-textarea");
+        if (keys) { keys.focus(); }
+      });
+    </script>"""
 
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?\Z")
 _HOST_HEADER = re.compile(r"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?\Z")
@@ -360,6 +378,7 @@ def _make_server(
     from aiohttp import WSCloseCode, WSMsgType, web
 
     names = served_names(host, allowed)
+    icon = favicon()  # read once (a file of the package: a broken install fails here, at once)
 
     @web.middleware
     async def check_host(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
@@ -436,6 +455,7 @@ def _make_server(
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
+            app.router.add_get(FAVICON_PATH, self.handle_favicon)
             app.middlewares.append(check_host)
             app.on_response_prepare.append(not_framed)
             return app
@@ -452,6 +472,13 @@ def _make_server(
                 return_exceptions=True,
             )
             return len(open_now)
+
+        async def handle_favicon(self, request: web.Request) -> web.Response:
+            """The page's icon (:func:`favicon`)."""
+            return web.Response(
+                body=icon, content_type="image/png",
+                headers={"Cache-Control": "max-age=86400"},
+            )
 
         async def handle_index(self, request: web.Request) -> web.Response:
             """The page, in the player's language, its websocket's address the one the page
@@ -583,11 +610,24 @@ _GOOGLE_FONT = re.compile(r'\s*<link\s+rel="stylesheet"\s+href="https://fonts\.g
 
 def translate_page(page: str) -> str:
     """textual-serve's page in the player's language, with ``lang`` set, without the font
-    from Google's servers."""
+    from Google's servers, with its title, its icon and :data:`FOCUS_SCRIPT`."""
     page = _GOOGLE_FONT.sub("", page)
     for english, translated in _PAGE_WORDS.items():
         page = page.replace(english, translated())
+    head = (
+        f"<title>{html.escape(PAGE_TITLE)}</title>\n"
+        f'    <link rel="icon" type="image/png" href="{FAVICON_PATH}" />\n'
+        f"    {FOCUS_SCRIPT}\n  </head>"
+    )
+    page = page.replace("</head>", head, 1)
     return page.replace("<html>", f'<html lang="{i18n.language()}">', 1)
+
+
+def favicon() -> bytes:
+    """The page's icon (:data:`FAVICON`), read from the package."""
+    from importlib.resources import files
+
+    return (files("mexitrain") / "web" / FAVICON).read_bytes()
 
 
 async def _serve(server, host: str, port: int, announce: Callable[[int], None]) -> tuple[int, int]:

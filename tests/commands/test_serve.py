@@ -196,8 +196,19 @@ def test_a_visitor_is_named_only_by_a_cookie_this_server_could_have_made(cookie,
 # The server
 # ---------------------------------------------------------------------------------------
 def _get(url: str) -> tuple[int, str, str]:
+    status, kind, body = _get_bytes(url)
+    return status, kind, body.decode("utf-8")
+
+
+def _get_bytes(url: str) -> tuple[int, str, bytes]:
     with urllib.request.urlopen(url, timeout=30) as response:
-        return response.status, response.headers.get("Content-Type", ""), response.read().decode("utf-8")
+        return response.status, response.headers.get("Content-Type", ""), response.read()
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height (its IHDR chunk), or fails if ``data`` is not a PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", data[:16]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 def test_the_server_answers_with_the_page_and_ctrl_c_ends_it(tmp_path: Path) -> None:
@@ -214,8 +225,15 @@ def test_the_server_answers_with_the_page_and_ctrl_c_ends_it(tmp_path: Path) -> 
         assert "js/textual.js" in page
         assert ">Session ended.<" in page
         assert "googleapis" not in page  # asks nothing of other sites
+        # the page's title and icon (issue 35, item 6), and the terminal takes the keys on load
+        assert page.count("<title>") == 1 and "<title>mexitrain</title>" in page.split("</head>")[0]
+        assert '<link rel="icon" type="image/png" href="/favicon.png" />' in page.split("</head>")[0]
+        assert ".xterm-helper-textarea" in page and "focus()" in page
         status, _kind, script = _get(served.url + "static/js/textual.js")
         assert status == 200 and "xterm" in script
+        status, kind, icon = _get_bytes(served.url + "favicon.png")
+        assert status == 200 and kind == "image/png"
+        assert _png_size(icon) == (64, 64)
         out, err = stop(served.proc)
     assert served.proc.returncode == 130
     assert out == ""
@@ -228,6 +246,7 @@ def test_in_french(tmp_path: Path) -> None:
         _status, _kind, page = _get(served.url)
         assert '<html lang="fr">' in page
         assert ">Session terminée.<" in page and ">Recommencer<" in page
+        assert "<title>mexitrain</title>" in page  # the program's name, in every language
         _out, err = stop(served.proc)
     assert served.proc.returncode == 130
     assert err == "service arrêté ; 0 partie fermée (une partie en cours est sauvegardée automatiquement)\n"
@@ -332,6 +351,39 @@ async def test_closing_the_page_ends_its_game_and_the_server_serves_on(tmp_path:
     assert served.proc.returncode == 130
     assert err == "stopped serving; 1 game closed (a game in progress is autosaved)\n"
     assert not _alive(second)
+
+
+#: A terminal's escape sequences (CSI, OSC), to read the text the game's output shows.
+_ESCAPE = re.compile(r"\x1b\[[0-9;?$<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
+
+
+#: The too-small message of a game in a browser (a 70x15 terminal): the zoom, and no Ctrl+Q (a
+#: browser's own key).
+ZOOM_OUT = {
+    "en": ("browser window larger.", "The window is 70x15; mexitrain needs at least 72x16 — zoom out "
+           "with Ctrl − (⌘ − on a Mac), or make the browser window larger."),
+    "fr": ("fenêtre du navigateur.", "La fenêtre fait 70x15 ; mexitrain a besoin d'au moins 72x16 — "
+           "réduisez le zoom avec Ctrl − (⌘ − sur Mac) ou agrandissez la fenêtre du navigateur."),
+}
+
+
+@pytest.mark.parametrize("lang", ZOOM_OUT)
+async def test_a_window_too_small_in_the_browser_says_to_zoom_out(lang: str, tmp_path: Path) -> None:
+    """The game knows it is in a browser (textual-serve's web driver): its too-small message
+    says how to get more cells there (zooming out), not only the sizes."""
+    import aiohttp
+
+    end, sentence = ZOOM_OUT[lang]
+    with serving(tmp_path / "data", "--lang", lang) as served:
+        ws_url = served.url.replace("http:", "ws:") + "ws?width=70&height=15"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:
+                screen = await _screen_until(ws, end.encode())
+        out, err = await asyncio.to_thread(stop, served.proc)
+    text = " ".join(_ESCAPE.sub("", screen.decode("utf-8", "replace")).split())
+    assert sentence in text
+    assert "Ctrl+Q" not in text
+    assert "Traceback" not in out + err
 
 
 #: A stand-in for a game process: says it is a Textual app, then ends at its first input (the quit).

@@ -120,7 +120,7 @@ async def test_a_rebinding_page_reads_nothing_and_starts_no_game() -> None:
     async with TestClient(TestServer(await server._make_app())) as client:
         port = client.port
         evil = f"rebind.example:{port}"
-        for path in ("/", "/static/js/textual.js", "/download/x"):
+        for path in ("/", "/static/js/textual.js", "/favicon.png", "/download/x"):
             response = await client.get(path, headers={"Host": evil})
             assert response.status == 421, path
             assert await response.text() == (
@@ -131,7 +131,7 @@ async def test_a_rebinding_page_reads_nothing_and_starts_no_game() -> None:
         assert not server.games
         # the same page at the server's own address is served, never in another site's frame
         assert (await client.get("/", headers={"Host": f"localhost:{port}"})).status == 200
-        for path in ("/", "/static/js/textual.js"):
+        for path in ("/", "/static/js/textual.js", "/favicon.png"):
             page = await client.get(path)
             assert page.status == 200
             assert page.headers["X-Frame-Options"] == "DENY"

@@ -38,8 +38,10 @@ FORM_SIZE = (72, 16)
 class SizeGuard(Static, can_focus=True):
     """Covers its screen with one clear sentence while the terminal is smaller than the screen
     needs: below it the form would print "Ready:" one letter a line (at 40x12) and the game
-    would hide most of the hand without a word. It takes the keyboard focus while shown, so
-    that keys typed blind do nothing, and gives it back when the terminal is large enough again.
+    would hide most of the hand without a word; in a browser (``mexitrain serve``: the app's
+    ``is_web``) it also says to zoom out, which gives the page's terminal more cells. It takes
+    the keyboard focus while shown, so that keys typed blind do nothing, and gives it back when
+    the terminal is large enough again.
 
     The screen composes it and calls :meth:`check` on mount, on resize and on resume (the
     terminal may have changed size under another screen); screens.tcss lays it over the
@@ -60,11 +62,11 @@ class SizeGuard(Static, can_focus=True):
         need_w, need_h = self.need
         small = width < need_w or height < need_h
         if small:
-            self.update(
-                _("The window is {width}x{height}; mexitrain needs at least {need_w}x{need_h} — make it larger (Ctrl+Q quits).").format(
-                    width=width, height=height, need_w=need_w, need_h=need_h
-                )
-            )
+            if self.app.is_web:  # in a browser (mexitrain serve): zooming out gives more cells
+                text = _("The window is {width}x{height}; mexitrain needs at least {need_w}x{need_h} — zoom out with Ctrl − (⌘ − on a Mac), or make the browser window larger.")
+            else:
+                text = _("The window is {width}x{height}; mexitrain needs at least {need_w}x{need_h} — make it larger (Ctrl+Q quits).")
+            self.update(text.format(width=width, height=height, need_w=need_w, need_h=need_h))
         if small == self.shown:
             return small
         self.set_class(small, "-shown")
