@@ -10,7 +10,7 @@ from typing import Any
 
 from ..players import make_player
 from .client import BACKOFF, LinkStatus, TableClient
-from .protocol import Error, Intent, Refused, Update, Welcome
+from .protocol import Error, Intent, Refused, Seen, Update, Welcome
 
 
 class BotResult:
@@ -69,6 +69,10 @@ async def play_bot(
             if v.phase == "game_over":
                 if until_over:
                     asyncio.get_running_loop().create_task(client.close())
+                return
+            if v.phase != "game_over" and msg.view.seat in msg.waiting:
+                # a round just ended: the bot has "seen" its results; the next round waits for it
+                await client.send(Seen(round=len(v.results)))
                 return
             if v.my_turn and msg.seq not in acted:
                 acted.add(msg.seq)

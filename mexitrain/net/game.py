@@ -46,6 +46,9 @@ class TableGame:
         self.host_token = host_token
         self.state: GameState | None = None
         self.seq = 0  # actions applied
+        #: the seats whose people have not seen the last round's results: the next round
+        #: waits for them (docs/play-together.md); empty while a round is played
+        self.waiting: set[int] = set()
 
     @classmethod
     def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str) -> TableGame:
@@ -124,6 +127,7 @@ class TableGame:
                     kind=s.kind,  # type: ignore[arg-type]
                     level=s.level if s.computer_plays else None,
                     connected=s.conn is not None,
+                    host=s.index == self.host_seat,
                 )
                 for s in self.seats
             ),
@@ -149,6 +153,7 @@ class TableGame:
             names=tuple(s.name for s in self.seats),
             kinds=tuple("computer" if s.computer_plays else "person" for s in self.seats),
             away=self.away() if away is None else away,
+            waiting=tuple(sorted(self.waiting)),
         )
 
     def updates(self, seats: set[int]) -> dict[int, str]:
@@ -177,12 +182,31 @@ class TableGame:
             return Refused(seq=msg.seq, code="no_seat")
         if state is None:
             return Refused(seq=msg.seq, code="not_started")
+        if self.waiting and not state.over:
+            return Refused(seq=msg.seq, code="results_unseen", values={"seats": sorted(self.waiting)})
         if state.turn != seat and not state.over:
             return Refused(seq=msg.seq, code="not_your_turn", values={"turn": state.turn})
         try:
             return apply(state, msg.action)
         except IllegalAction as exc:
             return refused_of(msg.seq, exc)
+
+    def round_ended(self, before: GameState, after: GameState) -> None:
+        """After ``before`` -> ``after``: when a round ended and the game goes on, the next
+        round waits for each person at the table (connected, playing their seat) to see the
+        results."""
+        if len(after.results) > len(before.results) and not after.over:
+            self.waiting = {s.index for s in self.seats if s.kind == "person" and not s.handed and s.conn is not None}
+
+    def seen(self, seat: int | None, round_number: int) -> bool:
+        """Seat ``seat``'s person has seen round ``round_number``'s results; True when that
+        let the next round go on (nobody else waited for)."""
+        if seat is None or self.state is None or round_number != len(self.state.results):
+            return False
+        if seat not in self.waiting:
+            return False
+        self.waiting.discard(seat)
+        return not self.waiting
 
     def table_file(self, code: str, port: int | None) -> tokens.TableFile:
         """Everything but the game, as ``tables/<CODE>/table.json`` keeps it."""

@@ -94,6 +94,7 @@ REFUSAL_CODES: tuple[str, ...] = (
     "not_started",  # an intent before the host started the game
     "not_your_turn",  # another seat is to move (values: turn)
     "no_seat",  # this client has no seat (the host of a headless table)
+    "results_unseen",  # the next round waits for people to see the results (values: seats)
 )
 
 
@@ -176,8 +177,16 @@ class Bye(_Message):
     type: Literal["bye"] = "bye"
 
 
-ClientMessage = Annotated[Hello | Intent | StartGame | HandOver | Bye, Field(discriminator="type")]
-CLIENT_ADAPTER: TypeAdapter[Hello | Intent | StartGame | HandOver | Bye] = TypeAdapter(ClientMessage)
+class Seen(_Message):
+    """This seat's person has seen the results of round ``round`` (Enter on them): the next
+    round waits until every person at the table has (``Update.waiting``)."""
+
+    type: Literal["seen"] = "seen"
+    round: int = Field(ge=1, le=1_000_000)
+
+
+ClientMessage = Annotated[Hello | Intent | StartGame | HandOver | Bye | Seen, Field(discriminator="type")]
+CLIENT_ADAPTER: TypeAdapter[Hello | Intent | StartGame | HandOver | Bye | Seen] = TypeAdapter(ClientMessage)
 
 
 # -- server -> client -------------------------------------------------------------------------
@@ -201,6 +210,7 @@ class LobbySeat(_Message):
     kind: Literal["person", "computer", "open"]
     level: Level | None = None
     connected: bool = False
+    host: bool = False  # the seat of the table's host (who starts the game)
 
 
 class Lobby(_Message):
@@ -231,6 +241,9 @@ class Update(_Message):
     names: tuple[Annotated[str, Field(max_length=NAME_MAX)], ...] = Field(max_length=MAX_SEATS)
     kinds: tuple[Literal["person", "computer"], ...] = Field(max_length=MAX_SEATS)
     away: tuple[Away, ...] = Field((), max_length=MAX_SEATS)
+    #: the seats whose people have not seen the last round's results yet: the next round
+    #: waits for them (no move is taken until they have, :class:`Seen`)
+    waiting: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
 
 
 class Refused(_Message):
@@ -257,7 +270,7 @@ class Error(_Message):
 ServerMessage = Annotated[Welcome | Lobby | Update | Refused | Error, Field(discriminator="type")]
 SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error] = TypeAdapter(ServerMessage)
 
-_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye"}
+_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen"}
 _SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error"}
 
 
@@ -299,7 +312,7 @@ def _field(exc: ValidationError) -> str:
     return ".".join(str(p) for p in errors[0]["loc"][1:])[:80]  # [0] is the type
 
 
-def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye:
+def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye | Seen:
     """A client message, or :class:`ProtocolError` (bad_json, unknown_type, bad_message,
     too_big, version). A Hello of another version is ``version`` whatever its other fields."""
     if _size(text) <= MAX_CLIENT_MESSAGE:
@@ -536,6 +549,7 @@ _EXAMPLE = _kind(lambda v: isinstance(v, list) and len(v) == 2 and _pair(v[0], F
 _PIP = _kind(lambda v: _int(v, 0, 18))
 _BRANCH = _kind(lambda v: _int(v, 0, MAX_VALUE))
 _SEAT = _kind(lambda v: _int(v, 0, MAX_SEATS - 1))
+_SEATS = _kind(lambda v: isinstance(v, list | tuple) and len(v) <= MAX_SEATS and all(_int(s, 0, MAX_SEATS - 1) for s in v))
 _COUNT = _kind(lambda v: _int(v, 0, MAX_VALUE))
 _VERSION = _kind(lambda v: _int(v, -1, 1_000_000))
 _BOOL = _kind(lambda v: type(v) is bool)
@@ -581,6 +595,7 @@ REFUSED_VALUES: dict[str, dict[str, tuple[Any, bool]]] = {
     "not_started": {},
     "not_your_turn": {"turn": (_SEAT, False)},
     "no_seat": {},
+    "results_unseen": {"seats": (_SEATS, False)},
 }
 
 #: code -> {key: (check, required)}: the values each error code (:data:`ERROR_CODES`, and
@@ -916,6 +931,10 @@ def _check(msg: ServerMessageType) -> ServerMessageType:
                 raise _Refuse(f"seats.{i}.seat", "inconsistent")
             if s.name or s.kind != "open":  # an open seat has no name yet
                 _name(s.name, f"seats.{i}.name")
+            if s.host and s.kind != "person":
+                raise _Refuse(f"seats.{i}.host", "inconsistent")
+        if sum(s.host for s in msg.seats) > 1:
+            raise _Refuse("seats", "inconsistent")
     elif isinstance(msg, Update):
         _check_view(msg.view)
         n = msg.view.players
@@ -930,6 +949,10 @@ def _check(msg: ServerMessageType) -> ServerMessageType:
         for i, a in enumerate(msg.away):
             _seat(a.seat, n, f"away.{i}.seat")
             _name(a.name, f"away.{i}.name")
+        if len(set(msg.waiting)) != len(msg.waiting) or (msg.waiting and not msg.view.results):
+            raise _Refuse("waiting", "inconsistent")  # only after a round, each seat once
+        for i, s in enumerate(msg.waiting):
+            _seat(s, n, f"waiting.{i}")
     elif isinstance(msg, Refused):
         values = _check_values(msg.code, msg.values, REFUSED_VALUES)
         if values != msg.values:

@@ -52,6 +52,7 @@ from .protocol import (
     Lobby,
     ProtocolError,
     Refused,
+    Seen,
     StartGame,
     Welcome,
     decode_client,
@@ -369,6 +370,7 @@ class TableServer:
         assert before is not None
         self.game.state = new
         self.game.seq += 1
+        self.game.round_ended(before, new)
         self.files.moved(self.seq, action, before, new, self.setup)
         self._owe_updates = True
         self._flush()  # a move is sent at once (with whatever else was owed)
@@ -388,15 +390,15 @@ class TableServer:
                 if state is None or state.over or not self._live:
                     break
                 s = self.seats[state.turn]
-                if not s.computer_plays:
-                    break
+                if not s.computer_plays or self.game.waiting:
+                    break  # a person's turn, or the round's results not seen by everyone yet
                 seq = self.seq
                 player = self.game.player(s)
                 try:
                     action = await asyncio.to_thread(player.choose, self.game.seat_view(state.turn))
                     if self.pace:
                         await asyncio.sleep(self.pace)
-                    if self.seq != seq or not s.computer_plays:
+                    if self.seq != seq or not s.computer_plays or self.game.waiting:
                         continue  # the game moved on meanwhile (a person came back)
                     new = self.game.apply(action)
                 except asyncio.CancelledError:
@@ -584,6 +586,9 @@ class TableServer:
             return
         s.conn, s.away_since = None, time.monotonic()
         conn.seat = None
+        if s.index in self.game.waiting:  # the round does not wait for who left
+            self.game.waiting.discard(s.index)
+            self._kick.set()
         self._event("left", name=s.name, seat=s.index, over=not self.resumable)
         self._announce()
 
@@ -604,6 +609,10 @@ class TableServer:
                 conn.send(Error(code="not_host"))
             elif not self.start_game(msg.level):
                 conn.send(Error(code="started"))
+        elif isinstance(msg, Seen):
+            if self.game.seen(conn.seat, msg.round):
+                self._kick.set()  # the next round goes on
+            self._announce(lobby=False)
         elif isinstance(msg, HandOver):
             if not conn.host:
                 conn.send(Error(code="not_host"))

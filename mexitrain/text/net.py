@@ -12,12 +12,12 @@ from typing import Any
 
 from ..i18n import _, ngettext
 from ..rules.errors import IllegalAction
-from .basics import level_name
+from .basics import join_and, level_name
 from .names import printable
 from .refusals import reason_text
 
 #: The rules' own refusals are worded by text.refusals; these are the table's.
-_TABLE_REFUSALS = ("not_started", "not_your_turn", "no_seat")
+_TABLE_REFUSALS = ("not_started", "not_your_turn", "no_seat", "results_unseen")
 
 
 def clock(seconds: float) -> str:
@@ -40,6 +40,8 @@ def refused_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer:
         return _("It is not your turn.")
     if exc.code == "no_seat":
         return _("You have no seat at this table.")
+    if exc.code == "results_unseen":
+        return _("The next round waits until everyone has seen the results.")
     try:
         return reason_text(exc, names, viewer)
     except (KeyError, IndexError, TypeError, ValueError):  # a value missing or of the wrong kind
@@ -192,9 +194,19 @@ def link_text(status: Any) -> str:
 
 def away_text(away: Any) -> str:
     """A seat whose person dropped (an :class:`mexitrain.net.protocol.Away`)."""
-    return _("Waiting for {name} to come back ({time})").format(
+    return _("Waiting for {name} to come back (away {time})").format(
         name=printable(away.name), time=clock(away.seconds)
     )
+
+
+def waiting_results_text(names: Sequence[str]) -> str:
+    """The next round waits for these people to see the last round's results."""
+    return _("Waiting for {names} to see the results").format(names=join_and([printable(n) for n in names]))
+
+
+def back_text(name: str) -> str:
+    """A person whose connection had dropped is back at the table."""
+    return _("{name} is back").format(name=printable(name))
 
 
 # -- mexitrain host ---------------------------------------------------------------------------

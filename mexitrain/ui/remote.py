@@ -38,6 +38,7 @@ from ..net.protocol import (
     Intent,
     Lobby,
     Refused,
+    Seen,
     StartGame,
     Update,
     Welcome,
@@ -51,10 +52,10 @@ from ..text.net import join_line, refused_text
 from ..text.visible import visible
 from .app import MexitrainApp
 from .guest import details, scrub, unreadable
-from .screens import GameScreen, HelpScreen, NewGameScreen, QuitScreen, RoundOverScreen, ScoreScreen
+from .screens import GameScreen, HelpScreen, NewGameScreen, QuitScreen, ScoreScreen
 from .screens.join import HostScreen, HostSetupScreen, JoinRequest, JoinScreen
 from .screens.lobby import LobbyScreen
-from .screens.table import TableHelpScreen, TableOverScreen, TableScreen
+from .screens.table import TableHelpScreen, TableOverScreen, TableRoundOverScreen, TableScreen
 from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, real_client, relay
 from .table_state import Table, TableRequest, forced_notice
 from .textual_compat import add_notice, notices, withdraw_notices
@@ -238,6 +239,8 @@ class TableApp(MexitrainApp):
         table = self.table
         assert table is not None
         notices = table.take(update, self.clock())
+        if isinstance(self.screen, TableRoundOverScreen):
+            self.screen.waiting_for = table.waiting_results()
         if self.game_screen is None:
             self.game_screen = TableScreen(hint_time=self.hint_time)
             await self._goto(self.game_screen)
@@ -271,7 +274,11 @@ class TableApp(MexitrainApp):
         if table.round_over_pending:
             table.round_over_pending = False
             self.clear_notifications()
-            self.push_screen(RoundOverScreen(view, table.names(), view.phase == "game_over", view.seat))
+            self.push_screen(
+                TableRoundOverScreen(
+                    view, table.names(), view.phase == "game_over", view.seat, waiting_for=table.waiting_results()
+                )
+            )
         elif view.phase == "game_over" and not table.game_over_shown:
             table.game_over_shown = True
             self.push_screen(
@@ -320,6 +327,15 @@ class TableApp(MexitrainApp):
         if self.table is not None and self.table.host:
             self.table.level = message.level
             await self._send(StartGame(level=message.level))
+
+    async def on_table_round_over_screen_seen(self, message: TableRoundOverScreen.Seen) -> None:
+        """Enter on a round's results: the table is told; the screen waits for the others."""
+        table = self.table
+        if table is None:
+            return
+        if isinstance(self.screen, TableRoundOverScreen):
+            self.screen.waiting_for = table.waiting_results()
+        await self._send(Seen(round=message.number))
 
     def on_lobby_screen_level_chosen(self, message: LobbyScreen.LevelChosen) -> None:
         if self.table is not None:

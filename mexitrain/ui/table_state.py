@@ -24,7 +24,7 @@ from ..rules import Action, SeatView
 from ..session import Notice, knock_notice, knocked
 from ..session import forced_notice as session_forced_notice
 from ..text.guest import disconnected_text, problem_text
-from ..text.net import away_text, link_text
+from ..text.net import away_text, back_text, link_text, waiting_results_text
 
 
 @dataclass
@@ -99,7 +99,8 @@ class Table:
     def take(self, update: Update, now: float) -> list[Notice]:
         """Take a new Update: the knocks to tell (a seat down to one tile), and the round's
         results or the final standings become due."""
-        old = self.update.view if self.update is not None else None
+        old_update = self.update
+        old = old_update.view if old_update is not None else None
         new = update.view
         self.update, self.update_at = update, now
         if self.first_seal is None:
@@ -109,10 +110,16 @@ class Table:
         if old is not None and len(new.results) > len(old.results):
             self.round_over_pending = True
         names = update.names
-        return [
+        notices = [
             knock_notice(names[seat] if seat < len(names) else str(seat + 1), seat == new.seat)
             for seat in knocked(old, new)
         ]
+        if old_update is not None:  # a person whose link had dropped is back
+            now_away = {a.seat for a in update.away}
+            for a in old_update.away:
+                if a.seat not in now_away and a.seat != new.seat and a.seat < len(names):
+                    notices.append(Notice(back_text(names[a.seat]), _("Back at the table"), timeout=4))
+        return notices
 
     def forced(self) -> Action | None:
         """The only move left to this seat when it is a marker or a pass (made for the
@@ -145,11 +152,15 @@ class Table:
             if link.error:  # the reason of the last attempt, in the words of this client
                 text = f"{text} {problem_text(link.error)}"
             return text
-        if self.update is None or not self.update.away:
+        if self.update is None:
             return ""
+        unseen = self.waiting_results()
+        lines = [waiting_results_text(unseen)] if unseen else []
+        if not self.update.away:
+            return " · ".join(lines)
         gone = now - self.update_at
         waiting = self.waiting()
-        lines = [away_text(SimpleNamespace(name=a.name, seconds=a.seconds + gone)) for a in waiting]
+        lines += [away_text(SimpleNamespace(name=a.name, seconds=a.seconds + gone)) for a in waiting]
         lines += [
             _("{name}'s seat is played by a computer until they come back").format(name=a.name)
             for a in self.update.away if a not in waiting
@@ -157,6 +168,14 @@ class Table:
         if self.host and waiting:
             lines.append(_("c hands the seat to a computer"))
         return " · ".join(lines)
+
+    def waiting_results(self) -> tuple[str, ...]:
+        """The names of the other people the next round waits for (to see the results)."""
+        update = self.update
+        if update is None:
+            return ()
+        names = update.names
+        return tuple(names[s] for s in update.waiting if s != self.seat and s < len(names))
 
     def waiting(self) -> tuple[Away, ...]:
         """The away seats the game waits for: those not handed to a computer player (a seat

@@ -3,12 +3,14 @@ preset, the records the server keeps replay (docs/protocol.md; rules §7 for the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 
 import pytest
-from support.net import bots, served, table, until
+from support.net import FAST, address, bots, served, table, until
 
+from mexitrain.net.bot import play_bot
 from mexitrain.net.protocol import Lobby, Update, Welcome
 from mexitrain.rules import view
 from mexitrain.rules.record import replay
@@ -74,3 +76,37 @@ async def test_a_full_thirteen_round_game_at_two_seats(tmp_path):
     assert [r.engine for r in final.results] == list(range(12, -1, -1))
     assert all(bot.last.view.phase == "game_over" for bot in results)
     assert replay(json.loads(_kept(tmp_path)[0].read_text())["record"]) == final
+
+
+async def test_the_next_round_waits_until_every_person_has_seen_the_results(tmp_path):
+    """Issue #34 item 5: after a round the table takes no move (a computer's or a person's)
+    until each person has sent Seen; a move before that is refused as results_unseen."""
+    from mexitrain.net.protocol import Intent
+    from mexitrain.rules import Draw
+
+    setup = table(3, 2, rounds=2, seed=5, hand_size="5")
+    tried: list[int] = []
+
+    async def impatient(msg, client):
+        # the first time P0 is told the round is over, it tries to move before saying Seen
+        if isinstance(msg, Update) and msg.waiting and msg.view.seat == 0 and not tried:
+            tried.append(msg.seq)
+            await client.send(Intent(seq=999, action=Draw()))
+
+    async with served(setup, tmp_path) as server:
+        first, second = await asyncio.gather(
+            play_bot(address(server), server.code, "Bot0", seed=0, backoff=FAST, on_message=impatient),
+            play_bot(address(server), server.code, "Bot1", seed=1, backoff=FAST),
+        )
+    assert tried
+    assert [r.code for r in first.refused] == ["results_unseen"]
+    assert first.refused[0].values["seats"] in ([0, 1], [0])  # P0 itself has not said Seen yet
+    for bot in (first, second):
+        updates = [m for m in bot.messages if isinstance(m, Update)]
+        after_round = [u for u in updates if len(u.view.results) == 1 and not u.view.phase == "game_over"]
+        assert after_round[0].waiting == (0, 1)  # both people, the computer seat never
+        # no move while anyone had not seen the results: the seq stands still until waiting is empty
+        waiting_seqs = {u.seq for u in after_round if u.waiting}
+        assert waiting_seqs == {after_round[0].seq}
+        assert any(u.seq > after_round[0].seq for u in after_round)  # then round 2 went on
+        assert bot.last.view.phase == "game_over"

@@ -34,6 +34,6 @@ def test_link_and_away():
     assert net.link_text(LinkStatus("retrying", 3, 4.2, "refused_connection")).startswith(
         "Connection lost; trying again in 4 seconds (attempt 3)."
     )
-    assert net.away_text(Away(seat=1, name="Ann", seconds=62)) == "Waiting for Ann to come back (1:02)"
+    assert net.away_text(Away(seat=1, name="Ann", seconds=62)) == "Waiting for Ann to come back (away 1:02)"
     for state in ("connecting", "connected", "retrying", "closed"):
         in_french(net.link_text, LinkStatus(state, 1, 1.0, None))

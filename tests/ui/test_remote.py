@@ -107,7 +107,7 @@ async def test_away_seat_shown_with_a_clock_and_the_host_hands_it_over():
         await _at_game(pilot, app, client, game)
         assert not app.screen.query_one(NetBar).display
         client.say(update(game, seat=0, seq=2, away=(Away(seat=1, name="Bea", seconds=42),)))
-        await wait_for(pilot, lambda: "Waiting for Bea to come back (0:4" in bar(app), "the away line")
+        await wait_for(pilot, lambda: "Waiting for Bea to come back (away 0:4" in bar(app), "the away line")
         assert "c hands the seat" in bar(app)
         assert app.screen.query_one(NetBar).display
         await pilot.press("c")
@@ -314,3 +314,87 @@ def test_a_knock_at_the_table_is_told_as_in_a_local_game():
     assert texts == ["Knock! You have one tile left", f"Knock! {first.names[1]} has one tile left"]
     table.take(with_sizes(first, (1, 2)), 2.0)
     assert table.take(with_sizes(first, (1, 1), round=first.view.round + 1), 3.0) == []
+
+
+# -- issue #34 item 5: at a network table --------------------------------------------------------
+
+
+def _two_round_games(seed: int = 3):
+    """A fresh game of two rounds (three seats as the fake table's), and the same game just
+    after its first round."""
+    import random
+
+    from mexitrain.rules import RuleSet, apply, new_game
+
+    rules = RuleSet(set=6, rounds=2)
+    start = new_game(rules, players=3, seed=seed)
+    game, rng = start, random.Random(seed)
+    while not game.results:
+        game = apply(game, rng.choice(legal_actions(game)))
+    return rules, start, game
+
+
+async def test_the_round_results_wait_for_everyone_and_say_for_whom():
+    from mexitrain.net.protocol import Seen
+    from mexitrain.ui.screens.table import TableRoundOverScreen
+
+    client = FakeClient()
+    app = app_at_table(client)
+    rules, start, ended = _two_round_games()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+        client.link("connected")
+        client.say(welcome())
+        client.say(lobby(started=True, open_seat=False).model_copy(update={"rules": rules}))
+        client.say(update(start))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        client.say(update(ended, seq=40).model_copy(update={"waiting": (0, 1)}))
+        await wait_for(pilot, lambda: isinstance(app.screen, TableRoundOverScreen), "the round's results")
+        assert "Bea" in bar_of_game(app)  # the game screen's line says whom the round waits for
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: client.sent, "Seen sent")
+        assert client.sent == [Seen(round=1)]
+        label = str(app.screen.query_one("#round-next").render())
+        assert "Waiting for Bea to see the results" in label
+        assert isinstance(app.screen, TableRoundOverScreen)  # it stays while Bea has not
+        client.say(update(ended, seq=40).model_copy(update={"waiting": (1,)}))
+        await pilot.pause()
+        assert isinstance(app.screen, TableRoundOverScreen)
+        client.say(update(ended, seq=40))  # Bea has seen them: the next round goes on
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game again")
+
+
+def bar_of_game(app) -> str:
+    return str(app.game_screen.query_one(NetBar).text)
+
+
+async def test_a_person_who_comes_back_is_announced():
+    client = FakeClient()
+    app = app_at_table(client)
+    game = my_turn_game(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _at_game(pilot, app, client, game)
+        client.say(update(game, seat=0, seq=2, away=(Away(seat=1, name="Bea", seconds=9),)))
+        await wait_for(pilot, lambda: "away 0:" in bar(app), "the away line, saying what it counts")
+        client.say(update(game, seat=0, seq=3))
+        await wait_for(pilot, lambda: any(n == "Bea is back" for n in notices(app)), "Bea is back")
+
+
+async def test_the_lobby_marks_the_host():
+    from mexitrain.net.protocol import LobbySeat
+
+    client = FakeClient()
+    app = app_at_table(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+        client.link("connected")
+        client.say(welcome(seat=1, host=False))
+        seats = lobby().seats
+        client.say(lobby().model_copy(update={"seats": (
+            seats[0].model_copy(update={"host": True}),
+            LobbySeat(seat=1, name="Bea", kind="person", connected=True),
+            seats[2],
+        )}))
+        await wait_for(pilot, lambda: "host" in str(app.screen.query_one("#lobby-seats").render()), "the host marked")
+        lines = str(app.screen.query_one("#lobby-seats").render()).splitlines()
+        assert "host" in lines[0] and "host" not in lines[1]

@@ -48,6 +48,8 @@ def seat_state(seat, you: int | None, linked: bool = True, over: bool = False) -
         words = _("person · connected")
     else:
         words = _("person · away")
+    if seat.host:
+        words = _("{state} · host").format(state=words)
     if you is not None and seat.seat == you:
         words = _("{state} · you").format(state=words)
     return words

@@ -11,14 +11,19 @@ messages or name app actions, never call the app.
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Label
 
 from ...i18n import N_, _
+from ...text.net import waiting_results_text
 from ..board import build
+from ..cells import plain
 from ..widgets import StatusLine
 from ..widgets.net import NetBar
 from .game import GameScreen
 from .help import HelpScreen
-from .results import GameOverScreen
+from .results import GameOverScreen, RoundOverScreen
 
 #: The key descriptions and tooltips of the table's game screen, for the catalog (:mod:`..lang`).
 KEY_WORDS = (N_("Hand over"), N_("Hand the seat of a player who is away to a computer player"))
@@ -49,6 +54,48 @@ class TableScreen(GameScreen):
         if board is not None and board.you != board.view.seat:
             self.board = build(board.view, board.names, board.kinds, previous=board, plain=self.plain,
                                auto_events=board.auto_events, you=board.view.seat)
+
+
+class TableRoundOverScreen(RoundOverScreen):
+    """A round's results at a table: Enter tells the table this person has seen them (the
+    app sends it on), and the screen stays, saying whom the next round still waits for,
+    until everyone has (``waiting_for``, set by the app from each update)."""
+
+    class Seen(Message):
+        """This person has seen the results of round ``number``."""
+
+        def __init__(self, number: int) -> None:
+            self.number = number
+            super().__init__()
+
+    #: the names of the people the next round still waits for (not this one)
+    waiting_for: reactive[tuple[str, ...]] = reactive((), init=False)
+    seen: reactive[bool] = reactive(False, init=False)
+
+    def __init__(self, *args, waiting_for: tuple[str, ...] = (), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_reactive(TableRoundOverScreen.waiting_for, waiting_for)
+
+    def action_go_on(self) -> None:
+        if self.last:
+            self.dismiss(None)
+        elif not self.seen:
+            self.seen = True
+            self.post_message(self.Seen(len(self.view.results)))
+
+    def watch_seen(self) -> None:
+        self._show_waiting()
+
+    def watch_waiting_for(self) -> None:
+        self._show_waiting()
+
+    def _show_waiting(self) -> None:
+        if not self.seen:
+            return
+        if not self.waiting_for:
+            self.dismiss(None)
+            return
+        self.query_one("#round-next", Label).update(plain(waiting_results_text(self.waiting_for) + "…", "dim"))
 
 
 class TableOverScreen(GameOverScreen, inherit_bindings=False):
@@ -83,4 +130,4 @@ NETWORK_NOTE = N_(
 )
 
 
-__all__ = ["NETWORK_NOTE", "TableHelpScreen", "TableOverScreen", "TableScreen"]
+__all__ = ["NETWORK_NOTE", "TableHelpScreen", "TableOverScreen", "TableRoundOverScreen", "TableScreen"]
