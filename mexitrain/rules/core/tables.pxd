@@ -32,7 +32,6 @@ cdef class Table:
     cdef public object partner
     cdef public object pipmask
     cdef public object pips
-    cdef public object plain_turn
     cdef public object public_start
     cdef public object round_count
     cdef public object rules

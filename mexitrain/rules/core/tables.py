@@ -64,7 +64,7 @@ class Table:
         self.bit_of_lay = [0] * (19 * 19)  # lay code -> the laid tile's bit
         for i, (a, b) in enumerate(tiles):
             self.bit_of_lay[a * 19 + b] = self.bit_of_lay[b * 19 + a] = 1 << i
-        # lay code -> (the laid tile's bit, the new open end, a double?): the step's fast path
+        # lay code -> (the laid tile's bit, the new open end, a double?): what step lays
         self.lay_info = [
             (self.bit_of_lay[c], LAY_END[c], LAY_DOUBLE[c]) for c in range(19 * 19)
         ]
@@ -130,9 +130,6 @@ class Table:
         self.trunk_ti = list(range(n + 1))
         self.trunk_li = [0] * (n + 1)
         self.trunk_base = [ti << 15 for ti in range(n + 1)]
-        # a play on a turn is only laid, then the turn ends or a double asks for its
-        # follow-up: no chain opening, no swan drive (the step's fast path)
-        self.plain_turn = not (self.swan or self.chain_opening)
         # ending a turn without a play after a draw is always a Mark (see moves.end_without_play)
         self.draw_marks = not (self.delayed or self.both_stuck)
         self.round_count = rules.round_count
