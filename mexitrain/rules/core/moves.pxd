@@ -13,6 +13,8 @@ cdef long M_DRAW, M_MARK, M_PASS, M_SKIP
 # c is a Position, not a Core: the move generator also runs on a seat's CompactView
 # (seat.py), which is a Position too
 cpdef usable_lines(Position c, long seat)
+@cython.locals(blocking=list, ends=list, sat=list, x=long)
+cpdef blocking_lines(Position c, long exclude=*)
 @cython.locals(tab=Table)
 cpdef swan_next(Position c)
 cpdef plays(Position c)
@@ -22,5 +24,5 @@ cpdef bint passes_by_choice(Position c)
 
 @cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, line_codes=list, codes=list,
                one_lay=list, base=list, out=list, phase=long, seat=long, end=long, line=long,
-               owed=long, x=long)
+               owed=long)
 cpdef legal(Position c)

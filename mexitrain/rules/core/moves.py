@@ -24,18 +24,27 @@ from .tables import (
 )
 
 
+def blocking_lines(c: Position, exclude: int = -1) -> list[int]:
+    """The open doubles that block (§6), but line ``exclude``, in order (a new list, empty if
+    none): those that a tile out of the seat's sight (``off``) could still satisfy."""
+    sat = c.tab.satmask
+    off = c.off
+    ends = c.ends
+    blocking = []
+    for x in c.open_dbl:
+        if x != exclude and off & sat[ends[x]]:
+            blocking.append(x)
+    if len(blocking) > 1:
+        blocking.sort(key=c.base.__getitem__)
+    return blocking
+
+
 def default_lines(c: Position, seat: int, exclude: int = -1) -> tuple[list[int], bool]:
     """``(lines, blocked)``: the open doubles that block (§6), if any, else every line of the
     trains ``seat`` may play on (own or team's, public ones, the Mexican Train), in order."""
     if c.open_dbl:
-        sat = c.tab.satmask
-        off = c.off
-        ends = c.ends
-        blocking = [x for x in c.open_dbl if x != exclude and off & sat[ends[x]]]
+        blocking = blocking_lines(c, exclude)
         if blocking:
-            if len(blocking) > 1:
-                base = c.base
-                blocking.sort(key=lambda x: base[x])
             return blocking, True
     return usable_lines(c, seat), False
 
@@ -289,19 +298,12 @@ def legal(c: Position) -> list[int]:
                 if tab.must_satisfy or c.swan_pos is not None:
                     lines = [owed]  # §6 must_satisfy, or a follow-up within a swan drive (§8)
             if lines is None and c.open_dbl:  # the doubles that block (§6), and the owed one
-                sat = tab.satmask
-                off = c.off
-                for x in c.open_dbl:
-                    if x != owed and off & sat[ends[x]]:
-                        if lines is None:
-                            lines = [x]
-                        else:
-                            lines.append(x)
-                if lines is not None:
-                    if owed >= 0:
-                        lines.append(owed)
-                    if len(lines) > 1:
-                        lines.sort(key=c.base.__getitem__)
+                lines = blocking_lines(c, owed)
+                if not lines:
+                    lines = None
+                elif owed >= 0:
+                    lines.append(owed)
+                    lines.sort(key=c.base.__getitem__)
             if lines is None:  # every line of the trains the seat may use
                 if tab.branching:
                     lines = usable_lines(c, seat)
