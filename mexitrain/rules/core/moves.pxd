@@ -22,7 +22,7 @@ cpdef plays(Position c)
 cpdef end_without_play(Position c)
 cpdef bint passes_by_choice(Position c)
 
-@cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, line_codes=list, codes=list,
+@cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, codes=list,
                one_lay=list, base=list, out=list, phase=long, seat=long, end=long, line=long,
                owed=long)
 cpdef legal(Position c)

@@ -243,43 +243,7 @@ def legal(c: Position) -> list[int]:
     tests/rules/test_core_fast_paths.py holds the two ways equal."""
     phase = c.phase
     ps = c.plays_cache
-    if ps is None and phase < FOLLOW_UP and c.tab.fast and not c.open_dbl:
-        # the usual case in short: a turn or a drawn tile, no open double, one line a train
-        # (line ti of train ti, its moves in Table.line_codes), one lay a tile
-        tab = c.tab
-        seat = c.turn
-        key = c.mbits << 5 | seat
-        try:
-            lines = tab.usable[key]
-        except KeyError:
-            lines = tab.usable[key] = usable_lines(c, seat)
-        mask = tab.bit[c.drawn] if phase else c.hands[seat]
-        ends = c.ends
-        fit = tab.fit
-        line_codes = tab.line_codes
-        ps = []
-        for line in lines:
-            end = ends[line]
-            h = mask & fit[end]
-            if h:
-                codes = line_codes[line][end]
-                if h & (h - 1):
-                    while h:
-                        low = h & -h
-                        ps.append(codes[low.bit_length()])
-                        h ^= low
-                else:
-                    ps.append(codes[h.bit_length()])
-        c.plays_cache = ps
-        if ps:
-            if not phase or not tab.delayed:
-                return ps  # nothing is added (passes_by_choice needs delayed_first_turn)
-        elif not phase:
-            if c.bpos < len(c.bone):
-                return [M_DRAW]
-        elif tab.draw_marks:
-            return [M_MARK]  # a drawn tile that does not fit (see end_without_play)
-    elif ps is None:
+    if ps is None:
         if phase >= CHAIN:
             if phase == GAME_OVER:
                 return []
@@ -354,7 +318,7 @@ def legal(c: Position) -> list[int]:
         out.append(M_PASS)
     elif phase == DRAWN or phase == FOLLOW_UP_DRAWN:
         if not ps:
-            out.append(M_MARK if phase == DRAWN and c.tab.draw_marks else end_without_play(c))
+            out.append(end_without_play(c))
         elif passes_by_choice(c):
             out.append(M_PASS)
     elif not ps and (phase == TURN or phase == FOLLOW_UP):
