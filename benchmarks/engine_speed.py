@@ -31,8 +31,10 @@ where the tree has only that); in an older tree, ``choose(view(state, seat))`` a
 ``--compiled`` also times this tree's compiled form (setup.py, ``MEXITRAIN_COMPILE=1``): the
 working tree's files are copied to a temporary folder and built there with ``setup.py
 build_ext --inplace`` (kept for the next run, under the system's temporary folder, keyed by
-the sources, Cython and Python; a new build removes the older ones), then timed side by
-side with this tree (pure Python: the tree shadows any installed package) and REV if given.
+the sources, Cython and Python; a new build removes older ones not of this run), then timed side by
+side with this tree (pure Python: the tree shadows any installed package) and REV if given;
+with ``--against REV``, REV is built and timed compiled too when its own setup.py knows
+``MEXITRAIN_COMPILE`` (before and after a change to the core, in both forms: four sides).
 Each run's line says which form of the rules core ran.
 
 ``--against REV`` checks REV out in a temporary git worktree and times the same work there and
@@ -314,11 +316,17 @@ def side_by_side(args: argparse.Namespace) -> int:
 
     with contextlib.ExitStack() as stack:
         sides: dict[str, Path] = {}  # the ratios are each side against those after it
+        built: list[Path] = []  # this run's builds, kept when the next one is made
         if args.compiled:
-            sides["this tree, compiled"] = compiled_tree()
-        sides["this tree"] = ROOT
+            built.append(compiled_tree(ROOT, keep=built))
+            sides["this tree, compiled"] = built[-1]
         if args.against:
             rev, worktree = stack.enter_context(checkout(args.against))
+            if args.compiled and "MEXITRAIN_COMPILE" in _read(worktree / "setup.py"):
+                built.append(compiled_tree(worktree, keep=built))  # REV's own compiled form
+                sides[f"commit {rev}, compiled"] = built[-1]
+        sides["this tree"] = ROOT
+        if args.against:
             sides[f"commit {rev}"] = worktree
         print(
             f"{args.games} games a run, {args.players} players, preset {args.preset}"
@@ -355,10 +363,15 @@ def _form() -> str:
     return "compiled" if getattr(core, "COMPILED", False) else "pure Python" if core else "no core"
 
 
-def compiled_tree() -> Path:
-    """A copy of this working tree with the rules core compiled in place (setup.py,
-    ``MEXITRAIN_COMPILE=1``), built once per sources, Cython and Python and kept in the
-    system's temporary folder; raises SystemExit when it cannot be built."""
+def _read(path: Path) -> str:
+    return path.read_text() if path.is_file() else ""
+
+
+def compiled_tree(root: Path = ROOT, keep: list[Path] | tuple[Path, ...] = ()) -> Path:
+    """A copy of the working tree at ``root`` (this one, or REV's checkout) with the rules core
+    compiled in place (setup.py, ``MEXITRAIN_COMPILE=1``), built once per sources, Cython and
+    Python and kept in the system's temporary folder (a new build removes the older ones but
+    those in ``keep``); raises SystemExit when it cannot be built."""
     import hashlib
     import os
     import shutil
@@ -366,11 +379,11 @@ def compiled_tree() -> Path:
     import tempfile
 
     listed = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
+        ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
          "--", "setup.py", "pyproject.toml", "mexitrain"],
         check=True, capture_output=True,
     ).stdout.decode().split("\0")
-    files = sorted(f for f in listed if f and (ROOT / f).is_file())
+    files = sorted(f for f in listed if f and (root / f).is_file())
     try:
         import Cython
 
@@ -379,15 +392,16 @@ def compiled_tree() -> Path:
         raise SystemExit("--compiled: Cython is not installed (python3 -m pip install cython)") from None
     digest = hashlib.sha256(f"{sys.version} {cython_version}".encode())
     for f in files:
-        digest.update(f.encode() + b"\0" + (ROOT / f).read_bytes())
+        digest.update(f.encode() + b"\0" + (root / f).read_bytes())
     folder = Path(tempfile.gettempdir()) / f"mexitrain-compiled-{digest.hexdigest()[:16]}"
     if (folder / "built").exists():
         return folder
     for old in folder.parent.glob("mexitrain-compiled-*"):  # builds of older sources
-        shutil.rmtree(old, ignore_errors=True)
+        if old not in keep:
+            shutil.rmtree(old, ignore_errors=True)
     for f in files:
         (folder / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / f, folder / f)
+        shutil.copy2(root / f, folder / f)
     build = subprocess.run(
         [sys.executable, "setup.py", "-q", "build_ext", "--inplace", "-j", str(os.cpu_count() or 1)],
         cwd=folder, env={**os.environ, "MEXITRAIN_COMPILE": "1"}, capture_output=True, text=True,

@@ -1,16 +1,16 @@
-"""The rules core's fast paths are the same rules as its general ones (issue 22).
+"""The rules core's fast paths are the same rules as its general ones (issue 22, 33).
 
-The core takes shortcuts for the common cases: the plays of a turn, a drawn tile or a
-follow-up in one pass (in ``moves.legal``, against ``moves.target_plays`` for every
-case; ``Table.fast``: a turn or a drawn tile with no open double, one line a train, in
-short), each fitting tile laid one way in id order (``Table.simple``), a play stepped in one
-piece (``Table.plain_turn``), a drawn tile that does not fit ending in a Mark
-(``Table.draw_marks``), the lines a seat may use looked up by its markers (``Core.mbits``,
-``Table.usable``) and its own shuffle (``deal.shuffle``). Here each is held to the general
-path over random games under random rule sets (every §8 option): a twin core whose table
-has the shortcuts off is stepped with the same moves, and after EVERY action both have the
-same legal moves in the same order and the same fields. A small sample always runs;
-MEXITRAIN_HEAVY=1 runs the ``slow`` heavy sample.
+Since issue 33 each rule has one form in the core (``step`` one play and one Mark, one
+blocking test of open doubles, ``moves.blocking_lines``), but for the shortcuts of the move
+generator kept for their speed: each fitting tile laid one way in id order
+(``Table.simple``, in ``moves.legal``'s one pass, against ``moves._add``), the lines a seat
+may use looked up by its markers (``Core.mbits``, ``Table.usable``), and its own shuffle
+(``deal.shuffle``). Here each is held to the general path over random games under random
+rule sets (every §8 option): a twin core whose table has the shortcuts off is stepped with
+the same moves, and after EVERY action both have the same legal moves in the same order and
+the same fields, and the one-pass plays are those of ``moves.target_plays`` (every case
+alike, by way of ``targets``). A small sample always runs; MEXITRAIN_HEAVY=1 runs the
+``slow`` heavy sample.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ def _fields(c: core.Core) -> dict:
 
 
 def _slow_twin(c: core.Core) -> core.Core:
-    """A copy of ``c`` on a table with every shortcut of the move generator and the step
-    turned off, and no cached lines."""
+    """A copy of ``c`` on a table with the move generator's shortcut turned off
+    (``Table.simple``), and a cache of lines of its own."""
     twin = c.copy()
     tab = copy.copy(c.tab)
-    tab.simple = tab.plain_turn = tab.draw_marks = tab.fast = False
+    tab.simple = False
     tab.usable = {}  # its own
     twin.tab = tab
     return twin

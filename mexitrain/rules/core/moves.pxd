@@ -13,6 +13,8 @@ cdef long M_DRAW, M_MARK, M_PASS, M_SKIP
 # c is a Position, not a Core: the move generator also runs on a seat's CompactView
 # (seat.py), which is a Position too
 cpdef usable_lines(Position c, long seat)
+@cython.locals(blocking=list, ends=list, sat=list, x=long)
+cpdef blocking_lines(Position c, long exclude=*)
 @cython.locals(tab=Table)
 cpdef swan_next(Position c)
 cpdef plays(Position c)
@@ -20,7 +22,7 @@ cpdef plays(Position c)
 cpdef end_without_play(Position c)
 cpdef bint passes_by_choice(Position c)
 
-@cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, line_codes=list, codes=list,
+@cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, codes=list,
                one_lay=list, base=list, out=list, phase=long, seat=long, end=long, line=long,
-               owed=long, x=long)
+               owed=long)
 cpdef legal(Position c)

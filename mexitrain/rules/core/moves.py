@@ -24,18 +24,27 @@ from .tables import (
 )
 
 
+def blocking_lines(c: Position, exclude: int = -1) -> list[int]:
+    """The open doubles that block (§6), but line ``exclude``, in order (a new list, empty if
+    none): those that a tile out of the seat's sight (``off``) could still satisfy."""
+    sat = c.tab.satmask
+    off = c.off
+    ends = c.ends
+    blocking = []
+    for x in c.open_dbl:
+        if x != exclude and off & sat[ends[x]]:
+            blocking.append(x)
+    if len(blocking) > 1:
+        blocking.sort(key=c.base.__getitem__)
+    return blocking
+
+
 def default_lines(c: Position, seat: int, exclude: int = -1) -> tuple[list[int], bool]:
     """``(lines, blocked)``: the open doubles that block (§6), if any, else every line of the
     trains ``seat`` may play on (own or team's, public ones, the Mexican Train), in order."""
     if c.open_dbl:
-        sat = c.tab.satmask
-        off = c.off
-        ends = c.ends
-        blocking = [x for x in c.open_dbl if x != exclude and off & sat[ends[x]]]
+        blocking = blocking_lines(c, exclude)
         if blocking:
-            if len(blocking) > 1:
-                base = c.base
-                blocking.sort(key=lambda x: base[x])
             return blocking, True
     return usable_lines(c, seat), False
 
@@ -234,43 +243,7 @@ def legal(c: Position) -> list[int]:
     tests/rules/test_core_fast_paths.py holds the two ways equal."""
     phase = c.phase
     ps = c.plays_cache
-    if ps is None and phase < FOLLOW_UP and c.tab.fast and not c.open_dbl:
-        # the usual case in short: a turn or a drawn tile, no open double, one line a train
-        # (line ti of train ti, its moves in Table.line_codes), one lay a tile
-        tab = c.tab
-        seat = c.turn
-        key = c.mbits << 5 | seat
-        try:
-            lines = tab.usable[key]
-        except KeyError:
-            lines = tab.usable[key] = usable_lines(c, seat)
-        mask = tab.bit[c.drawn] if phase else c.hands[seat]
-        ends = c.ends
-        fit = tab.fit
-        line_codes = tab.line_codes
-        ps = []
-        for line in lines:
-            end = ends[line]
-            h = mask & fit[end]
-            if h:
-                codes = line_codes[line][end]
-                if h & (h - 1):
-                    while h:
-                        low = h & -h
-                        ps.append(codes[low.bit_length()])
-                        h ^= low
-                else:
-                    ps.append(codes[h.bit_length()])
-        c.plays_cache = ps
-        if ps:
-            if not phase or not tab.delayed:
-                return ps  # nothing is added (passes_by_choice needs delayed_first_turn)
-        elif not phase:
-            if c.bpos < len(c.bone):
-                return [M_DRAW]
-        elif tab.draw_marks:
-            return [M_MARK]  # a drawn tile that does not fit (see end_without_play)
-    elif ps is None:
+    if ps is None:
         if phase >= CHAIN:
             if phase == GAME_OVER:
                 return []
@@ -289,19 +262,12 @@ def legal(c: Position) -> list[int]:
                 if tab.must_satisfy or c.swan_pos is not None:
                     lines = [owed]  # §6 must_satisfy, or a follow-up within a swan drive (§8)
             if lines is None and c.open_dbl:  # the doubles that block (§6), and the owed one
-                sat = tab.satmask
-                off = c.off
-                for x in c.open_dbl:
-                    if x != owed and off & sat[ends[x]]:
-                        if lines is None:
-                            lines = [x]
-                        else:
-                            lines.append(x)
-                if lines is not None:
-                    if owed >= 0:
-                        lines.append(owed)
-                    if len(lines) > 1:
-                        lines.sort(key=c.base.__getitem__)
+                lines = blocking_lines(c, owed)
+                if not lines:
+                    lines = None
+                elif owed >= 0:
+                    lines.append(owed)
+                    lines.sort(key=c.base.__getitem__)
             if lines is None:  # every line of the trains the seat may use
                 if tab.branching:
                     lines = usable_lines(c, seat)
@@ -352,7 +318,7 @@ def legal(c: Position) -> list[int]:
         out.append(M_PASS)
     elif phase == DRAWN or phase == FOLLOW_UP_DRAWN:
         if not ps:
-            out.append(M_MARK if phase == DRAWN and c.tab.draw_marks else end_without_play(c))
+            out.append(end_without_play(c))
         elif passes_by_choice(c):
             out.append(M_PASS)
     elif not ps and (phase == TURN or phase == FOLLOW_UP):

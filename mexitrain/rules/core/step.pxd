@@ -7,8 +7,8 @@ from .compact cimport Core
 from .tables cimport Table
 
 # the phase, event and move codes imported from tables.py, as C constants here
-cdef long CHAIN, DRAWN, E_DRAW, E_MARK, E_PLAY, FOLLOW_UP, FOLLOW_UP_DRAWN, GAME_OVER, SWAN, TURN
-cdef long M_DRAW, M_MARK, M_SKIP, _DRAW_EVENT, _MARK_EVENT
+cdef long CHAIN, DRAWN, E_DRAW, FOLLOW_UP, FOLLOW_UP_DRAWN, GAME_OVER, SWAN, TURN
+cdef long M_DRAW, M_MARK, M_SKIP, _DRAW_EVENT
 
 @cython.locals(tab=Table, hands=list, laid=list, open_dbl=list, marker=list, seat=long,
                phase=long, ti=long, lay=long, line=long, end=long, double=bint, t=long)

@@ -12,13 +12,9 @@ from .tables import (
     DOMINO,
     DRAWN,
     E_DRAW,
-    E_MARK,
-    E_PLAY,
     FOLLOW_UP,
     FOLLOW_UP_DRAWN,
     GAME_OVER,
-    LAY_DOUBLE,
-    LAY_END,
     M_DRAW,
     M_MARK,
     M_SKIP,
@@ -29,68 +25,77 @@ from .tables import (
 )
 
 _DRAW_EVENT = E_DRAW << 4
-_MARK_EVENT = E_MARK << 4
 
 
 def step(c: Core, m: int) -> None:
     """Make legal move ``m`` (unchecked: see :func:`.refusals.check`) and settle."""
     c.plays_cache = None
-    if m >= 0:
+    if m >= 0:  # a play (§5, §6, §8): the one form, for every phase and rule set
         tab = c.tab
+        seat = c.turn
         phase = c.phase
-        if phase < CHAIN and tab.plain_turn:
-            # the common play, in one piece: a tile laid on a turn, a drawn tile, a
-            # follow-up (no chain opening, no swan drive, so no swan position to reset),
-            # then the follow-up a double asks for or the next seat's turn
-            seat = c.turn
-            ti = m >> 15
-            lay = m & 511
-            bit, end, double = tab.lay_info[lay]
-            hands = c.hands
-            hand = hands[seat] ^ bit
-            hands[seat] = hand
-            c.off ^= bit
-            line = c.train_lines[ti][(m >> 9) & 63] if tab.branching else ti
-            laid = c.laid
-            laid[line] = laid[line] + [lay]  # copy on write: copies of the core share lines
-            open_dbl = c.open_dbl
-            if open_dbl and line in open_dbl:  # this play satisfies a double
-                open_dbl.remove(line)
-                if tab.branching:  # two more branches grow from it (§8)
-                    old_end = c.ends[line]
-                    c.add_line(ti, old_end)
-                    c.add_line(ti, old_end)
-            c.ends[line] = end
-            if (ti == seat or ti == tab.partner[seat]) and c.mbits & tab.team_bits[seat]:
-                marker = c.marker  # the owner (or a partner) removes the marker (§5)
-                for s in tab.team[seat]:
-                    marker[s] = False
-                c.mbits &= ~tab.team_bits[seat]
-            c.failed[seat] = False
-            c.events.append(seat | m << 7)  # E_PLAY
-            if ti == tab.n and c.mexican_starter is None:
-                c.mexican_starter = seat
-            if phase:  # not a turn: a drawn tile (none on a turn) or a follow-up
-                c.drawn = -1
-            if double:
-                open_dbl.append(line)
-            if not hand:  # domino: the round ends at once, even on a double (§6, §7)
-                end_round(c, DOMINO, seat)
-            elif double:
+        # a swan drive's next train, on the position before the play
+        nxt = swan_next(c) if phase == SWAN else None
+        ti = m >> 15
+        lay = m & 511
+        bit, end, double = tab.lay_info[lay]
+        hands = c.hands
+        hand = hands[seat] ^ bit
+        hands[seat] = hand
+        c.off ^= bit
+        line = c.train_lines[ti][(m >> 9) & 63] if tab.branching else ti  # one line a train
+        laid = c.laid
+        laid[line] = laid[line] + [lay]  # copy on write: copies of the core share lines
+        open_dbl = c.open_dbl
+        if open_dbl and line in open_dbl:  # this play satisfies a double
+            open_dbl.remove(line)
+            if tab.branching:  # two more branches grow from it (§8), from the double's value
+                old_end = c.ends[line]
+                c.add_line(ti, old_end)
+                c.add_line(ti, old_end)
+        c.ends[line] = end
+        if double:
+            open_dbl.append(line)
+        if (ti == seat or ti == tab.partner[seat]) and c.mbits & tab.team_bits[seat]:
+            marker = c.marker  # the owner (or a partner) removes the marker (§5)
+            for s in tab.team[seat]:
+                marker[s] = False
+            c.mbits &= ~tab.team_bits[seat]
+        c.failed[seat] = False
+        c.events.append(seat | m << 7)  # E_PLAY (0) in bits 4-6
+        c.drawn = -1
+        if ti == tab.n and c.mexican_starter is None:
+            c.mexican_starter = seat
+        if not hand and (phase != CHAIN or not tab.simultaneous):
+            # domino: the round ends at once, even on a double (§6, §7); in a simultaneous
+            # opening every seat lays its chain first (§8, settle)
+            end_round(c, DOMINO, seat)
+        elif (
+            tab.chain_opening
+            and ti == seat
+            and c.chain_right[seat]
+            and (
+                (phase == TURN and tab.first_turn_chain)
+                or ((phase == TURN or phase == DRAWN) and tab.delayed)
+            )
+        ):  # the seat's first play on its own train opens its chain (§8)
+            c.chain_right = c.chain_right[:]  # copy on write (see Core.copy)
+            c.chain_right[seat] = False
+            c.phase = CHAIN
+        elif phase != CHAIN:  # a chain goes on while a tile fits (settle)
+            if phase == SWAN:
+                c.swan_pos = nxt
+            if double:  # the double asks for its follow-up (§6)
                 c.phase = FOLLOW_UP
                 c.dline = line
+            elif tab.swan and (phase == SWAN or c.swan_pos is not None or ti == seat):
+                swan_context = phase == SWAN or c.swan_pos is not None  # a drive under way
+                c.phase = SWAN  # §8: the swan drive goes on, or starts on one's own train
+                c.dline = -1
+                if not swan_context:
+                    c.swan_pos = -1
             else:
-                if phase:  # the owed double, if any, is satisfied or given up
-                    c.phase = TURN
-                    c.dline = -1
-                c.turn = tab.next_seat[seat]
-                if tab.until_blocked:
-                    c.idle = 0
-                    return
-                if c.bpos < len(c.bone):
-                    return
-        else:
-            _play(c, m)
+                end_turn(c, True)
     elif m == M_DRAW:
         tab = c.tab
         seat = c.turn
@@ -104,27 +109,7 @@ def step(c: Core, m: int) -> None:
     elif m == M_SKIP:
         c.swan_pos = swan_next(c)
         c.events.append(c.turn | MOVE_EVENT[m] << 4)
-    elif m == M_MARK and c.phase == DRAWN and c.tab.plain_turn and not c.tab.until_blocked:
-        # the common Mark, in one piece: a drawn tile that does not fit, on a turn (no owed
-        # double, no swan drive, no chain opening): the marker, then the next seat's turn
-        # (end_turn without a play, with nothing to reset but the drawn tile)
-        tab = c.tab
-        seat = c.turn
-        c.events.append(seat | _MARK_EVENT | (seat + 1) << 7)  # the marker's train: its own
-        team_bits = tab.team_bits[seat]
-        if c.mbits & team_bits != team_bits:
-            marker = c.marker
-            for s in tab.team[seat]:
-                marker[s] = True
-            c.mbits |= team_bits
-        c.turn = tab.next_seat[seat]
-        c.phase = TURN
-        c.drawn = -1
-        c.dline = -1
-        c.failed[seat] = True
-        if c.bpos < len(c.bone):
-            return
-    else:  # mark or pass
+    else:  # mark or pass (§5, §6, §8): the one form
         seat = c.turn
         phase = c.phase
         played = phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN or phase == SWAN
@@ -134,7 +119,7 @@ def step(c: Core, m: int) -> None:
             if (phase == FOLLOW_UP or phase == FOLLOW_UP_DRAWN) and tab.must_satisfy:
                 target = c.line_ti[c.dline]
             # the event says whose train the marker went on (its payload: that seat + 1)
-            c.events.append(seat | _MARK_EVENT | (target + 1) << 7)
+            c.events.append(seat | MOVE_EVENT[m] << 4 | (target + 1) << 7)
             marker = c.marker
             for s in tab.team[target]:
                 marker[s] = True
@@ -150,96 +135,22 @@ def step(c: Core, m: int) -> None:
     settle(c)
 
 
-def _play(c: Core, m: int) -> None:
-    tab = c.tab
-    n = tab.n
-    ti, li, lay = m >> 15, (m >> 9) & 63, m & 511
-    double = LAY_DOUBLE[lay]
-    seat = c.turn
-    phase = c.phase
-    nxt = swan_next(c) if phase == SWAN else None  # on the position before the play
-    swan_context = phase == SWAN or c.swan_pos is not None
-    bit = tab.bit_of_lay[lay]
-    c.hands[seat] ^= bit
-    c.off ^= bit
-    line = c.train_lines[ti][li]
-    ends = c.ends
-    old_end = ends[line]
-    laid = c.laid
-    laid[line] = laid[line] + [lay]  # copy on write: copies of the core share lines
-    ends[line] = LAY_END[lay]
-    open_dbl = c.open_dbl
-    if line in open_dbl:  # this play satisfies a double
-        open_dbl.remove(line)
-        if tab.branching:  # two more branches grow from it (§8)
-            c.add_line(ti, old_end)  # from the double's value
-            c.add_line(ti, old_end)
-    if double:
-        open_dbl.append(line)
-    if ti < n and (ti == seat or ti == tab.partner[seat]):
-        # the owner (or a partner) removes the marker by playing here
-        marker = c.marker
-        team = tab.team[seat]
-        if marker[team[0]] or marker[team[-1]]:
-            for s in team:
-                marker[s] = False
-            c.mbits &= ~tab.team_bits[seat]
-    c.failed[seat] = False
-    c.events.append(seat | E_PLAY << 4 | m << 7)
-    c.drawn = -1
-    if ti == n and c.mexican_starter is None:
-        c.mexican_starter = seat
-    if not c.hands[seat]:  # domino: the round ends at once, even on a double (§6, §7)
-        if phase == CHAIN and tab.simultaneous:
-            return  # §8: every seat lays its chain first (settle)
-        end_round(c, DOMINO, seat)
-        return
-    if (
-        ti == seat
-        and c.chain_right[seat]
-        and (
-            (phase == TURN and tab.first_turn_chain)
-            or ((phase == TURN or phase == DRAWN) and tab.delayed)
-        )
-    ):
-        c.chain_right = c.chain_right[:]  # copy on write (see Core.copy)
-        c.chain_right[seat] = False
-        c.phase = CHAIN
-        return
-    if phase == CHAIN:
-        return  # the chain goes on while a tile fits
-    if phase == SWAN:
-        c.swan_pos = nxt
-    if double:
-        c.phase = FOLLOW_UP
-        c.dline = line
-        return
-    if tab.swan and (swan_context or ti == seat):
-        c.phase = SWAN
-        c.dline = -1
-        if not swan_context:
-            c.swan_pos = -1
-        return
-    end_turn(c, True)
-
-
 def end_turn(c: Core, played: bool) -> None:
     """The next seat's turn (or the end of a blocked round, §7 until_blocked)."""
     tab = c.tab
-    seat, n = c.turn, tab.n
+    seat = c.turn
     c.plays_cache = None
-    idle = c.idle
-    if tab.until_blocked:
-        idle = 0 if played or c.bpos < len(c.bone) else idle + 1
-        if idle >= n:
+    if tab.until_blocked:  # §7: the seats that could do nothing in a row
+        idle = 0 if played or c.bpos < len(c.bone) else c.idle + 1
+        if idle >= tab.n:
             end_round(c, BLOCKED, None)
             return
-    c.turn = (seat + 1) % n
+        c.idle = idle
+    c.turn = tab.next_seat[seat]
     c.phase = TURN
     c.drawn = -1
     c.dline = -1
     c.swan_pos = None
-    c.idle = idle
     c.failed[seat] = not played
     if tab.first_turn_chain and c.chain_right[seat]:
         c.chain_right = c.chain_right[:]  # copy on write (see Core.copy)

@@ -16,15 +16,12 @@ cdef class Table:
     cdef public object delayed
     cdef public object descending
     cdef public object double_mask
-    cdef public object draw_marks
     cdef public object each
-    cdef public object fast
     cdef public object first_turn_chain
     cdef public object fit
     cdef public object id_of
     cdef public object lay_info
     cdef public object lays
-    cdef public object line_codes
     cdef public object must_satisfy
     cdef public object n
     cdef public object next_seat
@@ -32,7 +29,6 @@ cdef class Table:
     cdef public object partner
     cdef public object pipmask
     cdef public object pips
-    cdef public object plain_turn
     cdef public object public_start
     cdef public object round_count
     cdef public object rules

@@ -64,7 +64,7 @@ class Table:
         self.bit_of_lay = [0] * (19 * 19)  # lay code -> the laid tile's bit
         for i, (a, b) in enumerate(tiles):
             self.bit_of_lay[a * 19 + b] = self.bit_of_lay[b * 19 + a] = 1 << i
-        # lay code -> (the laid tile's bit, the new open end, a double?): the step's fast path
+        # lay code -> (the laid tile's bit, the new open end, a double?): what step lays
         self.lay_info = [
             (self.bit_of_lay[c], LAY_END[c], LAY_DOUBLE[c]) for c in range(19 * 19)
         ]
@@ -130,23 +130,10 @@ class Table:
         self.trunk_ti = list(range(n + 1))
         self.trunk_li = [0] * (n + 1)
         self.trunk_base = [ti << 15 for ti in range(n + 1)]
-        # a play on a turn is only laid, then the turn ends or a double asks for its
-        # follow-up: no chain opening, no swan drive (the step's fast path)
-        self.plain_turn = not (self.swan or self.chain_opening)
-        # ending a turn without a play after a draw is always a Mark (see moves.end_without_play)
-        self.draw_marks = not (self.delayed or self.both_stuck)
         self.round_count = rules.round_count
         # without branches (one line a train, line ti on train ti): per markers (as bits)
         # and seat, the lines the seat may play on when no double blocks (moves.usable_lines)
         self.usable: dict[int, list[int]] = {}
-        # moves.legal's shortest path: a turn or a drawn tile with no open double, one lay a
-        # tile, one line a train, no first-turn chain; line_codes[line][end][i + 1] is the
-        # move of tile i on that line's trunk (one_lay with the line's move bits, -1 if none)
-        self.fast = self.simple and not self.branching and not self.first_turn_chain
-        self.line_codes = [
-            [[x if x < 0 else ti << 15 | x for x in self.one_lay[end]] for end in range(19)]
-            for ti in range(n + 1)
-        ]
         self._swan_orders: dict[tuple[int, int | None], tuple[int, ...]] = {}
         self._actions: dict[int, object] = dict(SPECIAL_ACTIONS)
         self._events: dict[int, object] = {}
