@@ -168,7 +168,7 @@ def test_a_name_of_nothing_is_refused(name):
 
 def test_an_open_seat_has_no_name_yet_and_a_taken_one_needs_one():
     data = as_json(real_games()["lobbies"][0])
-    assert data["seats"][1] == {"seat": 1, "name": "", "kind": "open", "level": None, "connected": False}
+    assert data["seats"][1] == {"seat": 1, "name": "", "kind": "open", "level": None, "connected": False, "host": False}
     assert decode_server(json.dumps(data)).seats[1].name == ""
     data["seats"][1]["kind"] = "person"
     assert refused(data)["reason"] == "invisible"

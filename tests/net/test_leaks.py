@@ -12,7 +12,7 @@ from support.net import served, table
 from websockets.asyncio.client import connect
 
 import mexitrain.net.game as game_module
-from mexitrain.net.protocol import Hello, Intent, Update, decode_server, encode
+from mexitrain.net.protocol import Hello, Intent, Seen, Update, decode_server, encode
 from mexitrain.players import make_player
 from mexitrain.rules import apply, new_game, view
 from mexitrain.rules.actions import event_action
@@ -22,7 +22,7 @@ from mexitrain.rules.tiles import tile
 from mexitrain.rules.view import PublicRound
 
 # Fields of a view that hold numbers in pairs that are not tiles.
-NOT_TILES = {"double_line", "hand_sizes", "chain_right", "failed", "opening_queue", "winners", "starts", "rules"}
+NOT_TILES = {"double_line", "hand_sizes", "chain_right", "failed", "opening_queue", "winners", "starts", "rules", "waiting"}
 
 
 async def raw_seat(address: str, code: str, name: str, seed: int) -> list[str]:
@@ -38,6 +38,9 @@ async def raw_seat(address: str, code: str, name: str, seed: int) -> list[str]:
             if isinstance(msg, Update):
                 if msg.view.phase == "game_over":
                     break
+                if msg.view.seat in msg.waiting:  # a round's results: seen (the next waits)
+                    await ws.send(encode(Seen(round=len(msg.view.results))))
+                    continue
                 if msg.view.my_turn and msg.seq not in acted:
                     acted.add(msg.seq)
                     await ws.send(encode(Intent(seq=msg.seq, action=player.choose(msg.view))))

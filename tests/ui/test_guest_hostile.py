@@ -353,7 +353,7 @@ async def _standings(score: int) -> tuple[object, list[str], str]:
         v = view(game, 0)
         result = PublicRound.model_construct(number=1, engine=6, engine_seat=None, first_seat=0, end="domino",
                                              out_seat=2, leftovers=((), (), ()), scores=(score, score - 1, 0))
-        v = v.model_copy(update={"phase": "game_over", "results": (result,), "winners": (2,)})
+        v = v.model_copy(update={"phase": "game_over", "results": (result,), "winners": (2,), "legal": (), "forced": None})
         client.say(hostile_update(game, view=v, names=("Ann", "Bea", "Cal"), away=()))
         def said() -> str:
             return app.table.fatal or "" if app.table is not None else ""
