@@ -25,3 +25,88 @@ async def test_the_station_puts_seat_name_and_count_in_one_order_on_both_sides()
             count = view.hand_sizes[seat]
             assert re.search(rf"\b{seat + 1} {name} +{count}\b", text), (name, text)
             assert not re.search(rf"{name} +{count} {seat + 1}\b", text), (name, text)
+
+
+# -- quitting a local game: the dialog says it is autosaved, the terminal how to resume ---------
+async def test_the_quit_dialog_of_a_local_game_says_it_is_autosaved_and_it_is():
+    from support.pilot import human_move
+
+    from mexitrain.storage import load_game
+    from mexitrain.ui.screens import QuitScreen
+
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await human_move(pilot)
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        assert "autosaved" in str(app.screen.query_one("#quit-autosaved").render())
+        snapshot = app.snapshot
+        await pilot.press("y")
+    assert app.quit_autosaved
+    assert load_game(app.saver.path)[1] == snapshot  # what the dialog said is on disk
+
+
+async def test_the_quit_dialog_says_nothing_of_an_autosave_that_fails():
+    from mexitrain.ui.screens import QuitScreen
+
+    app = game_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.saver.failing = "the disk is full"  # as the autosaver keeps a failure
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        assert not app.screen.query("#quit-autosaved")
+        await pilot.press("y")
+    assert not app.quit_autosaved
+
+
+async def test_a_finished_game_quits_with_nothing_to_resume():
+    from support.games import finish
+
+    from mexitrain.rules import new_game
+
+    setup = table()
+    state = finish(new_game(setup.rules, players=2, seed=setup.seed))
+    app = game_app(setup, state=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert not app.quit_autosaved
+
+
+class _Ended:
+    """What the play command reads of an app that has ended."""
+
+    def __init__(self, quit_autosaved: bool, failing: str | None = None) -> None:
+        self.quit_autosaved = quit_autosaved
+        self.saver = type("Saver", (), {"failing": failing})()
+
+
+def _play(monkeypatch, capsys, app, argv: list[str]) -> str:
+    from mexitrain import cli
+    from mexitrain.ui import app as ui_app
+
+    def fake_run(setup, speed, then=None, **kwargs):
+        then(app)
+        return 0
+
+    monkeypatch.setattr(ui_app, "run", fake_run)
+    assert cli.main(argv) == 0
+    return capsys.readouterr().out
+
+
+def test_after_quitting_a_game_in_progress_the_terminal_says_how_to_resume(monkeypatch, capsys):
+    out = _play(monkeypatch, capsys, _Ended(True), ["--players", "2"])
+    assert out == "Your game is autosaved: run mexitrain to resume it.\n"
+    out = _play(monkeypatch, capsys, _Ended(True), ["--data-dir", "/tmp/my games", "--players", "2"])
+    assert out == "Your game is autosaved: run mexitrain --data-dir '/tmp/my games' to resume it.\n"
+
+
+def test_no_resume_line_after_a_finished_game_or_a_failing_autosave(monkeypatch, capsys):
+    assert _play(monkeypatch, capsys, _Ended(False), ["--players", "2"]) == ""
+    assert _play(monkeypatch, capsys, _Ended(True, "the disk is full"), ["--players", "2"]) == ""
