@@ -335,13 +335,14 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                 alert = ngettext("{name} is down to {n} tile; ", "{name} is down to {n} tiles; ", k)
             else:
                 alert = ngettext(
-                    "{name} is down to {n} tile, so the heaviest tile you can play goes first ({pips} pips): ",
-                    "{name} is down to {n} tiles, so the heaviest tile you can play goes first ({pips} pips): ",
+                    "{name} is down to {n} tile, so the heaviest tile you can play goes first ({pips}): ",
+                    "{name} is down to {n} tiles, so the heaviest tile you can play goes first ({pips}): ",
                     k,
                 )
             if name is None:
                 name = seat_label(who)
-            reason = alert.format(name=name, n=k, pips=p) + reason
+            pips = ngettext("{n} pip", "{n} pips", p).format(n=p)
+            reason = alert.format(name=name, n=k, pips=pips) + reason
         out.append((score, reason, a))
     return out
 

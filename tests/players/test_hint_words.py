@@ -14,7 +14,7 @@ from mexitrain.rules import MEXICAN, apply, legal_actions, make_rules, new_game,
 NAMES = ("You", "Bea")
 #: How every tip begins, after the warning about a seat near out (if any).
 VERBS = ("Play", "Shed", "Start", "Keep", "Skip", "End", "Draw", "Place", "Pass", "Nothing")
-ALERT = re.compile(r"^(?:Bea|Seat \d) is down to \d tiles?(?:; |, so the heaviest tile you can play goes first \((\d+) pips\): )")
+ALERT = re.compile(r"^(?:Bea|Seat \d) is down to \d tiles?(?:; |, so the heaviest tile you can play goes first \((\d+) pips?\): )")
 
 
 def _check(why: str, action, state) -> None:
