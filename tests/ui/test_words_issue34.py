@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from support.pilot import game_app, settle
 from support.tables import table
 
@@ -110,3 +112,96 @@ def test_after_quitting_a_game_in_progress_the_terminal_says_how_to_resume(monke
 def test_no_resume_line_after_a_finished_game_or_a_failing_autosave(monkeypatch, capsys):
     assert _play(monkeypatch, capsys, _Ended(False), ["--players", "2"]) == ""
     assert _play(monkeypatch, capsys, _Ended(True, "the disk is full"), ["--players", "2"]) == ""
+
+
+# -- the new-game form at 80 columns ----------------------------------------------------------
+def _form_app():
+    from mexitrain.ui.app import MexitrainApp
+
+    return MexitrainApp(None, speed=0, seed=4242)
+
+
+async def test_an_unticked_box_shows_no_x_and_a_ticked_one_does():
+    """Textual draws an unticked box's X dim, which reads as ticked: on the form the X of an
+    unticked box has the colour of its background (unseen), a ticked one stands out."""
+    from textual.widgets import Checkbox
+
+    app = _form_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        box = app.screen.query_one("#undo_with_several", Checkbox)
+        for ticked in (False, True):
+            box.value = ticked
+            await pilot.pause()
+            x = next(seg for seg in box.render_line(0) if seg.text == "X")
+            assert (x.style.color == x.style.bgcolor) is not ticked, (ticked, x.style)
+
+
+async def test_every_list_of_the_form_has_one_width():
+    """The lists ended at three places (Preset wider, the seats' kinds narrower): now they end
+    at one column, the seats' kinds included."""
+    from textual.widgets import Select
+
+    app = _form_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lists = [s for s in app.screen.query(Select) if s.outer_size.width]  # rows shown
+        assert len(lists) >= 12
+        assert len({s.outer_size.width for s in lists if "seat-kind" not in s.classes}) == 1
+        assert len({s.region.right for s in lists}) == 1, {s.id: s.region.right for s in lists}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_ready_summary_fits_one_line_at_80_columns(lang):
+    from textual.widgets import Select, Static
+
+    from mexitrain.i18n import set_language
+
+    set_language(lang)
+    app = _form_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        for players in (4, 8, 2):
+            screen.query_one("#players", Select).value = players
+            await pilot.pause()
+            await pilot.pause()
+            verdict = screen.query_one("#verdict", Static)
+            text = verdict.render().plain
+            assert text.startswith(("Ready:", "Prêt :")), text
+            assert verdict.size.height == 1 and len(text) <= verdict.size.width, text
+
+
+# -- pictures: the new-game form and the quit dialog at 80x24, in both languages ---------------
+LANGS = [pytest.param("en", id="en"), pytest.param("fr", id="fr")]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_new_game_form_picture(snap_compare, lang):
+    """Lists of one width, the unticked box empty, the verdict on one line above the buttons."""
+    from mexitrain.i18n import set_language
+
+    set_language(lang)
+    assert snap_compare(_form_app(), terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_quit_dialog_picture(snap_compare, lang):
+    """The quit dialog of a local game: the game is autosaved, and it says so."""
+    from mexitrain.i18n import set_language
+    from mexitrain.ui.screens import QuitScreen
+
+    set_language(lang)
+    app = game_app(table(RuleSet(set=6, rounds=1), seed=3, kinds=("human", "random")))
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("q")
+        for _ in range(50):
+            if isinstance(pilot.app.screen, QuitScreen):
+                break
+            await pilot.pause()
+        await pilot.pause()
+        pilot.app.clear_notifications()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
