@@ -111,7 +111,7 @@ class StationHub(BoardWidget):
             line.raw(f"[b]▸[/]{domino.value(end)}", 1 + len(str(end))).add(" " * (3 - len(str(end))))
             line.add(flags[1], "b $error").add(flags[0], "b $warning").add(" ")
             # seat, name, tiles in hand: the left side's order ("3 Cal 13", not "Cal 13 3")
-            line.add(f"{key} ", "dim").add(cut(name, name_w), style)
+            line.add(f"{key} ", "dim").add(fit(name, name_w) if sizes else cut(name, name_w), style)
             if sizes:
                 line.add(f" {v.hand_sizes[ti]:>2}", "dim")
         return line
