@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from support.pilot import game_app, settle
 from support.tables import table
 
