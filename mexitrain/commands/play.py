@@ -130,5 +130,15 @@ def run(args: argparse.Namespace) -> int:
         "served": getattr(args, "served", False) or None,
         "tables": False if getattr(args, "no_tables", False) else None,
     }
-    status = run_app(setup, args.speed, **{k: v for k, v in extra.items() if v is not None})
+    data_dir = getattr(args, "data_dir", None)
+
+    def say_how_to_resume(app) -> None:
+        """One line once the terminal is back, only when a local game in progress was quit
+        with its autosave working (not after a finished game, nor at a network table)."""
+        if app.quit_autosaved and app.saver.failing is None:
+            from ..text.files import resume_line
+
+            print(resume_line(data_dir))
+
+    status = run_app(setup, args.speed, then=say_how_to_resume, **{k: v for k, v in extra.items() if v is not None})
     return int(status or 0)  # a crash inside the app is raised (mexitrain.ui.crash.AppCrashed)

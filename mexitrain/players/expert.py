@@ -222,16 +222,16 @@ def one_round(state: GameState) -> GameState:
 
 
 _OTHER_REASONS = {
-    ("swan", "pass"): N_("ends your drive here"),
-    ("swan", "skip"): N_("skips the Mexican Train to go on to the next public train"),
-    ("drawn", "pass"): N_("keeps the drawn tile and passes without a marker"),
+    ("swan", "pass"): N_("end your drive here"),
+    ("swan", "skip"): N_("skip the Mexican Train and go on to the next public train"),
+    ("drawn", "pass"): N_("keep the drawn tile and pass without a marker"),
 }
 # Any other turn-ending choice, in any phase: the words for the action itself.
 _ACTION_REASONS = {
-    "draw": N_("draws from the boneyard"),
-    "mark": N_("places your marker and passes"),
-    "pass": N_("passes"),
-    "skip": N_("skips this train"),
+    "draw": N_("draw from the boneyard"),
+    "mark": N_("place your marker and pass"),
+    "pass": N_("pass"),
+    "skip": N_("skip this train"),
 }
 
 

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from ..i18n import N_, _, ngettext
 from ..rules import MEXICAN, Action, SeatView, cache, view_legal_actions
 from ..rules.tiles import placement_table, tile
-from ..text.basics import seat_name
+from ..text.basics import seat_label, seat_name
 from .knowledge import lacking_values
 from .plans import plan_train
 
@@ -174,14 +174,18 @@ class Context:
 
 
 def _where(train, ctx: Context) -> str:
-    owner = train.owner
+    return _train_words(train.owner, ctx.seat, ctx.team, ctx.names)
+
+
+def _train_words(owner: int | None, seat: int, team, names) -> str:
+    """The train of ``owner`` (None: the Mexican Train) as ``seat`` calls it."""
     if owner is None:
         return _("the Mexican Train")
-    if owner == ctx.seat:
+    if owner == seat:
         return _("your train")
-    if owner in ctx.team:
+    if owner in team:
         return _("your partner's train")
-    name = seat_name(ctx.names, owner)
+    name = seat_name(names, owner)
     if name is not None:
         return _("{name}'s train").format(name=name)
     return _("seat {seat}'s train").format(seat=owner + 1)
@@ -210,6 +214,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
     )
     after_double = phase in ("follow_up", "follow_up_drawn", "chain")
     reason = ""
+    heaviest = max((a.tile[0] + a.tile[1] for a in plays), default=0) if ctx.danger else 0
     for a in plays:
         lay = a.tile
         x, y = lay
@@ -225,15 +230,15 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if li == plan_line and plan and lay == plan[0]:
                 score += 20
                 if verbose:
-                    reason = _("plays {tile} on your train, following your plan").format(tile=text)
+                    reason = _("play {tile} on your train, following your plan").format(tile=text)
                 if chain_start:
                     score += 4 * len(plan)
                     if verbose:
-                        reason = _("starts your train with {tile} and lays your planned chain").format(tile=text)
+                        reason = _("start your train with {tile} and lay your planned chain").format(tile=text)
             elif idx is None and li != plan_line:
                 score += 16
                 if verbose:
-                    reason = _("sheds {tile} on a branch of your own train, keeping your plan").format(tile=text)
+                    reason = _("shed {tile} on a branch of your own train, keeping your plan").format(tile=text)
             else:
                 if ctx.quick:  # rollouts: no replanning, a rough count of what follows
                     table = placement_table(y, wild)
@@ -244,7 +249,14 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                 loss = len(plan) - 1 - after
                 score += 20 - 5 * max(loss, 0) + min(after, 3)
                 if verbose:
-                    reason = _("plays {tile} on your train and plans a chain of {n} from {end}").format(tile=text, n=after, end=y)
+                    if after:
+                        reason = ngettext(
+                            "play {tile} on your train, then {n} more tile in a row from {end}",
+                            "play {tile} on your train, then {n} more tiles in a row from {end}",
+                            after,
+                        ).format(tile=text, n=after, end=y)
+                    else:  # nothing left in the hand follows its end
+                        reason = _("play {tile} on your train (nothing of yours follows a {end})").format(tile=text, end=y)
             if own_marked:
                 score += 8
                 if verbose:
@@ -253,25 +265,25 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             if own_marked:
                 score += 12
                 if verbose:
-                    reason = _("plays {tile} on your partner's train, making your trains private again").format(tile=text)
+                    reason = _("play {tile} on your partner's train, making your trains private again").format(tile=text)
             else:
                 score += 4
                 if verbose:
-                    reason = _("plays {tile} on your partner's train").format(tile=text)
+                    reason = _("play {tile} on your partner's train").format(tile=text)
         else:
             if idx is None:
                 score += w.shed
                 if verbose:
-                    reason = _("keeps your train private; sheds {tile} on {train}").format(tile=text, train=_where(train, ctx))
+                    reason = _("shed {tile}, which is not in your plan, on {train}").format(tile=text, train=_where(train, ctx))
             elif idx == len(plan) - 1:
                 score += w.shed_last
                 if verbose:
-                    reason = _("sheds {tile}, the last tile of your plan, on {train}").format(tile=text, train=_where(train, ctx))
+                    reason = _("shed {tile}, the last tile of your plan, on {train}").format(tile=text, train=_where(train, ctx))
             else:
                 stranded = len(plan) - idx - 1
                 score += 22 - 5 * stranded
                 if verbose:
-                    reason = _("plays {tile} from your plan on {train}").format(tile=text, train=_where(train, ctx))
+                    reason = _("play {tile} from your plan on {train}").format(tile=text, train=_where(train, ctx))
             # an end we can go on shedding on, or one a near-out opponent lacks
             follow = placement_table(y, wild)
             mine = 0
@@ -319,19 +331,18 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
             who = min(ctx.near_out, key=lambda i: (s.hand_sizes[i], i))
             k = s.hand_sizes[who]
             name = seat_name(ctx.names, who)
-            if name is None:
-                alert = ngettext(
-                    "seat {seat} is down to {n} tile, so heavy tiles go first ({pips} pips); ",
-                    "seat {seat} is down to {n} tiles, so heavy tiles go first ({pips} pips); ",
-                    k,
-                )
+            if p < heaviest:  # not the heaviest play: the danger is said, not "heavy first"
+                alert = ngettext("{name} is down to {n} tile; ", "{name} is down to {n} tiles; ", k)
             else:
                 alert = ngettext(
-                    "{name} is down to {n} tile, so heavy tiles go first ({pips} pips); ",
-                    "{name} is down to {n} tiles, so heavy tiles go first ({pips} pips); ",
+                    "{name} is down to {n} tile, so the heaviest tile you can play goes first ({pips}): ",
+                    "{name} is down to {n} tiles, so the heaviest tile you can play goes first ({pips}): ",
                     k,
                 )
-            reason = alert.format(seat=who + 1, name=name, n=k, pips=p) + reason
+            if name is None:
+                name = seat_label(who)
+            pips = ngettext("{n} pip", "{n} pips", p).format(n=p)
+            reason = alert.format(name=name, n=k, pips=pips) + reason
         out.append((score, reason, a))
     return out
 
@@ -350,6 +361,8 @@ def planner_decide(
     ``names``, the table's, name the other seats in the reason."""
     if len(legal) == 1:
         only = legal[0]
+        if only.type == "play":
+            return only, _only_play(s, seat, only, names), 0.0
         return only, _forced_reason(only), 0.0
     plays = [a for a in legal if a.type == "play"]
     others = [a for a in legal if a.type != "play"]
@@ -367,22 +380,35 @@ def planner_decide(
     if s.phase == "swan" and others and score < 14:
         skip = next((a for a in others if a.type == "skip"), None)
         if skip is not None:
-            return skip, _("skips the Mexican Train to look at the next public train"), 0.0
+            return skip, _("skip the Mexican Train to look at the next public train"), 0.0
         pas = next((a for a in others if a.type == "pass"), None)
         if pas is not None:
-            return pas, _("ends the drive: nothing worth playing on the next train"), 0.0
+            return pas, _("end the drive: nothing is worth playing on the next train"), 0.0
     if s.phase == "drawn" and others and others[0].type == "pass" and score < 0:
-        return others[0], _("keeps the drawn tile"), 0.0
+        return others[0], _("keep the drawn tile"), 0.0
     return action, reason, score
 
 
 def _forced_reason(a) -> str:
     return _({
         "draw": N_("nothing fits: draw"),
-        "mark": N_("nothing fits: your marker goes down"),
+        "mark": N_("nothing fits: place your marker"),
         "pass": N_("nothing more to do: pass"),
         "skip": N_("skip the Mexican Train"),
     }.get(a.type, N_("the only legal move")))
+
+
+def _only_play(s, seat: int, a, names) -> str:
+    """The words for a play that is the only legal move: which tile, on which train."""
+    n = s.players
+    ti = n if a.train == MEXICAN else a.train
+    owner = s.trains[ti].owner
+    partner = s.rules.partner(seat, n)
+    team = (seat,) if partner is None else (seat, partner)
+    x, y = a.tile
+    return _("play {tile} on {train}: the only legal move").format(
+        tile=f"{x}-{y}", train=_train_words(owner, seat, team, names)
+    )
 
 
 class PlannerPlayer:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import errno
+import shlex
 from collections.abc import Sequence
 from typing import Any
 
@@ -447,3 +448,10 @@ def record_error_text(exc: Any) -> str:
         text = _("{path}: {problem}").format(path=v["path"], problem=text)
     return " ".join(text.split())  # one line, whatever a damaged file holds
 
+
+
+def resume_line(data_dir: str | None = None) -> str:
+    """The line the terminal keeps after a game in progress was quit: how to go on with it.
+    ``data_dir``: the ``--data-dir`` it was played with (its autosave is there)."""
+    command = "mexitrain" if data_dir is None else f"mexitrain --data-dir {shlex.quote(printable(str(data_dir)))}"
+    return _("Your game is autosaved: run {command} to resume it.").format(command=command)

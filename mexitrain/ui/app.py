@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace as dc_replace
 from pathlib import Path
 
@@ -139,6 +139,8 @@ class MexitrainApp(App[None]):
         self.title = _("Mexican Train")
         self.root = _data_dir(data_dir)
         self._fence = Fence(self.root) if served else None
+        #: a game in progress was quit with its autosave working: ``mexitrain`` resumes it
+        self.quit_autosaved = False
         self.saver = Autosaver(
             self.root,
             lambda text, _error: self.post_message(SaveProblem(text)),
@@ -477,7 +479,13 @@ class MexitrainApp(App[None]):
         if state is None or state.over:
             self.exit()
             return
-        self.push_screen(QuitScreen(), lambda yes: self.exit() if yes else None)
+        autosaved = self.saver.path is not None and self.saver.failing is None
+        self.push_screen(QuitScreen(autosaved=autosaved), lambda yes: self._quit_running(autosaved) if yes else None)
+
+    def _quit_running(self, autosaved: bool) -> None:
+        """Quit a game in progress; ``quit_autosaved``: there is one to resume (the command says how)."""
+        self.quit_autosaved = autosaved
+        self.exit()
 
     def action_new_game(self) -> None:
         if isinstance(self.screen, NewGameScreen):
@@ -700,17 +708,23 @@ def run(
     replay: SavedGame | None = None,
     served: bool = False,
     tables: bool = True,
+    then: Callable[[MexitrainApp], None] | None = None,
 ) -> int:
     """Play: ``setup`` None shows the new-game screen first (and offers an unfinished autosave);
     ``speed`` = seconds between computer moves; ``data_dir`` overrides the data directory;
     ``load`` starts a loaded game, ``replay`` opens one in the replay viewer; ``served``: a
     game ``mexitrain serve`` started, its files fenced in the data folder; ``tables`` False
-    (``serve --no-tables``): no Host a table… nor Join a table…. Returns the
+    (``serve --no-tables``): no Host a table… nor Join a table…; ``then`` is called with the
+    app once it has ended (the terminal is back). Returns the
     exit status; a crash raises mexitrain.ui.crash.AppCrashed (Textual's report kept for the log)."""
     from .crash import run_app
     from .remote import TableApp  # the game's app, whose Host/Join lead to a table on the network
 
-    return run_app(TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served, tables=tables))
+    app = TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served, tables=tables)
+    status = run_app(app)
+    if then is not None:
+        then(app)
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

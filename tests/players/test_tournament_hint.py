@@ -307,10 +307,10 @@ def test_hint_explains_shedding():
         boneyard=[(0, 0)],
     )
     action, why = hint(view(s, 0), time_limit=0)
-    assert why == "Keeps your train private; sheds 11-10 on the Mexican Train"
+    assert why == "Shed 11-10, which is not in your plan, on the Mexican Train"
     s = s.model_copy(update={"hands": (s.hands[0], ((1, 2),))})
     action, why = hint(view(s, 0), time_limit=0)
-    assert why.startswith("Seat 2 is down to 1 tile, so heavy tiles go first")
+    assert why.startswith("Seat 2 is down to 1 tile, so the heaviest tile you can play goes first (21 pips)")
 
 
 def test_a_hint_names_the_other_players_when_it_knows_their_names():
@@ -327,7 +327,7 @@ def test_a_hint_names_the_other_players_when_it_knows_their_names():
     )
     names = ("You", "Bea")
     assert hint(view(s, 0), time_limit=0, names=names)[1].startswith(
-        "Bea is down to 1 tile, so heavy tiles go first"
+        "Bea is down to 1 tile, so the heaviest tile you can play goes first"
     )
     s = position(  # Bea's marked train takes 10-11, off the plan 12-5 5-3
         hands=[[(12, 5), (5, 3), (10, 11)], [(1, 2), (2, 2), (0, 1), (4, 4)]],
@@ -335,11 +335,11 @@ def test_a_hint_names_the_other_players_when_it_knows_their_names():
         markers=[1],
         boneyard=[(0, 0)],
     )
-    assert hint(view(s, 0), time_limit=0, names=names)[1] == "Keeps your train private; sheds 10-11 on Bea's train"
-    assert hint(view(s, 0), time_limit=0)[1] == "Keeps your train private; sheds 10-11 on seat 2's train"
+    assert hint(view(s, 0), time_limit=0, names=names)[1] == "Shed 10-11, which is not in your plan, on Bea's train"
+    assert hint(view(s, 0), time_limit=0)[1] == "Shed 10-11, which is not in your plan, on seat 2's train"
     i18n.set_language("fr")  # conftest puts the language back
     assert hint(view(s, 0), time_limit=0, names=names)[1] == (
-        "Garde votre train privé ; se défait de 10-11 sur le train de Bea"
+        "Posez 10-11, qui n’est pas dans votre plan, sur le train de Bea"
     )
 
 
@@ -359,8 +359,8 @@ def test_the_planner_explains_a_swan_drive_in_the_players_language():
             action, why = PlannerPlayer().decide(view(state, state.turn))
             reasons.add(why)
             state = apply(state, action)
-    assert "saute le Train Mexicain pour voir le train public suivant" in reasons
-    english = ("skips", "ends", "keeps", "sheds", "plays", "seat", "nothing")
+    assert "sautez le Train Mexicain pour voir le train public suivant" in reasons
+    english = ("skip", "end", "keep", "shed", "play", "seat", "nothing")
     assert not [r for r in reasons if r.startswith(english)]
 
 
@@ -381,14 +381,14 @@ def test_the_expert_words_every_turn_ending_choice_in_the_players_language():
         return {a.type: why for a, why in out}
 
     assert reasons() == {
-        "draw": "draws from the boneyard",
-        "mark": "places your marker and passes",
-        "pass": "passes",
-        "skip": "skips this train",
+        "draw": "draw from the boneyard",
+        "mark": "place your marker and pass",
+        "pass": "pass",
+        "skip": "skip this train",
     }
     i18n.set_language("fr")  # conftest puts the language back
     assert reasons() == {
-        "draw": "pioche un domino", "mark": "pose votre marqueur et passe", "pass": "passe", "skip": "saute ce train"
+        "draw": "piochez un domino", "mark": "posez votre marqueur et passez", "pass": "passez", "skip": "sautez ce train"
     }
 
 

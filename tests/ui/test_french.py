@@ -117,19 +117,27 @@ async def test_no_tuile_on_the_french_game_screen():
         assert tray.header_content().cell_length <= tray.size.width, tray.header()
 
 
-def test_the_french_hand_header_fits_one_line_at_80_columns():
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_french_hand_header_fits_one_line_at_80_columns(lang):
     """Your hand, 15 dominos, the plan (or none, or the plain sort) and the blanks-wild flip
-    key: at most 78 cells, the tray's width at 80 columns."""
-    from mexitrain.i18n import _
+    key: at most 78 cells, the tray's width at 80 columns. The plan says what its number
+    counts (issue #34: "plan from ▸1: 10, then extras")."""
+    from mexitrain.i18n import _, ngettext
     from mexitrain.text.basics import tile_count
     from mexitrain.ui.cells import markup
 
-    set_language("fr")
+    set_language(lang)
     start = f"[b]{_('Your hand')}[/] · {tile_count(15)} · "
     flip = " · " + _("[b $warning]f[/] flips it")
+    plan = ngettext(
+        "[b]plan[/] ▸{end}: {count} tile in a row, then extras",
+        "[b]plan[/] ▸{end}: {count} tiles in a row, then extras",
+        14,
+    ).format(end=12, count=14)
+    assert ("14 tiles in a row" if lang == "en" else "14 dominos") in plan
     for middle in (
-        _("[b]plan[/] from ▸{end}: {count}, then extras [dim](o: sort)[/]").format(end=12, count=15),
-        _("no plan from ▸{end} yet: all extras [dim](o: sort)[/]").format(end=12),
+        plan,
+        _("no plan from ▸{end} yet: all extras").format(end=12),
         _("plain sort [dim](o: plan first)[/]"),
     ):
         line = markup(start + middle + flip)

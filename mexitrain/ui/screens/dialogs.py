@@ -25,13 +25,17 @@ class QuitScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "No, keep playing", id="quit-no"),
     ]
 
-    def __init__(self, question: str | None = None) -> None:
+    def __init__(self, question: str | None = None, *, autosaved: bool = False) -> None:
+        """``autosaved``: the game's autosave works, so the dialog says how to resume it."""
         super().__init__()
         self.question = _("Quit this game?") if question is None else question
+        self.autosaved = autosaved
 
     def compose(self) -> ComposeResult:
         with Vertical(id="quit-box", classes="dialog"):
             yield Label(self.question, id="quit-question")
+            if self.autosaved:
+                yield Label(_("The game is autosaved: you can resume it later."), id="quit-autosaved")
             yield Label("[dim]" + _("y quits now, n (or Esc) goes back to the game.") + "[/]")
             with Horizontal(classes="buttons"):
                 yield Button(_("Quit (y)"), id="quit-yes", variant="error", compact=True)

@@ -213,12 +213,14 @@ class NewGameScreen(Screen):
                     value=language(), allow_blank=False, compact=True, id="language",
                 ),
             )
-        with Horizontal(id="form-bottom"):
+        # the verdict has the whole width to itself (one line at 80 columns), the buttons below it
+        with Vertical(id="form-bottom"):
             yield Static("", id="verdict")
-            if self.FILE_BUTTONS:
-                yield Button(_("Load… ^O"), id="load", compact=True, action="app.load_game", tooltip=_("Load a saved game (Ctrl+O)"))
-                yield Button(_("Stats ^T"), id="stats", compact=True, action="app.stats", tooltip=_("Statistics (Ctrl+T)"))
-            yield Button(_("Start ▶"), id="start", variant="success", compact=True)
+            with Horizontal(id="form-buttons"):
+                if self.FILE_BUTTONS:
+                    yield Button(_("Load… ^O"), id="load", compact=True, action="app.load_game", tooltip=_("Load a saved game (Ctrl+O)"))
+                    yield Button(_("Stats ^T"), id="stats", compact=True, action="app.stats", tooltip=_("Statistics (Ctrl+T)"))
+                yield Button(_("Start ▶"), id="start", variant="success", compact=True)
         # A static key bar: the Footer would rebuild itself on every focus change of this long form.
         yield Static(
             _(

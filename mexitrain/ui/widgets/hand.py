@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.message import Message
 
-from ...i18n import _
+from ...i18n import _, ngettext
 from ...text.basics import tile_count
 from ...text.names import shorten
 from ..board import Board, canon
@@ -111,11 +111,13 @@ class HandTray(BoardWidget):
         else:
             own = v.trains[v.seat]
             if board.plan_len:
-                text += " · " + _("[b]plan[/] from ▸{end}: {count}, then extras [dim](o: sort)[/]").format(
-                    end=own.end(0), count=board.plan_len
-                )
+                text += " · " + ngettext(
+                    "[b]plan[/] ▸{end}: {count} tile in a row, then extras",
+                    "[b]plan[/] ▸{end}: {count} tiles in a row, then extras",
+                    board.plan_len,
+                ).format(end=own.end(0), count=board.plan_len)
             else:
-                text += " · " + _("no plan from ▸{end} yet: all extras [dim](o: sort)[/]").format(end=own.end(0))
+                text += " · " + _("no plan from ▸{end} yet: all extras").format(end=own.end(0))
         if board.my_turn and v.rules.blanks_wild and len(board.options()) > 1:
             text += " · " + _("[b $warning]f[/] flips it")
         return markup(text, whose=whose)

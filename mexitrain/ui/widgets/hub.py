@@ -110,10 +110,10 @@ class StationHub(BoardWidget):
         else:
             line.raw(f"[b]▸[/]{domino.value(end)}", 1 + len(str(end))).add(" " * (3 - len(str(end))))
             line.add(flags[1], "b $error").add(flags[0], "b $warning").add(" ")
-            line.add(cut(name, name_w), style)
+            # seat, name, tiles in hand: the left side's order ("3 Cal 13", not "Cal 13 3")
+            line.add(f"{key} ", "dim").add(fit(name, name_w) if sizes else cut(name, name_w), style)
             if sizes:
                 line.add(f" {v.hand_sizes[ti]:>2}", "dim")
-            line.add(f" {key}", "dim")
         return line
 
     def render(self) -> Content:
