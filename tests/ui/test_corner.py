@@ -123,6 +123,8 @@ async def test_a_notice_sits_below_the_tip_on_the_logs_edge(size):
             assert toast.region.x == tip.region.x == log.region.x
             assert toast.region.right == tip.region.right
             assert toast.region.y >= tip.region.bottom  # below the tip: no row of it covered
+        rack = app.screen.query_one("#textual-toastrack")
+        assert toasts[0].region.y == tip.region.bottom, (tip.region, [t.region for t in toasts], rack.region, rack.styles.margin, [h.region for h in rack.children], [t.styles.margin for t in toasts])  # right below
 
 
 async def test_notices_without_a_tip_line_up_with_the_log():
@@ -154,3 +156,17 @@ async def test_a_knock_below_a_tip_that_grows_when_the_selection_moves():
         tip = app.screen.query_one(TipPanel)
         toast = app.screen.query_one(Toast)
         assert toast.region.y >= tip.region.bottom and toast.region.x == tip.region.x
+
+
+async def test_the_log_keeps_its_newest_move_in_sight_below_the_tip():
+    """The tip takes the top of the log's column: the log, shorter, still ends on the newest move."""
+    app = four_seats()
+    app.hint_time = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_a_play_tip(pilot)
+        await pilot.pause()
+        await pilot.pause()
+        log = app.screen.query_one(MoveLog)
+        tip = app.screen.query_one(TipPanel)
+        assert log.region.y == tip.region.bottom
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y

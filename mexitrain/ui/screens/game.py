@@ -15,7 +15,7 @@ from ...i18n import N_, _
 from ...players.hint import hint as _hint  # the coach: hint(view) -> (action, one-line reason)
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from ..board import Board, build, canon, select_target, select_tile, train_index, with_target
-from ..widgets import HandTray, MoveLog, StatusLine, TipPanel, TrainRows
+from ..widgets import HandTray, StatusLine, TipPanel, TrainRows
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
 
@@ -141,7 +141,7 @@ class GameScreen(Screen):
             self.call_after_refresh(self._scroll_to_target)
             tip = board.tip is not None
             if tip or tip != self._tip_shown:  # the tip came, went or may have changed height
-                self.call_after_refresh(self._fit_corner, tip != self._tip_shown)
+                self.call_after_refresh(self._fit_corner)
                 self._tip_shown = tip
 
     def on_resize(self) -> None:
@@ -152,22 +152,16 @@ class GameScreen(Screen):
             self.refresh_bindings()  # no move keys while the board is not shown
         self.call_after_refresh(self._fit_corner)
 
-    def _fit_corner(self, scroll: bool = False) -> None:
+    def _fit_corner(self) -> None:
         """Notices go in the corner's column, below the tip when one is shown: the same left
-        edge as the tip and the log, never over the tip (docs/playing.md, "The corner").
-        ``scroll``: the tip came or went, so the log's newest move is brought back in sight."""
+        edge as the tip and the log, never over the tip (docs/playing.md, "The corner")."""
         corners = self.query("#corner")
         racks = self.query("#textual-toastrack")
-        if not corners:  # the screen is being torn down
+        if not corners or not racks:  # the screen is being torn down
             return
         corner = corners.first()
         tip = self.query_one(TipPanel)
-        if scroll:
-            log = self.query_one(MoveLog)
-            log.scroll_end(animate=False)
-        if not racks:
-            return
-        top = corner.region.y + (tip.outer_size.height if tip.display else 0)
+        top = tip.region.bottom if tip.display and tip.region.height else corner.region.y
         rack = racks.first()
         margin = (top, 0, 0, corner.region.x)
         if tuple(rack.styles.margin) != margin:
@@ -176,7 +170,7 @@ class GameScreen(Screen):
             rack.styles.width = corner.region.width
 
     def on_tip_panel_resized(self, message: TipPanel.Resized) -> None:
-        self._fit_corner()
+        self.call_after_refresh(self._fit_corner)  # once the whole corner is laid out
 
     def _scroll_to_target(self) -> None:
         board = self.board
