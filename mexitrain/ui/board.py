@@ -69,6 +69,9 @@ class Board:
     # (with several at one keyboard, or none, everyone is named), None nobody (replay)
     you: int | None = VIEW_SEAT
     tip: str | None = None  # the tip asked for this very decision (n), gone once the game moves on
+    # the play the tip names (None for a tip that is not a play): the panel says Enter plays
+    # it only while it is what Enter plays (:meth:`tip_selected`)
+    tip_play: Play | None = None
     tray: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     plan_len: int = field(default=0, compare=False)
 
@@ -147,6 +150,11 @@ class Board:
             lay = (lay[1], lay[0])
         return Play(tile=lay, train=train_ref(v, ti), branch=li)
 
+    @property
+    def tip_selected(self) -> bool:
+        """Whether Enter plays the move the tip names (the selection was not moved off it)."""
+        return self.tip_play is not None and self.play() == self.tip_play
+
     def laid_view(self, t: tuple[int, int]) -> tuple[int, int]:
         """How the tray shows tile ``t`` when selected (the flip chosen for blanks_wild)."""
         p = self.play() if canon(t) == self.selected else None
@@ -211,11 +219,12 @@ def build(
     target = previous.target if previous is not None and previous.seat == view.seat else None
     # a tip is about one decision: it stays only while the view it was asked for does
     tip = previous.tip if previous is not None and previous.tip and previous.view == view else None
+    tip_play = previous.tip_play if tip is not None and previous is not None else None
     if view.drawn is not None and view.drawn in hand:
         selected = view.drawn  # the drawn tile is the one to play
     elif selected not in hand or (board.playable and selected not in board.playable):
         selected = _first_playable(board)
-    board = replace(board, selected=selected, target=target, tip=tip)
+    board = replace(board, selected=selected, target=target, tip=tip, tip_play=tip_play)
     return with_target(board, keep=True)
 
 

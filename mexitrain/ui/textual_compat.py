@@ -60,8 +60,23 @@ def withdraw_notices(app: App, gone: Iterable[Notification], refresh: bool = Tru
     for notice in gone:
         if notice in app._notifications:
             app._unnotify(notice, refresh=False)
+        _drop_holder(app, notice)
     if refresh and gone:
         app._refresh_notifications()
+
+
+def _drop_holder(app: App, notice: Notification) -> None:
+    """Take a withdrawn notice's holder off the screen's toast rack: Textual's
+    ``ToastRack.show`` removes the toast of a notice no longer there but leaves its
+    ``ToastHolder`` (id ``--textual-toast-`` and the notice's identity), empty and one row
+    high, which pushed the next notices down, away from the tip (the corner, issue #34).
+    Held by tests/ui/test_corner.py (a notice right below the tip)."""
+    holder_id = f"--textual-toast-{notice.identity}"
+    for screen in app.screen_stack:
+        for rack in screen.query("#textual-toastrack"):
+            for holder in list(rack.children):
+                if holder.id == holder_id:
+                    holder.remove()
 
 
 def own_bindings(node: DOMNode) -> dict[str, list[Binding]]:

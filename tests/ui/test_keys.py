@@ -301,8 +301,9 @@ async def test_n_or_t_gives_a_tip_and_selects_that_move(key):
         assert app.screen.check_action("hint", ()) is True
         await ask_tip(pilot, key)
         b = board(app)
-        assert b.tip is not None and b.tip.endswith("— press Enter to play it"), b.tip
-        assert app.screen.query_one(TipPanel).display  # shown over the board
+        panel = app.screen.query_one(TipPanel)
+        assert b.tip is not None and panel.render().plain.endswith("— press Enter to play it"), b.tip
+        assert panel.display  # shown at the top of the log's column
         assert b.play() in b.plays  # the suggested move is selected, ready for Enter
 
 

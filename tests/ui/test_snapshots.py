@@ -133,3 +133,41 @@ def test_tip_panel(snap_compare, size):
         quiet(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+LANGS = [pytest.param("en", id="en"), pytest.param("fr", id="fr")]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES)
+def test_corner_tip_moved_and_a_notice(snap_compare, size, lang):
+    """The corner (issue #34): the tip at the top of the log's column, dimmed and saying what
+    it was once the selection moved off it, and a refused move's notice below it on the same
+    edge; the last plays underlined, whose turn marked (→)."""
+    from mexitrain.i18n import set_language
+
+    set_language(lang)
+    app = game_app()
+    app.hint_time = 0
+
+    async def run_before(pilot):
+        await _play_a_few(pilot)
+        assert pilot.app.game_screen.board.plays
+        await pilot.press("n")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        tip = pilot.app.game_screen.board.tip_play
+        assert tip is not None
+        for _ in range(len(pilot.app.game_screen.board.tray)):
+            await pilot.press("right")
+            if pilot.app.game_screen.board.play() != tip:
+                break
+        await pilot.press("d")  # a tile fits: not allowed, said below the tip
+        for _ in range(100):
+            await pilot.pause()
+            if pilot.app.screen.query("Toast"):
+                break
+        await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -15,7 +15,7 @@ from ...i18n import N_, _
 from ...players.hint import hint as _hint  # the coach: hint(view) -> (action, one-line reason)
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from ..board import Board, build, canon, select_target, select_tile, train_index, with_target
-from ..widgets import HandTray, StatusLine, TipPanel, TipRack, TrainRows
+from ..widgets import HandTray, StatusLine, TipPanel, TrainRows
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
 
@@ -72,6 +72,7 @@ class GameScreen(Screen):
     board: reactive[Board | None] = reactive(None, repaint=False)
     plain: reactive[bool] = reactive(False, repaint=False)
     _keys_state: tuple = ()
+    _tip_shown = False
 
     class Act(Message):
         """The player wants ``action`` applied."""
@@ -104,12 +105,11 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(SizeGuard).check()
+        self.call_after_refresh(self._fit_corner)
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status", saving=self.saving).data_bind(GameScreen.board)
-        yield from board_widgets(GameScreen.board)
-        with TipRack(id="tip-rack"):
-            yield TipPanel(id="tip").data_bind(GameScreen.board)
+        yield from board_widgets(GameScreen.board, tip=True)
         yield FittingFooter(id="footer", compact=True)
         yield SizeGuard(*GAME_SIZE)
 
@@ -139,8 +139,10 @@ class GameScreen(Screen):
             for panel in self.query("#open-hands"):  # none while the screen is torn down
                 panel.display = board.view.rules.open_hands
             self.call_after_refresh(self._scroll_to_target)
-            if board.tip is not None:
-                self.call_after_refresh(self._fit_tip)
+            tip = board.tip is not None
+            if tip or tip != self._tip_shown:  # the tip came, went or may have changed height
+                self.call_after_refresh(self._fit_corner)
+                self._tip_shown = tip
 
     def on_resize(self) -> None:
         guard = self.query_one(SizeGuard)
@@ -148,19 +150,27 @@ class GameScreen(Screen):
         if guard.check() != before:
             self._keys_state = ()
             self.refresh_bindings()  # no move keys while the board is not shown
-        self.call_after_refresh(self._fit_tip)
+        self.call_after_refresh(self._fit_corner)
 
-    def _fit_tip(self) -> None:
-        """The tip covers the move log only, not the hub beside it, when the log is shown and
-        wide enough to hold it; else it keeps the width screens.tcss gives it (which also caps
-        it at half the screen)."""
-        panels = self.query(TipPanel)
-        logs = self.query("#log")
-        if not panels or not logs:  # the screen is being torn down
+    def _fit_corner(self) -> None:
+        """Notices go in the corner's column, below the tip when one is shown: the same left
+        edge as the tip and the log, never over the tip (docs/playing.md, "The corner")."""
+        corners = self.query("#corner")
+        racks = self.query("#textual-toastrack")
+        if not corners or not racks:  # the screen is being torn down
             return
-        log = logs.first()
-        width = log.region.width if log.display and log.region.width >= 30 else None
-        panels.first().styles.width = width  # None: back to the stylesheet's
+        corner = corners.first()
+        tip = self.query_one(TipPanel)
+        top = tip.region.bottom if tip.display and tip.region.height else corner.region.y
+        rack = racks.first()
+        margin = (top, 0, 0, corner.region.x)
+        if tuple(rack.styles.margin) != margin:
+            rack.styles.margin = margin
+        if rack.styles.width is None or rack.styles.width.value != corner.region.width:
+            rack.styles.width = corner.region.width
+
+    def on_tip_panel_resized(self, message: TipPanel.Resized) -> None:
+        self.call_after_refresh(self._fit_corner)  # once the whole corner is laid out
 
     def _scroll_to_target(self) -> None:
         board = self.board
@@ -279,7 +289,7 @@ class GameScreen(Screen):
         board = self.board
         if board is None:
             return
-        self.board = replace(board, tip=_("Thinking about a tip…"))
+        self.board = replace(board, tip=_("Thinking about a tip…"), tip_play=None)
         self._think(board.view, board.names)
 
     @work(thread=True, exclusive=True, group="hint")
@@ -314,8 +324,8 @@ class GameScreen(Screen):
                 if canon(p.tile) == tile and p.train == action.train and p.branch == action.branch
             ]
             flip = opts.index(action) if action in opts else 0
-            board = replace(board, selected=tile, target=target, flip=flip)
-            reason += _(" — press Enter to play it")
+            board = replace(board, selected=tile, target=target, flip=flip, tip_play=action)
+            # the panel says "press Enter to play it" while Enter plays it (widgets/tip.py)
         elif action.type in _TIP_KEYS:
             reason += _(_TIP_KEYS[action.type])
         self.board = replace(board, tip=reason)  # until the game moves on (board.build)

@@ -6,7 +6,7 @@ from .hub import StationHub
 from .log import MoveLog
 from .scores import ScoreSheet
 from .status import StatusLine
-from .tip import TipPanel, TipRack
+from .tip import TipPanel
 from .trains import TrainRows
 
-__all__ = ["HandTray", "MoveLog", "OpenHands", "ScoreSheet", "StationHub", "StatusLine", "TipPanel", "TipRack", "TrainRows"]
+__all__ = ["HandTray", "MoveLog", "OpenHands", "ScoreSheet", "StationHub", "StatusLine", "TipPanel", "TrainRows"]

@@ -31,10 +31,12 @@ def face(a: int, b: int, *, dim: bool = False) -> str:
 FACE_WIDTH = 7
 
 
-def laid(a: int, b: int) -> str:
-    """A tile on a train, as narrow as it gets: ``12│7``."""
+def laid(a: int, b: int, recent: bool = False) -> str:
+    """A tile on a train, as narrow as it gets: ``12│7``; ``recent`` (played in its seat's
+    last turn): underlined, which reads without colour too."""
     sep = "║" if a == b else "│"
-    return f"{half(a)}[{FACE_RULE} on {FACE_BG}]{sep}[/]{half(b)}"
+    markup = f"{half(a)}[{FACE_RULE} on {FACE_BG}]{sep}[/]{half(b)}"
+    return f"[u]{markup}[/u]" if recent else markup
 
 
 def laid_width(a: int, b: int) -> int:
@@ -75,10 +77,10 @@ def big_face(a: int, b: int, *, dim: bool = False) -> tuple[str, str, str]:
     return _rim(FACE_WIDTH, dim, True), face(a, b, dim=dim), _rim(FACE_WIDTH, dim, False)
 
 
-def big_laid(a: int, b: int) -> tuple[str, str, str]:
+def big_laid(a: int, b: int, recent: bool = False) -> tuple[str, str, str]:
     """A tile on a train, three rows high: `` 12│7 `` with rims."""
     w = laid_width(a, b) + 2
-    mid = f"[on {FACE_BG}] [/]{laid(a, b)}[on {FACE_BG}] [/]"
+    mid = f"[on {FACE_BG}] [/]{laid(a, b, recent)}[on {FACE_BG}] [/]"
     return _rim(w, False, True), mid, _rim(w, False, False)
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from textual.content import Content
 
 from ...i18n import pgettext
+from ...rules.tiles import tile
 from ...text.basics import short_names, train_label
 from ...text.names import shorten
 from ..board import Board
 from ..cells import cells, cut, fit, plain
 from ..colours import seat_colour
+from ..recent import recent_plays, turn_seat
 from . import domino
 from .base import BoardWidget
 
@@ -46,7 +48,7 @@ class StationHub(BoardWidget):
     _cut: list[str] = []  # the seats' labels cut to the slots' width, told apart
 
     def render_key(self, board: Board) -> object:
-        return (board.view, board.names)
+        return (board.view, board.names)  # the view carries the turn and the events marked
 
     def _rows(self) -> int:
         if self.board is None:
@@ -95,23 +97,29 @@ class StationHub(BoardWidget):
             name = self._cut[ti]
         key = "0" if mex else (str(ti + 1) if ti < 9 else "·")
         style = f"b {seat_colour(None if mex else ti)}"
-        if v.turn == ti and not mex and v.phase != "game_over":
+        now = turn_seat(v) == ti and not mex  # whose turn: reversed, with an arrow at the name
+        if now:
             style += " reverse"
         end = train.end(0)
+        # the open end underlined when its tile was played in its seat's last turn
+        ends = train.lines[0] if train.lines else ()
+        fresh = bool(ends) and tile(*ends[-1]) in recent_plays(v)
+        shown_end = f"[u]{domino.value(end)}[/u]" if fresh else domino.value(end)
         opened = bool(train.open_double_lines())
         flags = ("⚑" if train.marker and not mex else " ") + ("‼" if opened else " ")
         line = _Line()
         if not right:
-            line.add(f"{key} ", "dim").add(fit(name, name_w), style)
+            line.add(f"{key}", "dim").add("→" if now else " ", "b").add(fit(name, name_w), style)
             if sizes and not mex:
                 line.add(f" {v.hand_sizes[ti]:>2}", "dim")
             line.add(" ").add(flags[0], "b $warning").add(flags[1], "b $error")
-            line.add(" " * (3 - len(str(end)))).raw(f"[b]▸[/]{domino.value(end)}", 1 + len(str(end)))
+            line.add(" " * (3 - len(str(end)))).raw(f"[b]▸[/]{shown_end}", 1 + len(str(end)))
         else:
-            line.raw(f"[b]▸[/]{domino.value(end)}", 1 + len(str(end))).add(" " * (3 - len(str(end))))
+            line.raw(f"[b]▸[/]{shown_end}", 1 + len(str(end))).add(" " * (3 - len(str(end))))
             line.add(flags[1], "b $error").add(flags[0], "b $warning").add(" ")
             # seat, name, tiles in hand: the left side's order ("3 Cal 13", not "Cal 13 3")
-            line.add(f"{key} ", "dim").add(fit(name, name_w) if sizes else cut(name, name_w), style)
+            line.add(f"{key}", "dim").add("→" if now else " ", "b")
+            line.add(fit(name, name_w) if sizes else cut(name, name_w), style)
             if sizes:
                 line.add(f" {v.hand_sizes[ti]:>2}", "dim")
         return line

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ...i18n import _
 from .hand import HandTray, OpenHands
 from .hub import StationHub
 from .log import MoveLog
+from .tip import TipPanel
 from .trains import TrainRows
 
 
@@ -17,12 +18,19 @@ class TrainBox(VerticalScroll, can_focus=False):
     """Scrolls the train rows when there are more trains than room."""
 
 
-def board_widgets(board) -> ComposeResult:
-    """The station hub and move log side by side, the train rows, the open hands and the
-    hand tray, each bound to the screen's ``board`` reactive (call inside ``compose``)."""
+def board_widgets(board, tip: bool = False) -> ComposeResult:
+    """The station hub and the corner beside it, the train rows, the open hands and the
+    hand tray, each bound to the screen's ``board`` reactive (call inside ``compose``).
+
+    The corner is one column: the tip panel at its top when ``tip`` (shown only while there
+    is a tip; the log gives way below it), then the move log. Notices are laid over the same
+    column, below the tip (the game screen places them: screens/game.py)."""
     with Horizontal(id="top"):
         yield StationHub(id="hub").data_bind(board)
-        yield MoveLog(id="log").data_bind(board)
+        with Vertical(id="corner"):
+            if tip:
+                yield TipPanel(id="tip").data_bind(board)
+            yield MoveLog(id="log").data_bind(board)
     with TrainBox(id="trains-box"):
         yield TrainRows(id="trains").data_bind(board)
     yield OpenHands(id="open-hands").data_bind(board)

@@ -86,6 +86,10 @@ class MoveLog(VerticalScroll, can_focus=False):
 
     _key: tuple = ()
 
+    def on_resize(self) -> None:
+        """Shorter (a tip came above it in the corner) or taller: the newest move stays in sight."""
+        self.call_after_refresh(self.scroll_end, animate=False)
+
     def watch_board(self, board: Board | None) -> None:
         if board is None:
             return

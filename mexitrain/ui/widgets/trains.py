@@ -8,10 +8,11 @@ from textual.message import Message
 from ...i18n import _
 from ...text.basics import train_label
 from ...text.names import shorten
-from ..board import Board
+from ..board import Board, canon
 from ..cells import cells, plain
 from ..cells import fit as fit_cells
 from ..colours import seat_colour
+from ..recent import recent_plays, turn_seat
 from . import domino
 from .base import BoardWidget
 
@@ -97,6 +98,8 @@ class TrainRows(BoardWidget):
         name_w = max(4, min(12, width // 8))
         doubles = {(ti, li) for ti, t in enumerate(v.trains) for li in t.open_double_lines()}
         owed = v.double_line
+        recent = recent_plays(v)  # each seat's last plays, marked till its turn comes round
+        turn = turn_seat(v)
         rows: list[Content] = []
         parse = domino.line_content
         self._rows = []
@@ -111,9 +114,12 @@ class TrainRows(BoardWidget):
                 if li == 0:  # the name as plain text, padded and cut in cells
                     key = train_key(v.players, ti)
                     flag = "[b $warning]⚑[/]" if train.marker and not mex else " "
+                    # whose turn it is: an arrow at the name and the name reversed (both read
+                    # without colour), as on the station
+                    now = ti == turn and not mex
                     head = (
-                        parse(f"{cursor}[dim]{key}[/] ")
-                        + plain(fit_cells(shorten(name, name_w), name_w), f"b {colour}")
+                        parse(f"{cursor}[dim]{key}[/]" + ("[b]→[/]" if now else " "))
+                        + plain(fit_cells(shorten(name, name_w), name_w), f"b {colour}" + (" reverse" if now else ""))
                         + parse(f" {flag} ")
                     )
                 else:
@@ -138,13 +144,14 @@ class TrainRows(BoardWidget):
                 for i, t in enumerate(shown):
                     if i == gap:
                         text("[dim]…[/]", 1)
+                    new = canon(t) in recent  # played in its seat's last turn: underlined
                     if big:
-                        top, mid, bot = domino.big_laid(*t)
+                        top, mid, bot = domino.big_laid(*t, recent=new)
                         tops.append(top)
                         mids.append(mid)
                         bots.append(bot)
                     else:
-                        text(domino.laid(*t), domino.laid_width(*t))
+                        text(domino.laid(*t, recent=new), domino.laid_width(*t))
                 end_style = "b $success" if fit else "b"
                 tail = f" [{end_style}]▸[/]{domino.value(end)}"
                 if is_open:
