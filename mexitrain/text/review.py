@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..i18n import _, ngettext
-from .basics import decimal, decimal_points, point_count, seat_called, tile_text, train_where
+from .basics import (
+    continued,
+    decimal,
+    decimal_points,
+    point_count,
+    seat_called,
+    tile_text,
+    train_where,
+)
 
 
 def review_viewer(seats: Sequence[int]) -> int | None:
@@ -112,7 +120,8 @@ def fact_lines(decision: Any, facts: Any, names: Sequence[str], viewer: int | No
     if facts.followed:
         lines.append(
             _("What followed: {events}.").format(
-                events="; ".join(_followed_text(e, names, viewer, players) for e in facts.followed)
+                # the separator between two events: French spaces it (« ; »)
+                events=_("; ").join(_followed_text(e, names, viewer, players) for e in facts.followed)
             )
         )
     if facts.end is not None:
@@ -158,9 +167,10 @@ def highlight_lines(
     """One of the costliest decisions: where, the move made, the better move and its cost,
     then the facts (:func:`fact_lines`)."""
     d = highlight.decision
-    head = _("{rank}. {place}: {move}.").format(
-        rank=rank, place=decision_place(d), move=chosen_text(d.chosen, d.seat, names, viewer, players)
-    )
+    move = chosen_text(d.chosen, d.seat, names, viewer, players)
+    if d.seat == viewer:  # "You played…" goes on after the colon as the language writes it
+        move = continued(move)
+    head = _("{rank}. {place}: {move}.").format(rank=rank, place=decision_place(d), move=move)
     better = _("Better: {move}, worth {cost} more on average.").format(
         move=better_text(d.best, d.seat, names, viewer, players), cost=cost_text(d)
     )
