@@ -216,7 +216,7 @@ def review_lines(review: Any, names: Sequence[str], players: int) -> list[str]:
         lines.append("")
         lines.append(_("The costliest decisions:"))
         for i, h in enumerate(review.highlights, start=1):
-            lines += highlight_lines(i, h, names, viewer, players)
+            lines += ([""] if i > 1 else []) + highlight_lines(i, h, names, viewer, players)
     else:
         lines.append(_("No decision cost anything: every move was as good as the best one found."))
     return lines

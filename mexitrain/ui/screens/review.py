@@ -239,7 +239,7 @@ class PositionScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         h = self.highlight
         lines = highlight_lines(self.rank, h, self.names, self.viewer, self.players)
-        yield Static(_plain(lines[:2] + [" ".join(lines[2:])]), id="position-why")
+        yield Static(_plain(lines[:3]), id="position-why")  # the first fact; the review lists them all
         yield from board_widgets(PositionScreen.board)
         yield FittingFooter(id="footer", compact=True)
         yield SizeGuard(*GAME_SIZE)
