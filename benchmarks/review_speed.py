@@ -15,6 +15,7 @@ A plain script that prints figures; nothing here asserts a time.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import time
@@ -54,13 +55,15 @@ def main(argv: list[str] | None = None) -> int:
 
         seats = [("You", "human")] + [(f"Planner {i + 1}", "planner") for i in range(1, args.players)]
         args.record.write_text(dump_record(to_record(state, seats)), encoding="utf-8")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     review = review_game(state, [0], args.budget)
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
     n = len(review.decisions)
     print(f"python {platform.python_version()}, {args.players} players, {args.rounds} rounds, seed {args.seed}")
     print(f"budget {args.budget} deals a decision: {n} decisions reviewed in {took:.1f} s "
-          f"({1000 * took / max(1, n):.0f} ms a decision); total cost {review.total:.1f} points")
+          f"({1000 * took / max(1, n):.0f} ms a decision), {cpu:.1f} s of CPU; total cost {review.total:.1f} points")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"{os.cpu_count()} cores, load average {load:.1f} at the end")
     return 0
 
 

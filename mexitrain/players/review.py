@@ -34,7 +34,7 @@ from ..rules.tiles import Tile, tile
 #: Deals per decision of the reduced default budget (``mexitrain review --budget N``):
 #: a 13-round game of 4 players is reviewed in well under a minute on 2 cores
 #: (benchmarks/review_speed.py, docs/review.md).
-DEFAULT_BUDGET = 64
+DEFAULT_BUDGET = 48
 #: At most this many of the planner's plays are valued, besides the move chosen and the
 #: turn-ending choices (the expert's own number, ``expert.MAX_CANDIDATES``).
 MAX_PLAYS = 4
