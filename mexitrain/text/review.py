@@ -100,6 +100,7 @@ def fact_lines(decision: Any, facts: Any, names: Sequence[str], viewer: int | No
             else _("{name} kept {tile}: it was still in their hand at the end of the round ({points}).")
         )
         lines.append(text.format(name=name, tile=tile_text(facts.kept), points=point_count(facts.kept_pips)))
+    told = None  # the event the sentence on the end left open tells already
     if chosen.type == "play":
         end = chosen.tile[1]
         for e in facts.followed:
@@ -116,12 +117,14 @@ def fact_lines(decision: Any, facts: Any, names: Sequence[str], viewer: int | No
                         other=seat_called(names, e.seat), next=tile_text(e.tile),
                     )
                 )
+                told = e
                 break
-    if facts.followed:
+    followed = list(facts.followed)  # all of them, in order; not one event told twice alone
+    if followed and followed != [told]:
         lines.append(
             _("What followed: {events}.").format(
                 # the separator between two events: French spaces it (« ; »)
-                events=_("; ").join(_followed_text(e, names, viewer, players) for e in facts.followed)
+                events=_("; ").join(_followed_text(e, names, viewer, players) for e in followed)
             )
         )
     if facts.end is not None:

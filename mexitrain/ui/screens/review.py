@@ -220,7 +220,7 @@ class PositionScreen(Screen[None]):
 
     DEFAULT_CSS = """
     PositionScreen { layers: default tip guard; }
-    PositionScreen #position-why { height: auto; max-height: 4; padding: 0 1; background: $boost; }
+    PositionScreen #position-why { height: auto; max-height: 5; padding: 0 1; background: $boost; }
     """
 
     BINDINGS = [Binding("q,escape", "close", "Back", id="position-close")]
