@@ -72,3 +72,18 @@ def test_missing_file_bad_budget_and_seat(tmp_path, capsys):
     shutil.copy(RECORDS / "set6-2p.json", copy)
     assert main(["review", str(copy), "--seat", "3"]) == 2
     assert "2 players" in capsys.readouterr().err
+
+
+def test_a_save_file_reviews_the_person_seat(tmp_path, capsys):
+    """A save (not only a record) is read as the replay viewer reads it; its person is "you"."""
+    from support.games import finished_game
+
+    from mexitrain.rules import RuleSet
+    from mexitrain.storage.saves import save_game
+
+    setup, state = finished_game(RuleSet(set=6, rounds=2), seed=4)
+    path = save_game(tmp_path / "saved.json", state, setup)
+    assert main(["review", str(path), "--budget", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Review of your decisions"
+    assert sum(1 for line in out if line.startswith("Round ") and "move" not in line) == 2
