@@ -206,6 +206,21 @@ register(
 )
 
 
+register(
+    "review",
+    Command(
+        help=N_("value each decision of a finished game with the expert's search"),
+        add_arguments="mexitrain.commands.review:add_arguments",
+        run="mexitrain.commands.review:run",
+        description=N_(
+            "Review a saved game or game record: each of the people's decisions is valued with "
+            "the expert's search, as the points it cost on average against the best move "
+            "found. Prints one line per round and the three costliest decisions explained."
+        ),
+    ),
+)
+
+
 # ---------------------------------------------------------------------------------------
 # Entry point
 # ---------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ CASES = {
     "list_speed": ["--files", "2", "--mb", "0.1", "--rounds", "1", "--cached"],
     "ai_speed": ["--rounds", "1", "--levels", "random,expert", "--budget", "2", "--players", "2"],
     "rollout_speed": ["--players", "2", "--states", "2"],
+    "review_speed": ["--players", "2", "--rounds", "1", "--budget", "2"],
     "expert_regret": [
         "--positions", "2", "--deals", "3", "--budgets", "2", "--seeds", "1",
         "--win-points", "0,100", "--extra", "0,1",

@@ -278,6 +278,7 @@ def _table(section: str) -> list[list[str]]:
 from mexitrain.ui import remote  # noqa: E402
 from mexitrain.ui.app import MexitrainApp  # noqa: E402
 from mexitrain.ui.screens import dialogs, help, join, lobby, new_game, replay, results, saves, table  # noqa: E402
+from mexitrain.ui.screens import review as review_screen  # noqa: E402
 from mexitrain.ui.screens.game import GameScreen  # noqa: E402
 
 GAME_KEYS = _bound(GameScreen, MexitrainApp) | {MexitrainApp.COMMAND_PALETTE_BINDING}
@@ -298,6 +299,8 @@ SCREENS = {
     "Open replay…": (saves.FileScreen, saves.JsonTree),
     "statistics": (saves.StatsScreen,),
     "replay viewer": (replay.ReplayScreen,),
+    "game review": (review_screen.ReviewScreen,),
+    "a reviewed position": (review_screen.PositionScreen,),
     "a table's lobby": (lobby.LobbyScreen,),
     "a table's game": (table.TableScreen,),
     "Join a table…": (join.JoinScreen,),

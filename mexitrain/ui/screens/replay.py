@@ -70,6 +70,7 @@ class ReplayScreen(Screen[None]):
         Binding("pageup", "round(-1)", "Round", key_display="PgUp/Dn", tooltip="The previous / next round", id="replay-round-prev"),
         Binding("pagedown", "round(1)", "Next round", show=False, id="replay-round-next"),
         Binding("s", "scores", "Scores", tooltip="The score sheet at this step", id="replay-scores"),
+        Binding("r", "review", "Review", tooltip="Value the people's decisions with the expert's search", id="replay-review"),
         Binding("q,escape", "close", "Close", id="replay-close"),
     ]
 
@@ -159,6 +160,12 @@ class ReplayScreen(Screen[None]):
 
     def action_scores(self) -> None:
         self.app.push_screen(ScoreScreen(self.seat_view(), self.names))
+
+    def action_review(self) -> None:
+        from .review import ReviewScreen
+
+        title = self.game.name or (self.game.path.name if self.game.path else "")
+        self.app.push_screen(ReviewScreen(self.game.state, self.names, self.kinds, title=title))
 
     def action_close(self) -> None:
         self.dismiss(None)

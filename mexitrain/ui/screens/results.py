@@ -107,6 +107,7 @@ class GameOverScreen(Screen[str]):
     BINDINGS = [
         Binding("a", "choose('again')", "Play again", id="over-again"),
         Binding("n", "choose('new')", "New game", id="over-new"),
+        Binding("r", "review", "Review", tooltip="Value your decisions with the expert's search", id="over-review"),
         Binding("q,escape", "choose('quit')", "Quit", id="over-quit"),
     ]
 
@@ -166,6 +167,27 @@ class GameOverScreen(Screen[str]):
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
+
+    def _finished_game(self):
+        """(the full final snapshot, kinds) of this game when this terminal holds it (a local
+        game's session; never a network guest's), else None: the review needs every hand."""
+        session = getattr(self.app, "session", None)
+        state = getattr(session, "state", None)
+        if getattr(state, "over", False) and state.seed == self.view.revealed_seed:
+            return state, tuple(getattr(session, "kinds", ()) or ("human",) * state.players)
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":
+            return self._finished_game() is not None or None
+        return True
+
+    def action_review(self) -> None:
+        from .review import ReviewScreen
+
+        game = self._finished_game()
+        if game is not None:
+            self.app.push_screen(ReviewScreen(game[0], self.names, game[1]))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "quit")

@@ -1,0 +1,132 @@
+"""The game review (mexitrain.players.review): decisions found in a record, valued by the
+expert's rollouts with fixed seeds, the costliest ones explained in both languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mexitrain.i18n import language, set_language
+from mexitrain.players.review import (
+    Cancelled,
+    decision_points,
+    person_seats,
+    review_game,
+    value_decision,
+)
+from mexitrain.rules import Play, apply, new_game, view, view_legal_actions
+from mexitrain.rules.record import load_record, replay
+from mexitrain.text.review import review_lines
+
+RECORDS = Path(__file__).resolve().parent.parent / "fixtures" / "records"
+
+
+def _game(name: str = "set6-2p"):
+    return replay(load_record((RECORDS / f"{name}.json").read_text(encoding="utf-8")))
+
+
+@pytest.fixture
+def french():
+    before = language()
+    set_language("fr")
+    yield
+    set_language(before)
+
+
+def test_decisions_are_the_seats_events_with_a_choice():
+    final = _game()
+    points = decision_points(final, [0])
+    assert points and all(p.seat == 0 for p in points)
+    state = new_game(final.rules, players=final.players, seed=final.seed)
+    events = [e for r in final.results for e in r.events]
+    steps = {p.step for p in points}
+    for k, e in enumerate(events):  # every event of seat 0 with two moves or more, and no other
+        if e.seat == 0 and state.phase != "chain":
+            assert (len(view_legal_actions(view(state, 0))) > 1) == (k in steps), k
+        state = apply(state, next(p.chosen for p in points if p.step == k) if k in steps else _action(e))
+    assert state == final
+
+
+def _action(e):
+    from mexitrain.rules.actions import event_action
+
+    return event_action(e)
+
+
+def test_a_fixed_position_is_valued_the_same_every_time_and_the_double_is_better():
+    """Round 2, move 7 of the set6-2p record: Greedy 1 played 1-3 on the Mexican Train, where
+    the double 1-1 (and its follow-up) was there to play. On 64 deals from the record's seed
+    the double is the best move by many standard errors."""
+    final = _game()
+    point = next(p for p in decision_points(final, [0]) if p.step == 47)
+    assert (point.round, point.move) == (2, 7)
+    assert point.chosen == Play(tile=(1, 3), train="mexican")
+    d = value_decision(point, 1, 64, final.seed)
+    assert d == value_decision(point, 1, 64, final.seed)  # fixed seeds: deterministic
+    assert d.best == Play(tile=(1, 1), train="mexican")
+    assert d.deals == 64
+    values = {m.action: m.value for m in d.moves}
+    assert point.chosen in values and d.best in values
+    assert d.cost == pytest.approx(values[d.best] - values[point.chosen], abs=0.01)
+    assert d.cost > 3 * d.error > 0
+    assert 3 < d.cost < 20  # points of a round, not a win bonus
+
+
+def test_the_move_chosen_when_best_costs_nothing():
+    final = _game()
+    review = review_game(final, [0], 8)
+    free = [d for d in review.decisions if d.best == d.chosen]
+    assert free and all(d.cost == 0 and d.error == 0 for d in free)
+    assert all(d.cost >= 0 for d in review.decisions)
+    assert review == review_game(final, [0], 8)  # deterministic
+
+
+def test_the_three_costliest_and_a_line_per_round():
+    final = _game()
+    review = review_game(final, [0], 8)
+    costs = sorted((d.cost for d in review.decisions), reverse=True)
+    assert [h.decision.cost for h in review.highlights] == costs[:3]
+    assert [r.round for r in review.rounds] == list(range(1, len(final.results) + 1))
+    assert sum(r.decisions for r in review.rounds) == len(review.decisions)
+    for h in review.highlights:
+        assert h.position == view(decision_state(final, h.decision.step), 0)
+        assert h.position.seat == 0 and h.position.hand  # the seat's own view, nothing more
+        if h.facts.kept is not None:
+            assert h.facts.kept in final.results[h.decision.round - 1].leftovers[0]
+
+
+def decision_state(final, step):
+    return next(p.state for p in decision_points(final, [0]) if p.step == step)
+
+
+def test_cancelled_between_decisions_and_progress_said():
+    final = _game()
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, total))
+
+    with pytest.raises(Cancelled):
+        review_game(final, [0], 4, progress=progress, cancelled=lambda: len(seen) > 3)
+    assert seen[0][0] == 0 and seen[-1][0] == 3
+
+
+def test_the_review_in_words_in_english_and_french(french):
+    final = _game()
+    review = review_game(final, [0], 8)
+    names = ("Ann", "Bea")
+    fr = review_lines(review, names, final.players)
+    assert fr[0] == "Examen de vos décisions"
+    text = "\n".join(fr)
+    assert "Manche 1 :" in text and "Les décisions les plus coûteuses" in text
+    assert "tuile" not in text.lower()
+    set_language("en")
+    en = "\n".join(review_lines(review, names, final.players))
+    assert "Round 1:" in en and "The costliest decisions:" in en and "Better:" in en
+
+
+def test_person_seats():
+    assert person_seats(["human", "expert", "planner"]) == (0,)
+    assert person_seats(["planner", "human", "human"]) == (1, 2)
+    assert person_seats(["planner", "greedy"]) == (0, 1)
