@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import queue
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -113,11 +114,13 @@ def _client(distributed, where: Cluster) -> Iterator:
     import logging
 
     if where.address is None:
-        with distributed.LocalCluster(
-            n_workers=where.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-            # its HTTP server (health, a dashboard with bokeh) on a free port of this machine
-            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
-        ) as cluster, distributed.Client(cluster) as client:
+        with _children_ignore_ctrl_c():
+            cluster = distributed.LocalCluster(
+                n_workers=where.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                # its HTTP server (health, a dashboard with bokeh) on a free port of this machine
+                dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+            )
+        with cluster, distributed.Client(cluster) as client:
             yield client
         return
     try:
@@ -132,6 +135,24 @@ def _client(distributed, where: Cluster) -> Iterator:
         yield client
 
 
+@contextmanager
+def _children_ignore_ctrl_c() -> Iterator:
+    """The processes started inside ignore SIGINT, which they inherit: Ctrl+C at a terminal
+    reaches every process of its group, and a local cluster's workers would each print a
+    traceback; this command stops them itself. (Ctrl+C is ignored while they start.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _short(exc: BaseException) -> str:
     """An error of Dask's or a worker's in a few words, control characters escaped."""
     from ..text.names import printable
@@ -144,36 +165,88 @@ def workers(client) -> int:
     return len(client.scheduler_info().get("workers", {}))
 
 
-def play(where: Cluster, todo: list[tuple], finished: Callable[[tuple, object], None], say: Callable[[str], None]) -> None:
+def play(where: Cluster, todo: list[tuple], finished: Callable[[tuple, object], None], ready: Callable[[str], None]) -> None:
     """Play every job of ``todo`` on the cluster, calling ``finished(job, result)`` as each game
-    ends (in the order they end, as local processes do). Ctrl+C, an error or a stranger's
+    ends (in the order they end, as local processes do); ``ready`` is given the line to say
+    once the cluster is reached (or started), before the first game. Ctrl+C, an error or a stranger's
     code: leaving the client releases the games not yet played, which the cluster drops."""
     distributed = require()
     mine = fingerprint()
     with _client(distributed, where) as client:
         n = workers(client)
-        say(
+        ready(
             ngettext(
                 "playing on the Dask cluster at {address}: {n} worker now",
                 "playing on the Dask cluster at {address}: {n} workers now",
                 n,
             ).format(address=client.scheduler.address, n=n)
         )
-        for future in distributed.as_completed(client.map(play_checked, todo, pure=False)):
-            try:
-                job, result, worker, theirs = future.result()
-            except Exception as exc:  # the game failed on its worker, or the worker died
-                raise CommandError(
-                    _(
-                        "a game failed on the cluster (the scheduler and every worker need this "
-                        "mexitrain installed): {error}"
-                    ).format(error=_short(exc))
-                ) from None
-            if theirs != mine:
-                raise CommandError(
-                    _(
-                        "the worker at {worker} plays with other code of the rules or players than "
-                        "this mexitrain: install the same version on every worker"
-                    ).format(worker=worker)
-                )
-            finished(tuple(job), result)
+        # each game, as it ends, into a plain queue (the client's thread calls back): this
+        # thread waits on the queue, and Ctrl+C stops it there, never inside a call of Dask's
+        # (whose clean-up after a KeyboardInterrupt logs a traceback)
+        ended: queue.SimpleQueue = queue.SimpleQueue()
+        pending = set(client.map(play_checked, todo, pure=False))  # held: a future let go is dropped
+        for future in pending:
+            future.add_done_callback(ended.put)
+        with _interrupt_only_while_waiting() as waiting:
+            while pending:
+                with waiting():
+                    future = ended.get()
+                pending.discard(future)
+                _keep(future, mine, finished)
+
+
+@contextmanager
+def _interrupt_only_while_waiting() -> Iterator:
+    """Ctrl+C raises KeyboardInterrupt only inside ``with waiting():`` (at once there, or on
+    entering it when it came before); elsewhere (in the main thread) it waits for it."""
+    import signal
+    import threading
+
+    state = {"asked": False, "waiting": False}
+
+    def on_interrupt(_signum, _frame) -> None:
+        if state["waiting"]:
+            raise KeyboardInterrupt
+        state["asked"] = True
+
+    @contextmanager
+    def waiting() -> Iterator:
+        if state["asked"]:
+            raise KeyboardInterrupt
+        state["waiting"] = True
+        try:
+            yield
+        finally:
+            state["waiting"] = False
+
+    if threading.current_thread() is not threading.main_thread():
+        yield waiting  # no signal handler there: Ctrl+C is the main thread's
+        return
+    before = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield waiting
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _keep(future, mine: str, finished: Callable[[tuple, object], None]) -> None:
+    """An ended game's result handed to ``finished``, unless it failed or its worker's code
+    is not ``mine``."""
+    try:
+        job, result, worker, theirs = future.result()
+    except Exception as exc:  # the game failed on its worker, or the worker died
+        raise CommandError(
+            _(
+                "a game failed on the cluster (the scheduler and every worker need this "
+                "mexitrain installed): {error}"
+            ).format(error=_short(exc))
+        ) from None
+    if theirs != mine:
+        raise CommandError(
+            _(
+                "the worker at {worker} plays with other code of the rules or players than "
+                "this mexitrain: install the same version on every worker"
+            ).format(worker=worker)
+        )
+    finished(tuple(job), result)

@@ -279,7 +279,11 @@ def run(args: argparse.Namespace) -> int:
         if args.cluster is not None and todo:
             from . import cluster
 
-            cluster.play(args.cluster, todo, finished, progress.say)
+            def ready(line: str) -> None:  # the time a game takes counts from now on
+                progress.say(line)
+                progress.start = time.perf_counter()
+
+            cluster.play(args.cluster, todo, finished, ready)
         elif processes > 1 and len(todo) > 1:
             import multiprocessing
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +122,66 @@ def test_a_worker_with_other_code_is_refused(tmp_path: Path, capsys, monkeypatch
     assert "the worker at tcp://127.0.0.1:" in line and "install the same version on every worker" in line
     assert "Traceback" not in err
     assert remote.read_text() == ""
+
+
+def test_ctrl_c_stops_a_tournament_on_a_cluster_as_a_local_one(tmp_path: Path) -> None:
+    """Ctrl+C at a terminal (SIGINT to every process of the group: the command and the
+    cluster's processes): one line after the cluster's, status 130, every game counted kept,
+    no traceback from a worker, and no process of the group left behind."""
+    _needs_dask()
+    results = tmp_path / "results.jsonl"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mexitrain", "tournament", "--players", "2", "--games", "200",
+         "--ai", "planner,greedy", "--option", "rounds=1", "--cluster", "local:2", "--results", str(results)],
+        cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as at a terminal
+    )
+    try:
+        first = proc.stderr.readline()
+        assert "playing on the Dask cluster at tcp://127.0.0.1:" in first, first
+        tenth = proc.stderr.readline()  # a tenth of the games played (not a terminal)
+        assert "of 400 games played" in tenth, tenth
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    left = _group(proc.pid)
+    for pid in left:  # never left running, even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+    assert proc.returncode == 130
+    assert out == "" and "Traceback" not in err
+    [line] = err.splitlines()
+    m = re.fullmatch(r"stopped: (\d+) of 400 games played; kept in (.+)", line)
+    assert m and m[2] == str(results), line
+    kept = len(results.read_text().splitlines())
+    assert 40 <= int(m[1]) <= kept <= int(m[1]) + 1
+
+
+def _group(pgid: int, wait: float = 10) -> list[int]:
+    """The processes of group ``pgid`` still running after at most ``wait`` seconds."""
+    import time
+
+    if not Path("/proc/self").exists():  # no /proc to look in (not Linux)
+        return []
+    deadline = time.monotonic() + wait
+    while True:
+        left = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if os.getpgid(int(entry.name)) == pgid:
+                        left.append(int(entry.name))
+                except OSError:
+                    pass
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.1)
 
 
 def test_an_address_that_does_not_answer_is_one_line(capsys) -> None:
