@@ -162,7 +162,9 @@ def _short(exc: BaseException) -> str:
 
 
 def workers(client) -> int:
-    return len(client.scheduler_info().get("workers", {}))
+    """The worker processes the cluster has now (every one: scheduler_info() lists only a
+    few in some versions of Dask)."""
+    return len(client.nthreads())
 
 
 def play(where: Cluster, todo: list[tuple], finished: Callable[[tuple, object], None], ready: Callable[[str], None]) -> None:
