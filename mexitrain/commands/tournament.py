@@ -57,6 +57,7 @@ from .args import (
     rules_from_args,
     seed_value,
 )
+from .cluster import INSTALL, cluster_value
 
 
 # ---------------------------------------------------------------------------------------
@@ -81,8 +82,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=_("the expert's rollouts per decision (default: its standard strength)"),
     )
     p.add_argument(
-        "--processes", type=processes_value, default=2, metavar="K",
+        "--processes", type=processes_value, default=None, metavar="K",
         help=_("worker processes (default 2)"),
+    )
+    p.add_argument(
+        "--cluster", type=cluster_value, default=None, metavar=_("ADDRESS"),
+        help=_(
+            "play the games on a Dask cluster instead: tcp://HOST:PORT of its scheduler, or "
+            "local:N to start one of N processes here (needs {command})"
+        ).format(command=INSTALL),
     )
     p.add_argument(
         "--results", metavar=_("FILE"),
@@ -243,6 +251,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(_("--ai needs at least two different levels to compare"))
     if args.kept_only and not args.results:
         raise UsageError(_("--kept-only needs --results FILE"))
+    if args.cluster is not None and args.processes is not None:
+        raise UsageError(_("--processes is for a local run: with --cluster, the cluster's workers play"))
+    processes = 2 if args.processes is None else args.processes
+    if args.cluster is not None:
+        from .cluster import require
+
+        require()  # Dask distributed is there, or one line says how to install it
     work = jobs(rules, levels, args.games, args.seed, args.budget)
     kept = ResultsFile(Path(args.results), write=not args.kept_only) if args.results else None
     done: dict[tuple, GameResult] = {}
@@ -261,12 +276,20 @@ def run(args: argparse.Namespace) -> int:
         progress.step()
 
     try:
-        if args.processes > 1 and len(todo) > 1:
+        if args.cluster is not None and todo:
+            from . import cluster
+
+            def ready(line: str) -> None:  # the time a game takes counts from now on
+                progress.say(line)
+                progress.start = time.perf_counter()
+
+            cluster.play(args.cluster, todo, finished, ready)
+        elif processes > 1 and len(todo) > 1:
             import multiprocessing
 
             context = multiprocessing.get_context("spawn" if _no_fork() else "fork")
             # the workers ignore Ctrl+C (each printed its traceback); the parent stops them
-            with context.Pool(args.processes, initializer=_ignore_interrupt) as pool:
+            with context.Pool(processes, initializer=_ignore_interrupt) as pool:
                 for job, result in pool.imap_unordered(play_job, todo, chunksize=1):
                     finished(job, result)
         else:
@@ -331,6 +354,12 @@ class Progress:
         self.stream = sys.stderr if stream is None else stream
         self.live = self.stream.isatty()
         self.open = False  # a live line without its end
+
+    def say(self, line: str) -> None:
+        """A line of its own on the same stream (before the live line, if any)."""
+        self.stopped()
+        self.stream.write(line + "\n")
+        self.stream.flush()
 
     def stopped(self) -> None:
         """End the live line, if any, before another line is written."""

@@ -66,6 +66,7 @@ OPTIONS = {
     "simulate --seed": (("simulate",), "--seed", "{}"),
     "tournament --budget": (("tournament",), "--budget", "{}"),
     "tournament --processes": (("tournament",), "--processes", "{}"),
+    "tournament --cluster": (("tournament",), "--cluster", "{}"),
 }
 
 #: The hostile values that are good values of their option: a game would start. Names are
