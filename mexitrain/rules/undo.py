@@ -82,39 +82,13 @@ class UndoPlan:
 
 
 def undo_plan(state: GameState, seat: int, humans: Collection[int] = ()) -> UndoPlan:
-    """What :func:`undo` would take back, or :class:`UndoRefused` (see the module docstring)."""
+    """What :func:`undo` would take back, or :class:`UndoRefused` (see the module docstring):
+    the round's history rebuilt from ``state`` (a replay), then read as the game reads it."""
     if state.over:
         raise _refuse("game_over")
-    events = state.events
-    mine = [i for i, e in enumerate(events) if e.seat == seat]
-    if not mine:
+    if not any(e.seat == seat for e in state.events):
         raise _refuse("round_start" if state.round > 1 else "nothing_yet")
-    try:
-        current = round_start(state)
-    except IllegalAction as exc:
-        raise _refuse("not_replayable", why="finished_rounds", reason=exc) from None
-    choices: list[tuple[int, GameState]] = []  # (event index, snapshot before it)
-    for i, event in enumerate(events):
-        if event.seat != current.turn:
-            raise _refuse("not_replayable", why="out_of_turn", event=i + 1)
-        try:
-            if event.seat == seat and len(legal_actions(current)) > 1:
-                choices.append((i, current))
-            current = apply(current, event_action(event))
-        except IllegalAction as exc:
-            raise _refuse("not_replayable", why="illegal_move", event=i + 1, reason=exc) from None
-    if current != state:
-        raise _refuse("not_replayable", why="other_position")
-    if not choices:
-        raise _refuse("round_start" if state.round > 1 else "nothing_yet")
-    index, before = choices[-1]
-    drawn = [e for e in events[index:] if e.seat == seat and e.type == "draw"]
-    if drawn:
-        raise _refuse("drew", tile=drawn[0].tile)
-    others = sorted({e.seat for e in events[index:] if e.seat != seat and e.seat in humans})
-    if others:
-        raise _refuse("other_player", seats=tuple(others))
-    return UndoPlan(index, events[index], len(events) - index - 1, before)
+    return History.rebuild(state).plan(seat, humans)
 
 
 @dataclass(frozen=True)
