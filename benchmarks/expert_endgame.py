@@ -132,6 +132,7 @@ def _game(rules, levels: tuple[str, ...], seed: int, watch: bool):
     ]
     c = core.new_game(rules, players=n, seed=seed)
     changed = False
+    times: list[float] = []  # CPU s of each expert-2 decision (negative: an endgame one)
     while not c.over:
         seat = c.turn
         player = players[seat]
@@ -140,15 +141,21 @@ def _game(rules, levels: tuple[str, ...], seed: int, watch: bool):
             m = fast(seat_view(c, seat))
         else:
             v = view(core.to_state(c), seat)
+            t = time.process_time()
             action = player.choose(v)
-            if watch and levels[seat] == "expert-2" and player.last_stats.get("endgame") in ("exact", "sampled"):
-                if action != ExpertPlayer(seeds[seat]).choose(v):
-                    changed = True
+            dt = time.process_time() - t
+            if watch and levels[seat] == "expert-2":
+                if player.last_stats.get("endgame") in ("exact", "sampled"):
+                    times.append(-dt)
+                    if action != ExpertPlayer(seeds[seat]).choose(v):
+                        changed = True
+                else:
+                    times.append(dt)
             m = core.check(c, action)
         core.step(c, m)
     winners = core.game_winners(c)
     credit = tuple((1 / len(winners) if i in winners else 0.0) for i in range(n))
-    return credit, tuple(c.round_scores), changed
+    return credit, tuple(c.round_scores), changed, times
 
 
 def paired(args: argparse.Namespace) -> None:
@@ -177,13 +184,13 @@ def paired(args: argparse.Namespace) -> None:
             if (tuple(lv), seed) in done:
                 continue
             r = RuleSet.model_validate_json(rules_json)
-            credit, scores, changed = _game(r, lv, seed, watch=True)
+            credit, scores, changed, times = _game(r, lv, seed, watch=True)
             seat = lv.index("expert-2")
             d = {"levels": list(lv), "seed": seed, "rules": options, "changed": changed,
-                 "expert2": credit[seat], "round_scores": scores}
+                 "expert2": credit[seat], "round_scores": scores, "cpu": [round(x, 4) for x in times]}
             if changed:
                 today = tuple("expert" if x == "expert-2" else x for x in lv)
-                credit1, scores1, _ = _game(r, today, seed, watch=False)
+                credit1, scores1, _, _ = _game(r, today, seed, watch=False)
                 d["expert"] = credit1[seat]
                 d["round_scores_expert"] = scores1
             else:
@@ -213,6 +220,11 @@ def paired(args: argparse.Namespace) -> None:
         rounds = d[key]
         return sum(sum(r) / (len(r) - 1) - r[seat] * len(r) / (len(r) - 1) for r in rounds) / len(rounds)
 
+    cpu = [x for d in rows for x in d.get("cpu", ())]
+    for label, ts in (("every decision", [abs(x) for x in cpu]), ("endgame decisions", [-x for x in cpu if x < 0])):
+        if ts:
+            print(f"  expert-2's CPU s a decision, {label} ({len(ts)}): median {statistics.median(ts):.3f}, "
+                  f"p95 {_pct(ts, 0.95):.3f}, worst {max(ts):.3f}")
     pts = [ahead(d, "round_scores") - ahead(d, "round_scores_expert") for d in rows if d["changed"]]
     if pts:
         print(f"  points a round ahead, expert-2 less today's expert, over the {len(pts)} games that differ: "

@@ -36,6 +36,8 @@ NODE_BUDGET = 20_000
 MAX_BONEYARD = 2
 #: ...and over this many sampled deals.
 DEALS = 12
+#: Values this close are equal (a tie between moves, which the expert's rollouts then break).
+TIE = 1e-6
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -166,20 +168,25 @@ def order(c: Core, ms: list[int]) -> list[int]:
     return sorted(ms, key=weight)
 
 
-def best_move(
-    c: Core, moves: Sequence[int], solver: Solver
-) -> tuple[int, list[float]]:
+def best_move(c: Core, moves: Sequence[int], solver: Solver) -> tuple[int, list[float]]:
     """(the index of the best of ``moves`` from ``c``, their values): each move's exact value
     to the solver's side, whose turn it is; the first of equal best ones (put the preferred
-    move first). Values of moves that cannot beat the best so far are upper bounds."""
+    move first). A move worse than the best so far by more than :data:`TIE` gets an upper
+    bound, not its value: every move whose value is within TIE of the best has its exact one."""
     values: list[float] = []
     best_i, best = 0, -math.inf
     for i, m in enumerate(moves):
-        v = solver.after(c, m, best, math.inf) if i else solver.after(c, m)
+        v = solver.after(c, m, best - TIE, math.inf) if i else solver.after(c, m)
         values.append(v)
         if v > best:
             best_i, best = i, v
     return best_i, values
+
+
+def tied(values: Sequence[float]) -> list[int]:
+    """The indices of the best values (within :data:`TIE` of the best)."""
+    best = max(values)
+    return [i for i, v in enumerate(values) if v >= best - TIE]
 
 
 def solve_deals(

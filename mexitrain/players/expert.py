@@ -333,7 +333,8 @@ class ExpertPlayer:
         At a table of two sides only: with one deal left by the view (the hidden hand is all
         the unseen tiles, or every hand is open) every legal move is solved on it; with at
         most ``endgame.MAX_BONEYARD`` tiles left to draw, each is solved on ``endgame.DEALS``
-        sampled deals and the best mean wins. Ties keep the planner's move."""
+        sampled deals and the best mean wins. Moves equal under best play are compared by the
+        rollouts, as without the search (the planner's move first among them)."""
         from . import endgame as eg
 
         goal = Goal(view, view.seat, self.win_points)
@@ -352,26 +353,46 @@ class ExpertPlayer:
         with _collector_paused():
             try:
                 if exact:
-                    i, values = eg.best_move(deals[0], [check(deals[0], a) for a in actions], solver)
+                    _, values = eg.best_move(deals[0], [check(deals[0], a) for a in actions], solver)
                 else:
                     values = eg.solve_deals(deals, lambda c: [check(c, a) for a in actions], len(actions), solver)
-                    i = max(range(len(actions)), key=lambda j: (values[j], -j))
             except eg.OutOfBudget:
                 self.last_stats = {"rollouts": 0, "candidates": len(actions), "endgame": "over budget", "nodes": solver.nodes}
                 return None
-        self.last_stats = {
-            "rollouts": 0, "candidates": len(actions), "values": values, "nodes": solver.nodes,
-            "endgame": "exact" if exact else "sampled",
-        }
-        if i == 0:
-            return base, reason
-        chosen = actions[i]
-        told = dict(self.candidates(view, legal, lacking, base, reason, w, names, limit=len(legal)))
-        why = told.get(chosen, reason)
+            best = eg.tied(values)
+            kind = "exact" if exact else "sampled"
+            self.last_stats = {
+                "rollouts": 0, "candidates": len(actions), "values": values, "nodes": solver.nodes, "endgame": kind,
+                "moves": actions,  # in the order of the values: the planner's first
+            }
+            told = self.candidates(view, legal, lacking, base, reason, w, names, limit=len(legal))
+            why_of = dict(told)
+            if len(best) == 1:
+                i = best[0]
+                if i == 0:
+                    return base, reason
+                chosen = actions[i]
+                gain = values[i] - values[0]
+            else:
+                # Equal under best play (often so: many moves lose or win alike): the rollouts,
+                # where the other side plays as the planner, choose among them, as without the
+                # search, among the best few of them in the planner's order
+                ranked = [a for a, _ in told if actions.index(a) in best]
+                ranked += [actions[j] for j in best if actions[j] not in ranked]
+                if base in ranked:
+                    ranked.remove(base)
+                    ranked.insert(0, base)
+                ranked = ranked[: max(2, self.max_candidates)]
+                k, means, used = self._search(view, ranked, 0)
+                self.last_stats.update(rollouts=used, tied=len(best), rollout_values=means)
+                chosen = ranked[k]
+                if chosen == base:
+                    return base, reason
+                gain = means[k] - means[0]
+        why = why_of.get(chosen, reason)
         if self.win_points and last_round(view):
             why += tr(N_(" (looking ahead it does better for the win of the game)"))
         else:
-            gain = values[i] - values[0]
             why += tr(N_(" (looking ahead it gains {points} a round)")).format(points=decimal_points(gain, signed=True))
         return chosen, why
 

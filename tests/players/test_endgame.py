@@ -193,3 +193,27 @@ def test_the_default_expert_is_unchanged():
     assert LEVELS["expert"] is ExpertPlayer and ExpertPlayer().endgame == 0
     assert "expert-2" not in LEVELS
     assert EndgameExpertPlayer().endgame == eg.NODE_BUDGET and EndgameExpertPlayer.name == "expert-2"
+
+
+def test_moves_equal_under_best_play_go_to_the_rollouts():
+    """Where several moves have the best value (they win or lose alike against best play),
+    the rollouts, with the planner's play, choose among those only."""
+    from mexitrain.rules.core import to_state
+
+    seen = 0
+    for c in small_endgames(40, tiles=12):
+        if c.bpos < len(c.bone):
+            continue
+        state = to_state(c)
+        seat = state.turn
+        v = view(state, seat)
+        expert = EndgameExpertPlayer(2, rollouts=16)
+        a = expert.choose(v)
+        stats = expert.last_stats
+        assert stats["endgame"] == "exact"
+        best = eg.tied(stats["values"])
+        if len(best) > 1:
+            seen += 1
+            assert stats["rollouts"] > 0 and stats["tied"] == len(best)
+        assert stats["moves"].index(a) in best  # never a move worse under best play
+    assert seen
