@@ -265,8 +265,11 @@ class ExpertPlayer:
         confidence: float | None = None,
         extra: float = EXTRA,
         weights: Weights = DEFAULT_WEIGHTS,
+        endgame: int = 0,
     ) -> None:
         self.seed = seed
+        # positions the exact endgame search may visit a decision (endgame.py); 0: none
+        self.endgame = endgame
         self.weights = weights  # of its own moves, see planner.Weights
         self.win_points = win_points
         self.confidence = confidence  # None: CONFIDENCE or CONFIDENCE_MANY by the table
@@ -303,6 +306,10 @@ class ExpertPlayer:
         self.last_stats = {"rollouts": 0, "candidates": 1}
         if len(legal) == 1 or view.phase == "chain" or self.budget(view.players) <= 0:
             return base, reason
+        if self.endgame > 0:
+            solved = self._endgame(view, legal, lacking, base, reason, w, names)
+            if solved is not None:
+                return solved
         cands = self.candidates(view, legal, lacking, base, reason, w, names)
         if len(cands) == 1:
             return base, reason
@@ -319,8 +326,78 @@ class ExpertPlayer:
             why += tr(N_(" (looking ahead it gains {points} a round)")).format(points=decimal_points(gain, signed=True))
         return actions[i], why
 
+    def _endgame(self, view: SeatView, legal, lacking, base, reason: str, w: Weights, names=None):
+        """(action, reason) from the exact endgame search (:mod:`.endgame`), or None when it
+        does not apply here or would go over its budget (the rollouts then decide).
+
+        At a table of two sides only: with one deal left by the view (the hidden hand is all
+        the unseen tiles, or every hand is open) every legal move is solved on it; with at
+        most ``endgame.MAX_BONEYARD`` tiles left to draw, each is solved on ``endgame.DEALS``
+        sampled deals and the best mean wins. Moves equal under best play are compared by the
+        rollouts, as without the search (the planner's move first among them)."""
+        from . import endgame as eg
+
+        goal = Goal(view, view.seat, self.win_points)
+        if len(goal.sides) != 2:
+            return None
+        hidden = [i for i, h in enumerate(view.hands) if h is None]
+        exact = not hidden or (len(hidden) == 1 and view.boneyard_size == 0)
+        if not exact and view.boneyard_size > eg.MAX_BONEYARD:
+            return None
+        rng = self._rng(view)
+        sampler = Sampler(view)
+        dealer = fast.Dealer(view, one_round)
+        actions = [base, *(a for a in legal if a != base)]
+        solver = eg.Solver(goal.mine, goal.value, self.endgame)
+        deals = [dealer.deal(rng, sampler.hands(rng))[0] for _ in range(1 if exact else eg.DEALS)]
+        with _collector_paused():
+            try:
+                if exact:
+                    _, values = eg.best_move(deals[0], [check(deals[0], a) for a in actions], solver)
+                else:
+                    values = eg.solve_deals(deals, lambda c: [check(c, a) for a in actions], len(actions), solver)
+            except eg.OutOfBudget:
+                self.last_stats = {"rollouts": 0, "candidates": len(actions), "endgame": "over budget", "nodes": solver.nodes}
+                return None
+            best = eg.tied(values)
+            kind = "exact" if exact else "sampled"
+            self.last_stats = {
+                "rollouts": 0, "candidates": len(actions), "values": values, "nodes": solver.nodes, "endgame": kind,
+                "moves": actions,  # in the order of the values: the planner's first
+            }
+            told = self.candidates(view, legal, lacking, base, reason, w, names, limit=len(legal))
+            why_of = dict(told)
+            if len(best) == 1:
+                i = best[0]
+                if i == 0:
+                    return base, reason
+                chosen = actions[i]
+                gain = values[i] - values[0]
+            else:
+                # Equal under best play (often so: many moves lose or win alike): the rollouts,
+                # where the other side plays as the planner, choose among them, as without the
+                # search, among the best few of them in the planner's order
+                ranked = [a for a, _ in told if actions.index(a) in best]
+                ranked += [actions[j] for j in best if actions[j] not in ranked]
+                if base in ranked:
+                    ranked.remove(base)
+                    ranked.insert(0, base)
+                ranked = ranked[: max(2, self.max_candidates)]
+                k, means, used = self._search(view, ranked, 0)
+                self.last_stats.update(rollouts=used, tied=len(best), rollout_values=means)
+                chosen = ranked[k]
+                if chosen == base:
+                    return base, reason
+                gain = means[k] - means[0]
+        why = why_of.get(chosen, reason)
+        if self.win_points and last_round(view):
+            why += tr(N_(" (looking ahead it does better for the win of the game)"))
+        else:
+            why += tr(N_(" (looking ahead it gains {points} a round)")).format(points=decimal_points(gain, signed=True))
+        return chosen, why
+
     def candidates(
-        self, view, legal, lacking, base, reason: str, w: Weights, names=None
+        self, view, legal, lacking, base, reason: str, w: Weights, names=None, limit: int | None = None
     ) -> list[tuple[Action, str]]:
         """The planner's best plays (and the turn-ending choices), best first, each with the
         reason said for it: the moves the rollouts compare."""
@@ -334,7 +411,7 @@ class ExpertPlayer:
             scored = score_plays(view, ctx, plays)
         order = {a: i for i, a in enumerate(legal)}
         scored.sort(key=lambda x: (-x[0], order[x[2]]))
-        out = [(a, r) for _, r, a in scored[: self.max_candidates]]
+        out = [(a, r) for _, r, a in scored[: self.max_candidates if limit is None else limit]]
         for a in others:
             out.append((a, tr(_OTHER_REASONS.get((view.phase, a.type)) or _ACTION_REASONS[a.type])))
         if base not in [a for a, _ in out]:
@@ -444,7 +521,22 @@ class ExpertPlayer:
         return chosen, means, used
 
 
+class EndgameExpertPlayer(ExpertPlayer):
+    """The expert with the exact endgame search (:mod:`.endgame`) at its node budget: a
+    research level, not in :data:`mexitrain.players.LEVELS` (the default ``expert`` plays as
+    before, so that its kept tournament games replay); ``benchmarks/expert_endgame.py``
+    registers it as ``expert-2`` for its tournaments."""
+
+    name = "expert-2"
+
+    def __init__(self, seed: int = 0, **kw) -> None:
+        from .endgame import NODE_BUDGET
+
+        kw.setdefault("endgame", NODE_BUDGET)
+        super().__init__(seed, **kw)
+
+
 __all__ = [
-    "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUTS_TWO", "ExpertPlayer", "PlannerPlayer", "default_rollouts",
+    "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUTS_TWO", "EndgameExpertPlayer", "ExpertPlayer", "PlannerPlayer", "default_rollouts",
     "rollout",
 ]
