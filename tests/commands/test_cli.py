@@ -247,7 +247,7 @@ def test_records_dir_that_is_a_file(tmp_path: Path, capsys) -> None:
 def _fake_ui(calls: list) -> types.ModuleType:
     module = types.ModuleType("mexitrain.ui.app")
 
-    def run(setup, speed):
+    def run(setup, speed, **kwargs):
         calls.append((setup, speed))
 
     module.run = run  # type: ignore[attr-defined]

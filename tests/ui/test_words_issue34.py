@@ -24,7 +24,7 @@ async def test_the_station_puts_seat_name_and_count_in_one_order_on_both_sides()
         text = str(app.screen.query_one(StationHub).render())
         for seat, name in enumerate(names):
             count = view.hand_sizes[seat]
-            assert re.search(rf"\b{seat + 1} {name} +{count}\b", text), (name, text)
+            assert re.search(rf"\b{seat + 1}[ →]{name} +{count}\b", text), (name, text)  # (→: whose turn)
             assert not re.search(rf"{name} +{count} {seat + 1}\b", text), (name, text)
 
 
