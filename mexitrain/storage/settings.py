@@ -21,7 +21,7 @@ from .safe import MAX_SETTINGS, read_regular
 MAX_VALUE = 100
 
 #: Every known setting and the type its value must have (None is always allowed: unset).
-KNOWN: dict[str, type] = {"language": str, "theme": str}
+KNOWN: dict[str, type] = {"language": str, "theme": str, "tiles": str}
 
 
 def load(root: str | os.PathLike[str] | None = None) -> dict[str, Any]:

@@ -297,7 +297,7 @@ class MexitrainApp(App[None]):
         self.workers.cancel_group(self, "ai")
         self._undo_shown = None
         withdraw_notices(self, self.session.withdraw())  # the last game's
-        self.game_screen = GameScreen(hint_time=self.hint_time, saving=self.saver.failing_reason)
+        self.game_screen = GameScreen(hint_time=self.hint_time, saving=self.saver.failing_reason, pips=self.pips)
         await self._goto(self.game_screen)
         self.snapshot = first
 
@@ -504,8 +504,32 @@ class MexitrainApp(App[None]):
         else:
             self.exit()
 
+    @property
+    def pips(self) -> bool:
+        """The player's preference: tiles shown as pips where they have a face (docs/playing.md)."""
+        return settings.load(self.root).get("tiles") == "pips"
+
+    def tiles_command(self) -> SystemCommand:
+        """The palette's switch between tiles as numbers and as pips."""
+        if self.pips:
+            return SystemCommand(_("Tiles as numbers"), _("Show every tile's halves as numbers"), self.action_toggle_pips)
+        return SystemCommand(
+            _("Tiles as pips"), _("Show halves 0 to 6 as pips (○ ⚀ ⚁ ⚂ ⚃ ⚄ ⚅), higher ones as numbers"), self.action_toggle_pips
+        )
+
+    def action_toggle_pips(self) -> None:
+        """Tiles as pips or as numbers: kept in the preferences, the board redrawn."""
+        pips = not self.pips
+        try:
+            settings.save(self.root, tiles="pips" if pips else "numbers")
+        except (OSError, ValueError) as exc:
+            self.notify(printable(error_text(exc)), title=_("The preference could not be saved"), severity="warning", markup=False)
+        if self.game_screen is not None:
+            self.game_screen.pips = pips
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand(_("New game"), _("Set up a new table"), self.action_new_game)
+        yield self.tiles_command()
         if self.snapshot is not None:
             yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), self.action_scores)
         if self.snapshot is not None and self.game_screen is not None:

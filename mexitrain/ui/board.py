@@ -64,6 +64,8 @@ class Board:
     target: Target | None = None
     flip: int = 0
     plain: bool = False
+    #: the halves shown as pips where they have a face (the player's "tiles as pips")
+    pips: bool = False
     auto_events: frozenset[int] = frozenset()  # indices of this round's events done for the player
     # the seat the texts call "you": VIEW_SEAT the view's seat when exactly one person plays
     # (with several at one keyboard, or none, everyone is named), None nobody (replay)
@@ -186,6 +188,7 @@ def build(
     *,
     previous: Board | None = None,
     plain: bool = False,
+    pips: bool | None = None,
     auto_events: frozenset[int] = frozenset(),
     you: int | None = VIEW_SEAT,
 ) -> Board:
@@ -210,6 +213,7 @@ def build(
         kinds=kinds,
         legal=legal,
         plain=plain,
+        pips=(previous.pips if previous is not None else False) if pips is None else pips,
         auto_events=auto_events,
         you=you,
         tray=tray,

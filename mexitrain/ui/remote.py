@@ -242,7 +242,7 @@ class TableApp(MexitrainApp):
         if isinstance(self.screen, TableRoundOverScreen):
             self.screen.waiting_for = table.waiting_results()
         if self.game_screen is None:
-            self.game_screen = TableScreen(hint_time=self.hint_time)
+            self.game_screen = TableScreen(hint_time=self.hint_time, pips=self.pips)
             await self._goto(self.game_screen)
             self.lobby_screen = None  # the game has started: the lobby's seats are on the board
             self.call_after_refresh(self._refresh_undo)
@@ -479,6 +479,7 @@ class TableApp(MexitrainApp):
         if table.host and table.waiting():
             yield SystemCommand(_("Hand over"), _("Hand the seat of a player who is away to a computer player"), self.action_hand_over)
         yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
+        yield self.tiles_command()
         leave = _("Leave the table (it closes for everyone)") if table.request.runs_server else _("Leave the table (your seat waits for you)")
         yield SystemCommand(_("Leave the table"), leave, self.action_request_quit)
         yield from _textual_commands(self, screen)

@@ -71,6 +71,8 @@ class GameScreen(Screen):
     # repaint themselves, and only when their part changed
     board: reactive[Board | None] = reactive(None, repaint=False)
     plain: reactive[bool] = reactive(False, repaint=False)
+    #: the halves shown as pips (the app's "tiles as pips" preference, set from above)
+    pips: reactive[bool] = reactive(False, repaint=False, init=False)
     _keys_state: tuple = ()
     _tip_shown = False
 
@@ -94,10 +96,16 @@ class GameScreen(Screen):
             self.timeout = timeout
             super().__init__()
 
-    def __init__(self, *, hint_time: float | None = None, saving: str | None = None) -> None:
+    def __init__(self, *, hint_time: float | None = None, saving: str | None = None, pips: bool = False) -> None:
         super().__init__()
         self.hint_time = hint_time
         self.saving = saving
+        self.set_reactive(GameScreen.pips, pips)
+
+    def watch_pips(self, pips: bool) -> None:
+        b = self.board
+        if b is not None:
+            self.board = build(b.view, b.names, b.kinds, previous=b, plain=self.plain, pips=pips, auto_events=b.auto_events)
 
     def on_screen_resume(self) -> None:
         self.query_one(SizeGuard).check()  # the terminal may have changed size meanwhile
@@ -121,7 +129,9 @@ class GameScreen(Screen):
         kinds: tuple[str, ...],
         auto_events: frozenset[int] = frozenset(),
     ) -> None:
-        self.board = build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events)
+        self.board = build(
+            view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips, auto_events=auto_events
+        )
 
     _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort", "why"})
     _ACTIONS = (("tile", ()), ("target", ()), ("place", ()), ("draw", ()), ("end_turn", ()),

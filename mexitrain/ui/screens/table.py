@@ -46,7 +46,8 @@ class TableScreen(GameScreen):
 
     def show(self, view, names, kinds, auto_events=frozenset()) -> None:  # type: ignore[override]
         # one person at this terminal: the texts call this seat "you", whoever else plays
-        self.board = build(view, names, kinds, previous=self.board, plain=self.plain, auto_events=auto_events, you=view.seat)
+        self.board = build(view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips,
+                           auto_events=auto_events, you=view.seat)
 
     def action_sort(self) -> None:
         super().action_sort()

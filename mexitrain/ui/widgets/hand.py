@@ -75,7 +75,7 @@ class HandTray(BoardWidget):
 
     def render_key(self, board: Board) -> object:
         flip_view = board.laid_view(board.selected) if board.selected else None
-        return (board.view.hand, board.view.drawn, board.tray, board.plan_len, board.plain,
+        return (board.view.hand, board.view.drawn, board.tray, board.plan_len, board.plain, board.pips,
                 board.selected, board.legal, board.my_turn, flip_view, len(board.options()))
 
     def _width(self) -> int:
@@ -156,9 +156,9 @@ class HandTray(BoardWidget):
                 shown = board.laid_view(item) if t == board.selected and my_turn else item
                 dim = my_turn and bool(board.legal) and t not in playable
                 a, b = shown  # type: ignore[misc]
-                faces.append(f"{domino.face(a, b, dim=dim)} ")
+                faces.append(f"{domino.face(a, b, dim=dim, pips=board.pips)} ")
                 if big:
-                    up, _mid, down = domino.big_face(a, b, dim=dim)
+                    up, _mid, down = domino.big_face(a, b, dim=dim, pips=board.pips)
                     rims_top.append(up + " ")
                     rims_bottom.append(down + " ")
                 self._hits.append((top, x, x + domino.FACE_WIDTH, t))

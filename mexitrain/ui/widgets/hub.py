@@ -48,7 +48,7 @@ class StationHub(BoardWidget):
     _cut: list[str] = []  # the seats' labels cut to the slots' width, told apart
 
     def render_key(self, board: Board) -> object:
-        return (board.view, board.names)  # the view carries the turn and the events marked
+        return (board.view, board.names, board.pips)  # the view carries the turn and the events marked
 
     def _rows(self) -> int:
         if self.board is None:
@@ -104,7 +104,7 @@ class StationHub(BoardWidget):
         # the open end underlined when its tile was played in its seat's last turn
         ends = train.lines[0] if train.lines else ()
         fresh = bool(ends) and tile(*ends[-1]) in recent_plays(v)
-        shown_end = f"[u]{domino.value(end)}[/u]" if fresh else domino.value(end)
+        shown_end = f"[u]{domino.value(end, board.pips)}[/u]" if fresh else domino.value(end, board.pips)
         opened = bool(train.open_double_lines())
         flags = ("⚑" if train.marker and not mex else " ") + ("‼" if opened else " ")
         line = _Line()

@@ -71,7 +71,7 @@ class TrainRows(BoardWidget):
 
     def render_key(self, board: Board) -> object:
         fits = board.fits(board.selected) if board.my_turn else frozenset()
-        return (board.view, board.names, board.target if board.my_turn else None, fits, board.my_turn)
+        return (board.view, board.names, board.target if board.my_turn else None, fits, board.my_turn, board.pips)
 
     def big(self) -> bool:
         """Three-row tiles when the screen is tall enough for every train line."""
@@ -146,14 +146,14 @@ class TrainRows(BoardWidget):
                         text("[dim]…[/]", 1)
                     new = canon(t) in recent  # played in its seat's last turn: underlined
                     if big:
-                        top, mid, bot = domino.big_laid(*t, recent=new)
+                        top, mid, bot = domino.big_laid(*t, recent=new, pips=board.pips)
                         tops.append(top)
                         mids.append(mid)
                         bots.append(bot)
                     else:
-                        text(domino.laid(*t, recent=new), domino.laid_width(*t))
+                        text(domino.laid(*t, recent=new, pips=board.pips), domino.laid_width(*t, board.pips))
                 end_style = "b $success" if fit else "b"
-                tail = f" [{end_style}]▸[/]{domino.value(end)}"
+                tail = f" [{end_style}]▸[/]{domino.value(end, board.pips)}"
                 if is_open:
                     tail += " [b $error]" + _("open!") + "[/]" if owed != (ti, li) else " [b $warning]" + _("double") + "[/]"
                 if fit:
