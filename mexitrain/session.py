@@ -308,9 +308,9 @@ class Session:
         state, setup = self.state, self.setup
         if state is None or setup is None:
             return Applied(None)
-        ok, why = self.undo_state()
-        plan = self._plan
-        if not ok or not isinstance(plan, UndoPlan) or self.history is None:
+        _ok, why = self.undo_state()
+        plan = self._plan  # an UndoPlan exactly when ok (undo_state's answer rebuilt the history)
+        if not isinstance(plan, UndoPlan) or self.history is None:
             return Applied(None, Notice(capitalised(why), _("Cannot undo"), "warning", seat=self.shown_seat))
         before = self.history.pop(plan)  # the stack's snapshot: nothing replayed
         self.auto_events = {i for i in self.auto_events if i < len(before.events)}

@@ -70,7 +70,7 @@ async def play_bot(
                 if until_over:
                     asyncio.get_running_loop().create_task(client.close())
                 return
-            if v.phase != "game_over" and msg.view.seat in msg.waiting:
+            if v.seat in msg.waiting:
                 # a round just ended: the bot has "seen" its results; the next round waits for it
                 await client.send(Seen(round=len(v.results)))
                 return

@@ -199,14 +199,12 @@ class TableGame:
             self.waiting = {s.index for s in self.seats if s.kind == "person" and not s.handed and s.conn is not None}
 
     def seen(self, seat: int | None, round_number: int) -> bool:
-        """Seat ``seat``'s person has seen round ``round_number``'s results; True when that
-        let the next round go on (nobody else waited for)."""
-        if seat is None or self.state is None or round_number != len(self.state.results):
-            return False
-        if seat not in self.waiting:
+        """Seat ``seat``'s person has seen round ``round_number``'s results: True when the
+        table was waiting for it (False for a repeat, another round, or no seat)."""
+        if seat is None or self.state is None or round_number != len(self.state.results) or seat not in self.waiting:
             return False
         self.waiting.discard(seat)
-        return not self.waiting
+        return True
 
     def table_file(self, code: str, port: int | None) -> tokens.TableFile:
         """Everything but the game, as ``tables/<CODE>/table.json`` keeps it."""

@@ -610,9 +610,10 @@ class TableServer:
             elif not self.start_game(msg.level):
                 conn.send(Error(code="started"))
         elif isinstance(msg, Seen):
-            if self.game.seen(conn.seat, msg.round):
-                self._kick.set()  # the next round goes on
-            self._announce(lobby=False)
+            if self.game.seen(conn.seat, msg.round):  # (a repeat costs nothing)
+                self._announce(lobby=False)
+                if not self.game.waiting:
+                    self._kick.set()  # the next round goes on
         elif isinstance(msg, HandOver):
             if not conn.host:
                 conn.send(Error(code="not_host"))

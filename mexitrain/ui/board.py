@@ -188,7 +188,7 @@ def build(
     *,
     previous: Board | None = None,
     plain: bool = False,
-    pips: bool | None = None,
+    pips: bool = False,
     auto_events: frozenset[int] = frozenset(),
     you: int | None = VIEW_SEAT,
 ) -> Board:
@@ -213,7 +213,7 @@ def build(
         kinds=kinds,
         legal=legal,
         plain=plain,
-        pips=(previous.pips if previous is not None else False) if pips is None else pips,
+        pips=pips,
         auto_events=auto_events,
         you=you,
         tray=tray,

@@ -330,12 +330,8 @@ class TableApp(MexitrainApp):
 
     async def on_table_round_over_screen_seen(self, message: TableRoundOverScreen.Seen) -> None:
         """Enter on a round's results: the table is told; the screen waits for the others."""
-        table = self.table
-        if table is None:
-            return
-        if isinstance(self.screen, TableRoundOverScreen):
-            self.screen.waiting_for = table.waiting_results()
-        await self._send(Seen(round=message.number))
+        if self.table is not None:  # (whom it waits for: kept current by each update)
+            await self._send(Seen(round=message.number))
 
     def on_lobby_screen_level_chosen(self, message: LobbyScreen.LevelChosen) -> None:
         if self.table is not None:

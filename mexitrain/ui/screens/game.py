@@ -102,10 +102,14 @@ class GameScreen(Screen):
         self.saving = saving
         self.set_reactive(GameScreen.pips, pips)
 
-    def watch_pips(self, pips: bool) -> None:
+    def watch_pips(self) -> None:
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """The board again from its own view, with the screen's sort and tiles now."""
         b = self.board
         if b is not None:
-            self.board = build(b.view, b.names, b.kinds, previous=b, plain=self.plain, pips=pips, auto_events=b.auto_events)
+            self.show(b.view, b.names, b.kinds, b.auto_events)
 
     def on_screen_resume(self) -> None:
         self.query_one(SizeGuard).check()  # the terminal may have changed size meanwhile
@@ -258,10 +262,7 @@ class GameScreen(Screen):
     def action_sort(self) -> None:
         self.plain = not self.plain
         if self.board is not None:
-            b = self.board
-            self.board = build(
-                b.view, b.names, b.kinds, previous=b, plain=self.plain, auto_events=b.auto_events
-            )
+            self._rebuild()
             self.post_message(
                 self.Notice(_("Plain sort") if self.plain else _("Planned train first, then the extras"), timeout=2)
             )

@@ -49,13 +49,6 @@ class TableScreen(GameScreen):
         self.board = build(view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips,
                            auto_events=auto_events, you=view.seat)
 
-    def action_sort(self) -> None:
-        super().action_sort()
-        board = self.board
-        if board is not None and board.you != board.view.seat:
-            self.board = build(board.view, board.names, board.kinds, previous=board, plain=self.plain,
-                               auto_events=board.auto_events, you=board.view.seat)
-
 
 class TableRoundOverScreen(RoundOverScreen):
     """A round's results at a table: Enter tells the table this person has seen them (the
