@@ -326,7 +326,7 @@ def _play(server, args: argparse.Namespace, root: Path, port: int, level: str) -
     from ..text import net as t
 
     try:
-        from ..ui.remote import run_table_app
+        from ..ui.network import run_table_app
     except ImportError:
         raise CommandError(t.no_ui_line()) from None
     try:

@@ -14,10 +14,12 @@ from textual.screen import Screen
 from ...i18n import N_, _
 from ...players.hint import hint as _hint  # the coach: hint(view) -> (action, one-line reason)
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
+from ...text.events import VIEW_SEAT
 from ..board import Board, build, canon, select_target, select_tile, train_index, with_target
 from ..widgets import HandTray, StatusLine, TipPanel, TrainRows
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
+from ..widgets.net import NetBar
 
 #: What a tip that is not a play adds: the key that does it (the game screen's bindings).
 _TIP_KEYS = {
@@ -54,6 +56,8 @@ class GameScreen(Screen):
         Binding("u", "app.undo", "Undo", tooltip="Take back your last decision", id="undo"),
         Binding("ctrl+s", "app.save_as", "Save as", show=False, tooltip="Save this game under a name", id="save-as"),
         Binding("q", "app.request_quit", "Quit", tooltip="Quit (asks first)", id="quit"),
+        # at a table on the network, for its host (the app hides it elsewhere)
+        Binding("c", "app.hand_over", "Hand over", tooltip="Hand the seat of a player who is away to a computer player", id="hand-over"),
         *[
             Binding(str(i + 1), f"train({i})", f"Seat {i + 1}'s train", show=False, id=f"train-{i + 1}")
             for i in range(9)
@@ -96,10 +100,15 @@ class GameScreen(Screen):
             self.timeout = timeout
             super().__init__()
 
-    def __init__(self, *, hint_time: float | None = None, saving: str | None = None, pips: bool = False) -> None:
+    def __init__(
+        self, *, hint_time: float | None = None, saving: str | None = None, pips: bool = False, link: bool = False
+    ) -> None:
+        """``link``: one more line under the status line, the link to a table on the network
+        and who is away (a :class:`~mexitrain.ui.widgets.net.NetBar`)."""
         super().__init__()
         self.hint_time = hint_time
         self.saving = saving
+        self.link = link
         self.set_reactive(GameScreen.pips, pips)
 
     def watch_pips(self) -> None:
@@ -109,7 +118,7 @@ class GameScreen(Screen):
         """The board again from its own view, with the screen's sort and tiles now."""
         b = self.board
         if b is not None:
-            self.show(b.view, b.names, b.kinds, b.auto_events)
+            self.show(b.view, b.names, b.kinds, b.auto_events, you=b.you)
 
     def on_screen_resume(self) -> None:
         self.query_one(SizeGuard).check()  # the terminal may have changed size meanwhile
@@ -121,6 +130,8 @@ class GameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status", saving=self.saving).data_bind(GameScreen.board)
+        if self.link:
+            yield NetBar(id="net-bar")
         yield from board_widgets(GameScreen.board, tip=True)
         yield FittingFooter(id="footer", compact=True)
         yield SizeGuard(*GAME_SIZE)
@@ -132,9 +143,13 @@ class GameScreen(Screen):
         names: tuple[str, ...],
         kinds: tuple[str, ...],
         auto_events: frozenset[int] = frozenset(),
+        *,
+        you: int | None = VIEW_SEAT,
     ) -> None:
+        """The board of ``view``; ``you`` the seat the texts call "you" (VIEW_SEAT: the
+        view's seat when exactly one person plays here)."""
         self.board = build(
-            view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips, auto_events=auto_events
+            view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips, auto_events=auto_events, you=you
         )
 
     _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort", "why"})
