@@ -72,7 +72,6 @@ from .screens import (
 from .source import Source
 from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, real_client
 from .textual_compat import add_notice, guard_output, own_bindings, withdraw_notices
-from .widgets import StatusLine
 
 
 class SaveProblem(Message):
@@ -636,8 +635,7 @@ class MexitrainApp(App[None]):
             reason = self.saver.failing_reason  # the latest, whatever the message order
             if reason is not None and self._fence is not None:
                 reason = self._fence.shown(reason)
-            for status in self.game_screen.query(StatusLine):
-                status.saving = reason
+            self.game_screen.saving = reason
 
     def undo_state(self) -> tuple[bool, str]:
         """``(possible, what it takes back / why not)`` for the seat shown (cached per position)."""

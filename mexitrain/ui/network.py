@@ -53,7 +53,6 @@ from .screens.lobby import LobbyScreen
 from .source import Source
 from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, relay
 from .textual_compat import add_notice, notices, withdraw_notices
-from .widgets.net import NetBar
 
 if TYPE_CHECKING:
     from .app import MexitrainApp
@@ -291,9 +290,8 @@ class NetworkTable(Source):
         """Every second: the link's and the away seats' line, on the lobby and the game screen."""
         text = self.state.bar_text(self.app.clock())
         for screen in (self.lobby_screen, self.app.game_screen):
-            if screen is not None and screen.is_attached:
-                for bar in screen.query(NetBar):
-                    bar.text = text
+            if screen is not None:
+                screen.link_text = text
 
     # -- to the server --------------------------------------------------------------------------
     async def act(self, action: Action, auto: bool = False) -> None:

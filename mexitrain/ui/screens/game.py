@@ -77,6 +77,10 @@ class GameScreen(Screen):
     plain: reactive[bool] = reactive(False, repaint=False)
     #: the halves shown as pips (the app's "tiles as pips" preference, set from above)
     pips: reactive[bool] = reactive(False, repaint=False, init=False)
+    #: why autosaves fail (short), or None while they work: the status line says it (set by the app)
+    saving: reactive[str | None] = reactive(None, repaint=False)
+    #: at a table: the link's line and who is away (set by the network table every second)
+    link_text: reactive[str] = reactive("", repaint=False)
     _keys_state: tuple = ()
     _tip_shown = False
 
@@ -107,9 +111,9 @@ class GameScreen(Screen):
         and who is away (a :class:`~mexitrain.ui.widgets.net.NetBar`)."""
         super().__init__()
         self.hint_time = hint_time
-        self.saving = saving
         self.link = link
         self.set_reactive(GameScreen.pips, pips)
+        self.set_reactive(GameScreen.saving, saving)
 
     def watch_pips(self) -> None:
         self._rebuild()
@@ -129,9 +133,9 @@ class GameScreen(Screen):
         self.call_after_refresh(self._fit_corner)
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status", saving=self.saving).data_bind(GameScreen.board)
+        yield StatusLine(id="status").data_bind(GameScreen.board, GameScreen.saving)
         if self.link:
-            yield NetBar(id="net-bar")
+            yield NetBar(id="net-bar").data_bind(text=GameScreen.link_text)
         yield from board_widgets(GameScreen.board, tip=True)
         yield FittingFooter(id="footer", compact=True)
         yield SizeGuard(*GAME_SIZE)
