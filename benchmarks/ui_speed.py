@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from textual import events  # noqa: E402
 
+from mexitrain.game_setup import GameSetup, default_seats  # noqa: E402
 from mexitrain.rules import RuleSet  # noqa: E402
-from mexitrain.table import GameSetup, default_seats  # noqa: E402
 from mexitrain.ui.app import MexitrainApp  # noqa: E402
 from mexitrain.ui.screens import GameScreen  # noqa: E402
 

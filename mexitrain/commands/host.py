@@ -135,8 +135,8 @@ def _default_name() -> str:
 
 
 def _new_server(args: argparse.Namespace, root: Path, level: str, start_when_full: str | None, on_event):
+    from ..game_setup import GameSetup, SeatConfig, random_seed
     from ..net.server import TableServer
-    from ..table import GameSetup, SeatConfig, random_seed
 
     rules = rules_from_args(args)
     players = args.players or 4

@@ -12,10 +12,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..game_setup import DEFAULT_NAMES, PLAY_STRIDE, GameSetup, SeatConfig, seat_seed
 from ..players import make_player
 from ..rules import GameState, IllegalAction, apply, new_game, view
 from ..storage import tokens
-from ..table import DEFAULT_NAMES, PLAY_STRIDE, GameSetup, SeatConfig, seat_seed
 from .protocol import Away, Intent, Lobby, LobbySeat, Refused, Update, encode, refused_of
 
 

@@ -33,9 +33,9 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..game_setup import GameSetup
 from ..rules import GameState
 from ..storage.savefile import SaveError
-from ..table import GameSetup
 from ..text.names import unused_name
 from . import files
 from .game import Seat, TableGame

@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.notifications import Notification, SeverityLevel
 from textual.screen import Screen
 
+from ..game_setup import GameSetup
 from ..i18n import _
 from ..rules import GameState
 from ..session import Notice, capitalised
@@ -43,7 +44,6 @@ from ..storage.autosaves import SERVED_AUTOSAVES
 from ..storage.inplay import in_play
 from ..storage.saves import SERVED_SAVES, SERVED_SAVES_BYTES
 from ..storage.stats import load_stats
-from ..table import GameSetup
 from ..text.basics import quote
 from ..text.errors import error_text
 from ..text.files import in_play_line

@@ -20,10 +20,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from ..game_setup import GameSetup, random_seed
 from ..i18n import _
 from ..rules import Action, GameState, SeatView
 from ..session import Notice, Session, Step
-from ..table import GameSetup, random_seed
 from .screens import HandoffScreen, NewGameScreen, QuitScreen, ScoreScreen
 from .screens.game import GameScreen
 from .source import Source

@@ -49,8 +49,8 @@ async def test_a_local_person_s_moves_are_worked_out_once_per_decision(generatio
 async def test_at_a_network_table_the_guest_works_nothing_out(generations, tmp_path):
     from support.pilot import wait_for
 
+    from mexitrain.game_setup import GameSetup, SeatConfig
     from mexitrain.net.server import TableServer
-    from mexitrain.table import GameSetup, SeatConfig
     from mexitrain.ui.app import MexitrainApp
     from mexitrain.ui.network_state import TableRequest
     from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from support.pilot import wait_for
 
+from mexitrain.game_setup import GameSetup, SeatConfig
 from mexitrain.net.server import TableServer
 from mexitrain.rules import RuleSet
-from mexitrain.table import GameSetup, SeatConfig
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.network_state import TableRequest
 from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen
