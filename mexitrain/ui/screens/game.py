@@ -115,6 +115,8 @@ class GameScreen(Screen):
         self.set_reactive(GameScreen.pips, pips)
         self.set_reactive(GameScreen.saving, saving)
 
+    _guard: SizeGuard | None = None
+
     def watch_pips(self) -> None:
         self._rebuild()
 
@@ -138,7 +140,8 @@ class GameScreen(Screen):
             yield NetBar(id="net-bar").data_bind(text=GameScreen.link_text)
         yield from board_widgets(GameScreen.board, tip=True)
         yield FittingFooter(id="footer", compact=True)
-        yield SizeGuard(*GAME_SIZE)
+        self._guard = SizeGuard(*GAME_SIZE)  # kept: check_action asks it on every key
+        yield self._guard
 
     # -- fed by the app ---------------------------------------------------------------------
     def show(
@@ -222,7 +225,8 @@ class GameScreen(Screen):
     # -- what can be done now -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         board = self.board
-        if action in self._MOVES and self.query(SizeGuard) and self.query_one(SizeGuard).shown:
+        guard = self._guard
+        if action in self._MOVES and guard is not None and guard.is_attached and guard.shown:
             return False  # the terminal is too small to show the board: no move made blind
         if action in ("tile", "sort"):
             return board is not None and bool(board.view.hand)
