@@ -173,7 +173,7 @@ class StartGame(_Message):
 
     type: Literal["start"] = "start"
     level: Level = "planner"
-    turn_time: int | None = Field(None, ge=0, le=TURN_TIME_MAX)
+    turn_time: int | None = Field(None, ge=0, le=TURN_TIME_MAX, strict=True)
     absent: Absent | None = None
 
     @field_validator("turn_time")
