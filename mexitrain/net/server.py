@@ -397,10 +397,15 @@ class TableServer:
             return  # the person moved, came back to a seat handed over, or the game went on
         try:
             new = self.game.apply(action)
-        except IllegalAction:
+        except IllegalAction:  # a bug of the tip: the seat's first legal action keeps the game going
             self.errors += 1
             log.exception("turn timer: the tip of seat %d was refused", seat)
-            return
+            legal = self.game.seat_view(seat).legal
+            if not legal:
+                await asyncio.sleep(1)
+                return
+            action = legal[0]
+            new = self.game.apply(action)
         self._event("timed", name=self.seats[seat].name, seat=seat)
         self._moved(new, action, timed=seat)
 

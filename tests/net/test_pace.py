@@ -149,7 +149,16 @@ async def test_the_timer_plays_every_action_of_a_turn_that_ran_out_then_counts_t
             await g.leave()
 
 
-async def test_a_seat_away_longer_than_the_timer_is_played_the_same_way(tmp_path):
+async def test_a_seat_away_longer_than_the_timer_is_played_the_same_way(tmp_path, monkeypatch):
+    from mexitrain.players import hint as hint_module
+
+    asked: list = []
+
+    def watched(v, *args):
+        asked.append(v)
+        return hint(v, *args)
+
+    monkeypatch.setattr(hint_module, "hint", watched)
     clock = Clock()
     setup = table(2, 2, seed=5, hand_size="5")
     async with hosted(setup, tmp_path, turn_time=20, clock=clock) as server:
@@ -169,6 +178,9 @@ async def test_a_seat_away_longer_than_the_timer_is_played_the_same_way(tmp_path
         await until(lambda: server.seq > mark and stays.last().seq > mark)
         assert _journal(tmp_path, server.code)[mark] == (mark + 1, expected.model_dump(mode="json"))
         assert next(u for u in stays.updates() if u.seq == mark + 1).timed == turn
+        # the tip was chosen on that seat's own view, the one it is sent: never another hand
+        assert asked[0] == view(state, turn, server.setup.seed_chosen)
+        assert all(h is None for i, h in enumerate(asked[0].hands) if i != turn)
         assert server.seats[turn].kind == "person" and server.seats[turn].conn is None  # the seat still waits for them
         await stays.leave()
 
