@@ -301,3 +301,32 @@ def test_a_client_reads_the_timer_and_rematch_fields():
         assert caught.value.values["field"].startswith("rematch")
     with pytest.raises(protocol.ProtocolError):  # no clock once the game is over
         decode_server(_over_update(turn_time=30, turn_left=3))
+
+
+async def test_a_table_stopped_after_a_rematch_resumes_the_new_game(tmp_path):
+    """The new game is the table's on disk: ``--resume`` reopens it, not the finished one."""
+    setup = table(2, 1, seed=7, hand_size="5")
+    second: list[Update] = []
+
+    async def until_second(msg, client):
+        if isinstance(msg, Update) and msg.view.seal and not second:
+            second.append(msg)
+            await client.close()
+
+    server = TableServer(setup, data_dir=tmp_path, open_seats=(0,), host_seat=None, start_when_full="random")
+    await server.start("127.0.0.1", 0)
+    try:
+        await asyncio.wait_for(play_bot(address(server), server.code, "Ann", backoff=FAST, rematches=1,
+                                        until_over=False, on_message=until_second), 60)
+        await until(lambda: server.seats[0].conn is None)
+    finally:
+        await server.stop()
+    state, seq, seed = server.state, server.seq, server.setup.seed  # as it stopped
+    assert second and not state.over and seed != 7
+    assert tokens.load_table(tmp_path, server.code).started and not tokens.load_table(tmp_path, server.code).over
+    resumed = TableServer.resume(tmp_path, server.code)
+    try:
+        assert resumed.setup.seed == seed and resumed.state == state and resumed.seq == seq
+    finally:
+        await resumed.files.close(resumed.state, resumed.setup, resumed.seq)
+    assert len(_kept(tmp_path)) == 1  # the first game, kept
