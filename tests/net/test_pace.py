@@ -246,3 +246,11 @@ def test_the_turn_time_option_reaches_the_table(tmp_path):
     args = parser.parse_args(["--no-play"])
     assert host_command._new_server(args, tmp_path, "planner", "planner", None).game.turn_time is None
     assert (host_command.TURN_TIME_MIN, host_command.TURN_TIME_MAX) == (protocol.TURN_TIME_MIN, protocol.TURN_TIME_MAX)
+
+
+def test_the_hosts_log_says_what_the_timer_and_the_rematch_did():
+    assert "Bea" in host_command._event_line("timed", name="Bea", seat=1)
+    assert "2" in host_command._event_line("timed", name="Bea", seat=1)  # seats counted from 1
+    assert "Bea" in host_command._event_line("rematch", name="Bea", seat=1)
+    assert host_command._event_line("rematch_started")
+    assert "\x1b" not in host_command._event_line("timed", name="B\x1bea", seat=0)
