@@ -26,7 +26,7 @@ import sys
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-HOT = ("compact", "deal", "moves", "scoring", "step", "tables")  # mexitrain/rules/core/*.py
+HOT = ("compact", "deal", "moves", "scoring", "step", "lookup")  # mexitrain/rules/core/*.py
 HOT_PLAYERS = ("playout",)  # mexitrain/players/*.py: the expert's rollout policy
 WANTED = os.environ.get("MEXITRAIN_COMPILE", "").strip() not in ("", "0")
 

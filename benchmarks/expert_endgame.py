@@ -57,10 +57,10 @@ def register() -> None:
 
 
 def reach(args: argparse.Namespace) -> None:
+    from mexitrain.game_setup import TOURNAMENT_STRIDE, seat_seed
     from mexitrain.players import PlannerPlayer, endgame
     from mexitrain.players.expert import EndgameExpertPlayer, ExpertPlayer
     from mexitrain.rules import core, make_rules, view
-    from mexitrain.table import TOURNAMENT_STRIDE, seat_seed
 
     options = dict(o.split("=", 1) for o in args.option)
     options.setdefault("rounds", "1")
@@ -116,11 +116,11 @@ def _game(rules, levels: tuple[str, ...], seed: int, watch: bool):
     """One game as ``mexitrain tournament`` plays it (seat seeds, the compact view for levels
     that have a fast path): (win credit per seat, round scores, whether a decision of the
     expert-2 seat differed from today's expert's at the same view)."""
+    from mexitrain.game_setup import TOURNAMENT_STRIDE, seat_seed
     from mexitrain.players import make_player
     from mexitrain.players.expert import EndgameExpertPlayer, ExpertPlayer
     from mexitrain.rules import core, view
     from mexitrain.rules.core.seat import seat_view
-    from mexitrain.table import TOURNAMENT_STRIDE, seat_seed
 
     n = len(levels)
     seeds = [seat_seed(seed, i, TOURNAMENT_STRIDE) for i in range(n)]

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mexitrain.game_setup import GameSetup, default_seats  # noqa: E402
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game  # noqa: E402
 from mexitrain.storage import list_saves  # noqa: E402
 from mexitrain.storage import saves as saves_module  # noqa: E402
 from mexitrain.storage.savefile import save_data, save_text  # noqa: E402
-from mexitrain.table import GameSetup, default_seats  # noqa: E402
 
 
 def long_game_text(rounds: int) -> str:

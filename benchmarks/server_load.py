@@ -100,9 +100,9 @@ def _cpu_seconds(pid: int) -> float | None:
 
 
 async def _serve(tables: int, seed: int, data: str, target: bool = False) -> None:
+    from mexitrain.game_setup import GameSetup, SeatConfig
     from mexitrain.net.server import TableServer
     from mexitrain.rules import make_rules
-    from mexitrain.table import GameSetup, SeatConfig
 
     if os.environ.get("SERVER_LOAD_TRACED"):  # --traced: Python's own allocations are counted
         import tracemalloc

@@ -381,6 +381,11 @@ def _crashed(exc: BaseException, folder: Path | None, argv: list[str]) -> int:
     return 1
 
 
+#: Textual redraws at most this many times a second (its own default, 60, makes a key wait up
+#: to a frame, 16.7 ms, before its redraw: docs/performance.md); ``TEXTUAL_FPS`` still wins.
+FRAMES_PER_SECOND = 120
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status. The language is set for the run and
     restored afterwards.
@@ -389,6 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     unexpected exception: one line and a crash log, :mod:`mexitrain.commands.crash`); 2 a bad
     argument, value or file (:class:`UsageError`); 130 stopped by Ctrl+C; 141 standard
     output closed by its reader."""
+    os.environ.setdefault("TEXTUAL_FPS", str(FRAMES_PER_SECOND))  # read when Textual is imported
     args_list = list(sys.argv[1:] if argv is None else argv)
     original = list(args_list)
     before = i18n.language()

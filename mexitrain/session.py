@@ -19,11 +19,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Literal
 
+from .game_setup import PLAY_STRIDE, GameSetup, seat_seed
 from .i18n import _
 from .players import LEVELS, make_player
 from .rules import Action, GameState, IllegalAction, SeatView, apply, new_game, view
 from .rules.undo import History, UndoPlan, UndoRefused
-from .table import PLAY_STRIDE, GameSetup, seat_seed
 from .text.basics import level_name
 from .text.names import printable
 from .text.refusals import reason_text, undo_text

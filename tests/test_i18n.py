@@ -544,8 +544,8 @@ def test_ruleset_error_str_is_the_developer_line() -> None:
 
 
 def _saved_game_text() -> tuple[str, dict]:
+    from mexitrain.game_setup import GameSetup, SeatConfig
     from mexitrain.storage.savefile import save_data, save_text
-    from mexitrain.table import GameSetup, SeatConfig
 
     rules = make_rules("standard", {"set": "6"})
     seats = (SeatConfig(name="Ann", kind="human"), SeatConfig(name="Bea", kind="random"))
@@ -887,7 +887,7 @@ PYDANTIC_FRENCH = [
 
 
 def _setup(**kw):
-    from mexitrain.table import GameSetup
+    from mexitrain.game_setup import GameSetup
 
     seats = kw.pop("seats", ({"name": "Zoé"}, {"name": "Bea", "kind": "random"}))
     return GameSetup(seats=seats, **kw)
@@ -962,9 +962,9 @@ def test_mexitrain_stats_with_a_damaged_file_in_french(tmp_path: Path, capsys, n
 
 
 def test_a_damaged_stats_file_moved_aside_is_said_in_french(tmp_path: Path, french) -> None:
+    from mexitrain.game_setup import GameSetup, SeatConfig
     from mexitrain.storage.paths import stats_path
     from mexitrain.storage.stats import record_finished_game
-    from mexitrain.table import GameSetup, SeatConfig
 
     path = stats_path(tmp_path)
     path.parent.mkdir(parents=True, exist_ok=True)

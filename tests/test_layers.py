@@ -5,7 +5,7 @@ The layers, bottom to top (docs/layout.md):
     rules/        the rules, pure; imports nothing else of the project
     i18n.py       the gettext machinery
     text/         every sentence
-    table.py      a table to play (rules, seed, seats)
+    game_setup.py how a table is set up (rules, seed, seats)
     players/ and storage/   computer players; files. Neither imports the other.
     session.py    the game session, without Textual
     net/          a table on the network: protocol, server, client (without Textual)
@@ -29,7 +29,7 @@ LAYERS = {
     "rules": 0,
     "i18n": 1,
     "text": 2,
-    "table": 3,
+    "game_setup": 3,
     "players": 4,
     "storage": 4,
     "session": 5,

@@ -8,9 +8,9 @@ import sys
 from support.positions import position
 from support.tables import table
 
+from mexitrain.game_setup import GameSetup
 from mexitrain.rules import DRAW, RuleSet, apply, legal_actions, view
 from mexitrain.session import Notice, Session, Step, knocked
-from mexitrain.table import GameSetup
 
 SIX = RuleSet(set=6, rounds=1)
 

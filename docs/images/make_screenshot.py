@@ -42,8 +42,8 @@ async def _settle(pilot) -> None:
 
 
 async def make() -> str:
+    from mexitrain.game_setup import GameSetup, SeatConfig
     from mexitrain.rules import RuleSet
-    from mexitrain.table import GameSetup, SeatConfig
     from mexitrain.ui.app import MexitrainApp
 
     seats = (

@@ -352,7 +352,7 @@ def levels_value(text: str) -> tuple[str, ...]:
 
 
 def _check_name(name: str) -> str:
-    """``name`` (stripped, not empty) as :class:`mexitrain.table.SeatConfig` takes it
+    """``name`` (stripped, not empty) as :class:`mexitrain.game_setup.SeatConfig` takes it
     (mexitrain.text says which characters a name may hold); a refused name is quoted with
     its control characters escaped."""
     from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, printable

@@ -85,9 +85,9 @@ def require():
 def fingerprint() -> str:
     """A digest of the code that decides a tournament's games: the rules, the players and the
     table's seeds (the ``.py`` and ``.pxd`` files of ``mexitrain/rules``, ``mexitrain/players``
-    and ``mexitrain/table.py``, as this process imports them)."""
+    and ``mexitrain/game_setup.py``, as this process imports them)."""
     package = Path(__file__).resolve().parent.parent
-    files = [package / "table.py"]
+    files = [package / "game_setup.py"]
     for folder in ("rules", "players"):
         files += [p for p in (package / folder).rglob("*") if p.suffix in (".py", ".pxd")]
     digest = hashlib.sha256()

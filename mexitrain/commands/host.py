@@ -146,8 +146,8 @@ def _default_name() -> str:
 
 
 def _new_server(args: argparse.Namespace, root: Path, level: str, start_when_full: str | None, on_event):
+    from ..game_setup import GameSetup, SeatConfig, random_seed
     from ..net.server import TableServer
-    from ..table import GameSetup, SeatConfig, random_seed
 
     rules = rules_from_args(args)
     players = args.players or 4
@@ -344,7 +344,7 @@ def _play(server, args: argparse.Namespace, root: Path, port: int, level: str) -
     from ..text import net as t
 
     try:
-        from ..ui.remote import run_table_app
+        from ..ui.network import run_table_app
     except ImportError:
         raise CommandError(t.no_ui_line()) from None
     try:

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if code is None:
         raise UsageError(_("{code} is not a table code: 6 letters, for example KXMPTR").format(code=shown(args.code)))
     try:
-        from ..ui.remote import run_table_app
+        from ..ui.network import run_table_app
         from ..ui.screens.join import default_name
     except ImportError as exc:
         raise CommandError(_("the game screens are not available: {error}").format(error=exc)) from None

@@ -71,7 +71,7 @@ def setup_from_args(args: argparse.Namespace):
     """The ``GameSetup`` the ``play`` arguments describe, or None when none was given."""
     if all(getattr(args, name, None) is None for name in _SETUP_ARGS):
         return None
-    from ..table import DEFAULT_AI, GameSetup, SeatConfig, default_seats, random_seed
+    from ..game_setup import DEFAULT_AI, GameSetup, SeatConfig, default_seats, random_seed
 
     rules = rules_from_args(args)
     names = args.names

@@ -63,10 +63,10 @@ def _records_dir(text: str) -> Path:
 def play_core(rules, levels: Sequence[str], seed: int):
     """One game between computer players of ``levels`` (one per seat), played on one rules
     core in place (each player sees its seat's compact view); the finished core."""
+    from ..game_setup import SIMULATE_STRIDE, seat_seed
     from ..players import make_player
     from ..players.base import core_chooser
     from ..rules.core import new_game, step
-    from ..table import SIMULATE_STRIDE, seat_seed
 
     choose = [
         core_chooser(make_player(level, seat_seed(seed, i, SIMULATE_STRIDE))) for i, level in enumerate(levels)

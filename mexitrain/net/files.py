@@ -27,13 +27,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..game_setup import GameSetup
 from ..rules import ACTION_ADAPTER, GameState, IllegalAction, apply, new_game
 from ..storage import inplay, locks, tokens
 from ..storage.autosaver import Autosaver
 from ..storage.paths import saves_dir
 from ..storage.savefile import SaveError, load_save
 from ..storage.saves import save_game
-from ..table import GameSetup
 from ..text import journal as tj
 
 log = logging.getLogger(__name__)

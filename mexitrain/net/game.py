@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..game_setup import DEFAULT_NAMES, PLAY_STRIDE, GameSetup, SeatConfig, seat_seed
 from ..players import make_player
 from ..rules import GameState, IllegalAction, apply, new_game, view
 from ..storage import tokens
-from ..table import DEFAULT_NAMES, PLAY_STRIDE, GameSetup, SeatConfig, seat_seed
 from .protocol import (
     TURN_TIME_MAX,
     TURN_TIME_MIN,

@@ -39,14 +39,14 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from ..game_setup import AI_LEVELS
 from ..rules import Action, RuleSet, SeatView
 from ..rules.actions import SIMPLE_ACTIONS
 from ..rules.errors import FIELD_CODES, IllegalAction
-from ..rules.ruleset import HAND_TABLES, RuleSetError
+from ..rules.ruleset import HAND_SIZES, RuleSetError
 from ..rules.seeds import SEED_MAX
 from ..rules.state import RoundEnd
 from ..rules.tiles import full_set
-from ..table import AI_LEVELS
 from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, visible
 
 #: This protocol's version; a Hello with another one gets ``Error("version", server_version=...)``.
@@ -459,7 +459,7 @@ BAD_SERVER_REASONS: tuple[str, ...] = (
 )
 
 #: The most players any rule set deals to (docs/rules.md §2: 13 on a double-18 set).
-MAX_PLAYERS = max(rows[-1][0] for rows in HAND_TABLES.values())
+MAX_PLAYERS = max(rows[-1][0] for rows in HAND_SIZES.values())
 #: The most tiles of any set (double-18: 190).
 MAX_TILES = len(full_set(18))
 #: The most rounds of a rule set a guest accepts (``rounds`` has no bound of the rules when

@@ -33,9 +33,9 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..game_setup import GameSetup, random_seed, seat_seed
 from ..rules import GameState, IllegalAction, new_game
 from ..storage.savefile import SaveError
-from ..table import GameSetup, random_seed, seat_seed
 from ..text.names import unused_name
 from . import files
 from .game import Seat, TableGame

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from ..rules.core import M_DRAW, legal, step
 from ..rules.core.compact import Core
-from ..rules.core.tables import CHAIN
+from ..rules.core.lookup import CHAIN
 
 #: Positions a decision's exact search may visit, at most (all candidates together).
 NODE_BUDGET = 20_000

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..rules import MEXICAN, Action, SeatView, view_legal_actions
-from ..rules.tiles import placement_table, tile
+from ..rules.tiles import placement_lookup, tile
 
 
 def greedy_action(legal, view: SeatView | None = None) -> Action:
@@ -39,8 +39,8 @@ def greedy_action(legal, view: SeatView | None = None) -> Action:
             after = dict(ends)
             after[(ti, a.branch)] = y
             wild = view.rules.blanks_wild
-            tables = [placement_table(e, wild) for e in set(after.values())]
-            own_tables = [placement_table(e, wild) for e in {after[k] for k in own}]
+            tables = [placement_lookup(e, wild) for e in set(after.values())]
+            own_tables = [placement_lookup(e, wild) for e in {after[k] for k in own}]
             fits = [u for u in view.hand if u != t and any(u in tb for tb in tables)]
             own_fits = sum(1 for u in fits if any(u in tb for tb in own_tables))
             followable = x != y or any(u[0] != u[1] for u in fits)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..rules import MEXICAN, GameState, RuleSet, SeatView, determinize
 from ..rules.core.deal import shuffle
-from ..rules.tiles import placement_table, tile
+from ..rules.tiles import placement_lookup, tile
 
 Tile = tuple[int, int]
 
@@ -40,7 +40,7 @@ class Constraint:
         """Would ``t`` have fitted (so it cannot have been held then)?"""
         if self.nondouble and t[0] == t[1]:
             return False
-        return any(t in placement_table(e, wild) for e in self.ends)
+        return any(t in placement_lookup(e, wild) for e in self.ends)
 
 
 def constraints(v: SeatView) -> list[Constraint]:

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from ..i18n import N_, _, ngettext
 from ..rules import MEXICAN, Action, SeatView, cache, view_legal_actions
-from ..rules.tiles import placement_table, tile
+from ..rules.tiles import placement_lookup, tile
 from ..text.basics import seat_label, seat_name
 from .knowledge import lacking_values
 from .plans import plan_train
@@ -241,7 +241,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                     reason = _("shed {tile} on a branch of your own train, keeping your plan").format(tile=text)
             else:
                 if ctx.quick:  # rollouts: no replanning, a rough count of what follows
-                    table = placement_table(y, wild)
+                    table = placement_lookup(y, wild)
                     after = 1 if any(u != t and u in table for u in hand) else 0
                 else:
                     rest = tuple(u for u in hand if u != t)
@@ -285,7 +285,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                 if verbose:
                     reason = _("play {tile} from your plan on {train}").format(tile=text, train=_where(train, ctx))
             # an end we can go on shedding on, or one a near-out opponent lacks
-            follow = placement_table(y, wild)
+            follow = placement_lookup(y, wild)
             mine = 0
             for u in hand:
                 if u != t and u in follow and u not in plan_index:
@@ -303,7 +303,7 @@ def score_plays(s, ctx: Context, plays: list, verbose: bool = True) -> list[tupl
                     else:
                         reason += _(", leaving a {end} that {name} lacks").format(end=y, name=name)
         if x == y and not after_double:
-            table = placement_table(y, wild)
+            table = placement_lookup(y, wild)
             satisfy = False
             for u in hand:
                 if u != t and u[0] != u[1] and u in table:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..rules.core import mask_total
-from ..rules.tiles import placement_table, tile
+from ..rules.tiles import placement_lookup, tile
 
 Tile = tuple[int, int]
 Laid = tuple[int, int]
@@ -258,7 +258,7 @@ def _search(
         """(bit, tile index, laid, new end) for every tile that fits ``end``."""
         got = moves_cache.get(end)
         if got is None:
-            table = placement_table(end, wild)
+            table = placement_lookup(end, wild)
             got = [
                 (1 << i, i, lay, lay[1]) for i, t in enumerate(tiles) for lay in table.get(t, ())
             ]

@@ -6,7 +6,7 @@
 
 cimport cython
 from ..rules.core.compact cimport Core
-from ..rules.core.tables cimport Table
+from ..rules.core.lookup cimport Lookup
 
 # the phase and move codes imported from the rules core, as C constants here
 cdef long CHAIN, DRAWN, FOLLOW_UP, FOLLOW_UP_DRAWN, SWAN, TURN
@@ -21,10 +21,10 @@ cpdef list positions(Core c)
 cpdef run(Core c, queues, budget, long max_steps=*, weights=*)
 @cython.locals(phase=long)
 cpdef decide(Core c, list ms, dict book, budget, w)
-@cython.locals(tab=Table, size=long, k=long, li=long, laid_count=long, hand_size=long,
+@cython.locals(tab=Lookup, size=long, k=long, li=long, laid_count=long, hand_size=long,
                plan_line=long)
 cpdef own_plan(Core c, long seat, dict book, budget)
-@cython.locals(tab=Table, seat=long, mate=long, phase=long, n=long, plan_len=long,
+@cython.locals(tab=Lookup, seat=long, mate=long, phase=long, n=long, plan_len=long,
                plan_line=long, ti=long, li=long, lay=long, x=long, y=long, after=long,
                loss=long, i=long)
 cpdef best_play(Core c, list ps, dict book, budget, w)

@@ -30,7 +30,7 @@ from ..rules.core import M_DRAW, M_PASS, M_SKIP, from_state, legal, plays, step
 from ..rules.core import hand_pips as core_hand_pips
 from ..rules.core.compact import Core
 from ..rules.core.deal import shuffle
-from ..rules.core.tables import (
+from ..rules.core.lookup import (
     CHAIN,
     DRAWN,
     FOLLOW_UP,
@@ -40,7 +40,7 @@ from ..rules.core.tables import (
     SWAN,
     TURN,
 )
-from ..rules.tiles import placement_table
+from ..rules.tiles import placement_lookup
 from .planner import DEFAULT_WEIGHTS, Weights
 from .plans import plan_train
 
@@ -285,7 +285,7 @@ def _plan_moves(tab) -> tuple:
         near = [halves[a] | halves[b] for a, b in tiles]
         moves = []
         for end in range(19):
-            table = placement_table(end, tab.wild)
+            table = placement_lookup(end, tab.wild)
             here = [
                 (i, lay, lay[1], pips[i]) for i, t in enumerate(tiles) for lay in table.get(t, ())
             ]

@@ -11,10 +11,10 @@ import math
 import time
 from dataclasses import dataclass, field
 
+from ..game_setup import TOURNAMENT_STRIDE, seat_seed
 from ..i18n import _, ngettext
 from ..rules import RuleSet, core, view
 from ..rules.core.seat import seat_view
-from ..table import TOURNAMENT_STRIDE, seat_seed
 
 
 @dataclass

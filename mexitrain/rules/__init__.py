@@ -26,7 +26,7 @@ from .actions import (
 )
 from .engine import apply, deal, legal_actions, new_game, replay, swan_order
 from .errors import IllegalAction
-from .ruleset import HAND_TABLES, PRESETS, RuleSet, RuleSetError, make_rules
+from .ruleset import HAND_SIZES, PRESETS, RuleSet, RuleSetError, make_rules
 from .scoring import Standing, decided_by, sides, standings, winners
 from .state import Event, GameState, RoundResult, Train
 from .tiles import Tile, fmt, full_set, is_double, pips, tile
@@ -35,7 +35,7 @@ from .view import OpenDouble, PublicRound, SeatView, determinize, view, view_leg
 __all__ = [
     "ACTION_ADAPTER", "DRAW", "MARK", "MEXICAN", "PASS", "SKIP", "Action", "Draw", "Mark",
     "Pass", "Play", "Skip", "TrainRef", "apply", "deal", "legal_actions", "new_game", "replay",
-    "swan_order", "IllegalAction", "HAND_TABLES", "PRESETS",
+    "swan_order", "IllegalAction", "HAND_SIZES", "PRESETS",
     "RuleSet", "RuleSetError", "make_rules", "Standing", "decided_by", "sides", "standings",
     "winners", "Event", "GameState", "RoundResult", "Train", "Tile", "fmt", "full_set",
     "is_double", "pips", "tile", "OpenDouble", "PublicRound", "SeatView", "determinize", "view",

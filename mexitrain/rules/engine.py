@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 
 from . import core as _core
 from .actions import Action, Draw, Mark, Pass, Play, Skip, event_action
+from .core.lookup import GAME_OVER, lookup
 from .core.snapshot import to_state
-from .core.tables import GAME_OVER, table
 from .ruleset import RuleSet
 from .state import Event, GameState, attach_core, attached_core
 
@@ -83,7 +83,7 @@ def swan_order(state: GameState, seat: int) -> list[int]:
     The Mexican Train sits just after the seat of the player who started it; before it is
     started it is not in the order.
     """
-    return list(table(state.rules, state.players).swan_order(seat, state.mexican_starter))
+    return list(lookup(state.rules, state.players).swan_order(seat, state.mexican_starter))
 
 
 def replay(state: GameState, events: Iterable[Event]) -> Iterator[tuple[Event, GameState]]:

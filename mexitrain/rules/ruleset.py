@@ -36,7 +36,7 @@ class RuleSetError(CodedError, ValueError):
 
 
 #: docs/rules.md §2: (largest player count of the row, tiles each), by (set, table).
-HAND_TABLES: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {
+HAND_SIZES: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {
     (12, "standard"): ((4, 15), (6, 12), (8, 10), (10, 8)),
     (9, "standard"): ((4, 10), (6, 9), (7, 7), (8, 6)),
     (9, "fast"): ((2, 15), (3, 13), (4, 10)),
@@ -97,17 +97,17 @@ class RuleSet(BaseModel):
 
     @property
     def max_players(self) -> int:
-        return HAND_TABLES[(self.set, self.hand_table)][-1][0]
+        return HAND_SIZES[(self.set, self.hand_table)][-1][0]
 
     def tiles_each(self, players: int) -> int:
         """Tiles dealt to each of ``players`` (docs/rules.md §2); refuses impossible tables."""
         self.check_players(players)
-        return self.table_size(players) if self.hand_size is None else self.hand_size
+        return self.hand_size_for(players) if self.hand_size is None else self.hand_size
 
-    def table_size(self, players: int) -> int:
+    def hand_size_for(self, players: int) -> int:
         """The hand size the hand table gives ``players`` (docs/rules.md §2), whatever
         ``hand_size`` says; refuses more players than the table has."""
-        for upto, size in HAND_TABLES[(self.set, self.hand_table)]:
+        for upto, size in HAND_SIZES[(self.set, self.hand_table)]:
             if players <= upto:
                 return size
         raise self._too_many(players)
@@ -131,7 +131,7 @@ class RuleSet(BaseModel):
             raise RuleSetError("teams_players", players=players)
         if self.first_player == "chosen" and self.first_seat >= players:
             raise RuleSetError("no_first_seat", seat=self.first_seat + 1, players=players)
-        each = self.hand_size if self.hand_size is not None else self.table_size(players)
+        each = self.hand_size if self.hand_size is not None else self.hand_size_for(players)
         available = len(full_set(self.set)) - (1 if self.engine == "descending" else 0)
         if each * players > available:
             raise RuleSetError(

@@ -82,10 +82,10 @@ def placements(t: tuple[int, int], end: int, wild: bool) -> tuple[tuple[int, int
     return tuple(out)
 
 
-_PLACEMENTS = cache.new("tiles.placement_table", typed=True)
+_PLACEMENTS = cache.new("tiles.placement_lookup", typed=True)
 
 
-def placement_table(end: int, wild: bool) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
+def placement_lookup(end: int, wild: bool) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
     """Memoised ``placements`` for one open end: tile -> its placements (absent if none)."""
     key = (wild, end)
     table = _PLACEMENTS.get(key)

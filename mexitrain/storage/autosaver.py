@@ -12,9 +12,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from ..game_setup import GameSetup
 from ..i18n import _
 from ..rules import GameState
-from ..table import GameSetup
 from ..text.errors import error_text
 from ..text.files import autosaves_full_reason, notice_text, os_problem
 from . import locks

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..game_setup import GameSetup
 from ..rules import GameState
-from ..table import GameSetup
 from . import atomic, locks
 from .paths import AUTOSAVE, MOVED_ASIDE, autosave_path, autosaves_dir
 from .safe import is_regular

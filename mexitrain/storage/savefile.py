@@ -31,6 +31,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..game_setup import GameSetup
 from ..rules import GameState, IllegalAction
 from ..rules.record import FORMAT as RECORD_FORMAT
 from ..rules.record import (
@@ -42,7 +43,6 @@ from ..rules.record import (
     to_record,
 )
 from ..rules.record_json import StrictJSONError, strict_json
-from ..table import GameSetup
 from .safe import TooLarge, read_regular
 
 FORMAT = "mexitrain-save"

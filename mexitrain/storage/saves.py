@@ -17,10 +17,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..game_setup import GameSetup
 from ..rules import GameState
 from ..rules.record import json_type, json_type_name
 from ..rules.record_json import no_constants, unique_keys
-from ..table import GameSetup
 from . import atomic
 from .paths import MOVED_ASIDE, save_path, saves_dir
 from .safe import is_regular, open_regular

@@ -24,8 +24,8 @@ from typing import Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from ..game_setup import GameSetup
 from ..rules import PRESETS, GameState, standings
-from ..table import GameSetup
 from ..text.stats import CUSTOM, PEOPLE_ONLY
 from . import atomic
 from .paths import stats_db_path, stats_path

@@ -115,7 +115,7 @@ def join_or(items: Sequence[Any]) -> str:
 
 
 #: The seat kinds :func:`level_name` names: a person, then the computer levels, weakest first
-#: (the values :class:`mexitrain.table.SeatConfig`'s ``kind`` takes; a test keeps them equal).
+#: (the values :class:`mexitrain.game_setup.SeatConfig`'s ``kind`` takes; a test keeps them equal).
 LEVELS = ("human", "random", "greedy", "planner", "expert")
 
 

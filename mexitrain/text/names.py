@@ -1,7 +1,7 @@
 """Text from people and files: which names are allowed, how any such string is printed, and
 how it is measured and cut in terminal cells.
 
-One place for all of it: the seat names' validation (:class:`mexitrain.table.SeatConfig`,
+One place for all of it: the seat names' validation (:class:`mexitrain.game_setup.SeatConfig`,
 used by the command line, the new-game form and every save that is loaded), the sanitizer
 the command line and the screens pass every string read from a file through, and the cell
 arithmetic the board uses to pad and cut names (an emoji or a CJK character is two cells

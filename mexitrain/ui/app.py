@@ -1,11 +1,13 @@
-"""The Textual app: screens, workers, notices and keys around one game session.
+"""The Textual app: one app for every source of a game (issue #33).
 
-The game itself (snapshot, seats, turn order, hand-off, knock, forced moves, undo) is
-:class:`mexitrain.session.Session`, plain Python; the app asks it what to do and does it with
-Textual. Snapshots down, intents up: the app's ``snapshot`` is the session's, and the game
-screen gets only ``view(state, seat)`` for the seat being shown; screens post messages
-(:class:`GameScreen.Act`, :class:`GameScreen.Notice`, :class:`NewGameScreen.LanguageChosen`…)
-and never call the app. Computer players choose in a worker thread.
+The app shows a game that a *source* holds (:mod:`.source`): a local table (:mod:`.local`:
+the session and its computer players, one person or several at the keyboard) or a seat at a
+table on the network (:mod:`.network`: a host's or a guest's). It holds exactly one source at a
+time (:attr:`MexitrainApp.source`) and owns no game state itself. Snapshots down, intents up:
+when the game moves on, the source calls :meth:`MexitrainApp.source_moved`; the app reads the
+source's facts (a seat's view, names, kinds, what comes next) and hands them to the screens;
+screens post messages (:class:`GameScreen.Act`, :class:`RoundOverScreen.Seen`…) and never call
+the app or the source, and the app passes them on to the source.
 
 Over 500 lines: every screen's message handler and every app-wide command (save, load, replay,
 statistics, theme, Textual's own texts) meets here, as Textual wants them on the App class.
@@ -13,24 +15,22 @@ statistics, theme, Textual's own texts) meets here, as Textual wants them on the
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace as dc_replace
 from pathlib import Path
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.notifications import Notification, SeverityLevel
-from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import get_current_worker
 
+from ..game_setup import GameSetup
 from ..i18n import _
-from ..rules import Action, GameState
-from ..session import Notice, Session, capitalised
+from ..rules import GameState
+from ..session import Notice, capitalised
 from ..storage import (
     SavedGame,
     SaveError,
@@ -44,7 +44,6 @@ from ..storage.autosaves import SERVED_AUTOSAVES
 from ..storage.inplay import in_play
 from ..storage.saves import SERVED_SAVES, SERVED_SAVES_BYTES
 from ..storage.stats import load_stats
-from ..table import GameSetup, random_seed
 from ..text.basics import quote
 from ..text.errors import error_text
 from ..text.files import in_play_line
@@ -55,6 +54,9 @@ from .cells import printable
 from .command_palette import Palette, ThemeProvider, key_label
 from .fence import Fence
 from .lang import translate_bindings
+from .local import AiChose, LocalTable
+from .network import NetworkTable
+from .network_state import TableRequest
 from .resources import stylesheet_path
 from .resume import offer_resume
 from .screens import (
@@ -63,22 +65,13 @@ from .screens import (
     HandoffScreen,
     HelpScreen,
     NewGameScreen,
-    QuitScreen,
     RevealScreen,
     RoundOverScreen,
     ScoreScreen,
 )
+from .source import Source
+from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, real_client
 from .textual_compat import add_notice, guard_output, own_bindings, withdraw_notices
-from .widgets import StatusLine
-
-
-class AiChose(Message):
-    """A computer player's move, chosen in a worker thread for ``state``."""
-
-    def __init__(self, state: GameState, action: Action) -> None:
-        self.state = state
-        self.action = action
-        super().__init__()
 
 
 class SaveProblem(Message):
@@ -98,7 +91,8 @@ class SavingState(Message):
 
 
 class MexitrainApp(App[None]):
-    """Mexican Train at the terminal."""
+    """Mexican Train at the terminal: one app for a local game, a hot-seat game, a host's seat
+    and a guest's seat (see the module docstring)."""
 
     CSS_PATH = str(stylesheet_path())
     TITLE = "Mexican Train"
@@ -110,9 +104,9 @@ class MexitrainApp(App[None]):
         Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app-quit"),
         # reached only when the game screen's undo (u) is disabled: say why
         Binding("u", "undo_why", "Why no undo", show=False, id="undo-why"),
+        Binding("ctrl+n", "host_table", "Host", show=False, id="app-host"),
+        Binding("ctrl+g", "join_table", "Join", show=False, id="app-join"),
     ]
-
-    snapshot: reactive[GameState | None] = reactive(None, init=False, repaint=False)
 
     def __init__(
         self,
@@ -125,13 +119,21 @@ class MexitrainApp(App[None]):
         load: SavedGame | None = None,
         replay: SavedGame | None = None,
         served: bool = False,
+        table: TableRequest | None = None,
+        client_factory: ClientFactory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        tables: bool = True,
     ) -> None:
         """``setup`` None shows the new-game screen; ``seed`` fixes that screen's seed (tests);
         ``state`` starts ``setup``'s game from a prepared snapshot instead of a fresh deal.
         ``data_dir`` holds the autosave, saves and statistics (default: ``storage.data_dir``);
         ``load`` starts a loaded game; ``replay`` opens the replay viewer on a loaded game;
         ``served`` (``mexitrain serve``'s games) fences the file dialogs in the data folder for
-        the app's whole life (:mod:`.fence`)."""
+        the app's whole life (:mod:`.fence`). ``table``: start at that table on the network
+        (``mexitrain join``/``host``); ``client_factory`` makes its client (tests give a fake
+        with the same interface); ``clock`` is the away clocks' and the link countdown's time
+        (tests stop it); ``tables`` False (``serve --no-tables``): no Host a table… nor Join a
+        table… at all (neither their keys, nor the palette's commands, nor the form's row)."""
         super().__init__()
         typography.install()  # no wrapped line starts with the ':' of a French ' :'
         guard_output(UNSAFE, dropped)  # no text, whatever its source, reaches the terminal as an order
@@ -152,18 +154,47 @@ class MexitrainApp(App[None]):
         self.replay_game = replay
         if load is not None:
             setup, state = load.setup, load.state
-        #: the game being played: snapshot, seats, turn order, undo (no Textual: mexitrain.session)
-        self.session = Session(setup)
+        self._setup = setup
+        self._tables = tables
+        self._request = table
+        self._client_factory = client_factory or real_client
+        #: the away clocks' and the retry countdown's time (tests stop it, for the pictures)
+        self.clock = clock
+        #: where the game comes from: the one owner of the game's state (:mod:`.source`)
+        self.source: Source = LocalTable(self, setup)
         self.speed = speed
         self.form_seed = seed
         self.start_state = state
         self.game_screen: GameScreen | None = None
-        self._ai_state: GameState | None = None
         self._play_notice: Notification | None = None
-        self._wake = threading.Event()
         #: Seconds the coach (t) may think; None = its default. Tests set 0.
         self.hint_time: float | None = None
         self._undo_shown: tuple[bool, str] | None = None
+
+    @property
+    def tables(self) -> bool:
+        """Whether Host a table… and Join a table… exist in this app (set when it is made:
+        ``serve --no-tables`` leaves them out of its visitors' games, where a visitor could
+        open a port on the server's machine or make it connect anywhere)."""
+        return self._tables
+
+    @property
+    def local(self) -> LocalTable | None:
+        """The local table when the game is held here (None at a table on the network)."""
+        return self.source if isinstance(self.source, LocalTable) else None
+
+    @property
+    def session(self):
+        """The local table's session (None at a table on the network), for reading."""
+        local = self.local
+        return None if local is None else local.session
+
+    @property
+    def snapshot(self) -> GameState | None:
+        """The full snapshot of a game held here (None at a table on the network, whose
+        server holds it); owned by the local table's session."""
+        local = self.local
+        return None if local is None else local.state
 
     @property
     def fence(self) -> Fence | None:
@@ -240,7 +271,9 @@ class MexitrainApp(App[None]):
     # -- start ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
         self._restore_theme()
-        if self.replay_game is not None:
+        if self._request is not None:
+            self.call_later(self.sit_at, self._request)
+        elif self.replay_game is not None:
             from .screens.replay import ReplayScreen
 
             game = self.replay_game
@@ -255,11 +288,11 @@ class MexitrainApp(App[None]):
                         self.exit()
 
                 self.push_screen(RevealScreen(), answer)
-        elif self.session.setup is None:
+        elif self._setup is None:
             self.push_screen(NewGameScreen(seed=self.form_seed))
             self._offer_resume()
         else:
-            self.call_later(self.start_game, self.session.setup, self.start_state)
+            self.call_later(self.start_game, self._setup, self.start_state)
 
     # -- the theme, kept in the preferences ----------------------------------------------------
     _theme_restored = False
@@ -283,40 +316,64 @@ class MexitrainApp(App[None]):
         """Unfinished autosaves: offer them; bad ones: say so and go on (:func:`.resume.offer_resume`)."""
         offer_resume(self)
 
-    async def _goto(self, screen: Screen) -> None:
+    async def goto(self, screen: Screen) -> None:
+        """``screen`` alone above the app's default screen."""
         while len(self.screen_stack) > 1:
             await self.pop_screen()
         await self.push_screen(screen)
 
-    async def start_game(self, setup: GameSetup, state: GameState | None = None) -> None:
-        """Seat the table and deal round 1 (or take up ``state``)."""
-        first, warnings = self.session.start(setup, state)
-        for text in warnings:
-            self.notify(text, severity="warning", markup=False)
-        self._ai_state = None
-        self.workers.cancel_group(self, "ai")
+    async def use(self, source: Source) -> None:
+        """Take ``source`` as the game's source (the last one is stopped) and start it."""
+        old, self.source = self.source, source
+        await old.stop()
+        self.game_screen = None
         self._undo_shown = None
-        withdraw_notices(self, self.session.withdraw())  # the last game's
-        self.game_screen = GameScreen(hint_time=self.hint_time, saving=self.saver.failing_reason, pips=self.pips)
-        await self._goto(self.game_screen)
-        self.snapshot = first
+        await source.start()
+
+    async def start_game(self, setup: GameSetup, state: GameState | None = None) -> None:
+        """Seat a local table and deal round 1 (or take up ``state``)."""
+        local = self.local
+        if local is None:
+            local = LocalTable(self)
+            await self.use(local)
+        withdraw_notices(self, local.session.withdraw())  # the last game's
+        await local.begin(setup, state)
+
+    async def sit_at(self, request: TableRequest) -> None:
+        """Go to ``request``'s table on the network: its lobby at once, the client connecting
+        in a worker (a local game in progress stays in its autosave)."""
+        await self.use(NetworkTable(self, request, self._client_factory))
+
+    async def leave(self, stay: bool) -> None:
+        """Leave the source's game: then end the app, or (``stay``) go to the new-game screen."""
+        await self.use(LocalTable(self))
+        if stay:
+            await self.goto(NewGameScreen(seed=self.form_seed))
+        else:
+            self.exit()
+
+    async def open_game(self) -> None:
+        """The game screen of the source's game, fresh."""
+        self._undo_shown = None
+        self.game_screen = GameScreen(
+            hint_time=self.hint_time, saving=self.saver.failing_reason, pips=self.pips, link=self.source.link
+        )
+        await self.goto(self.game_screen)
+        self.call_after_refresh(self._refresh_undo)
 
     async def on_new_game_screen_start(self, message: NewGameScreen.Start) -> None:
         await self.start_game(message.setup)
 
     # -- the snapshot flows down ---------------------------------------------------------------------
-    def watch_snapshot(self, old: GameState | None, new: GameState | None) -> None:
-        if new is None or self.game_screen is None:
-            self.session.state = new
+    def source_moved(self, said: list[Notice], withdrawn: list[object]) -> None:
+        """The source's game moved on: the notices it withdrew and those it says, the game
+        screen redrawn from its facts, then whatever comes next."""
+        if self.game_screen is None:
             return
-        setup = self.session.setup
-        if setup is not None and new is not old:
-            self.saver.submit(new, setup, self.speed)
-        moved = self.session.moved(new)
-        withdraw_notices(self, moved.withdrawn)  # the last person's notices end with their turn
-        for notice in moved.notices:
+        withdraw_notices(self, withdrawn)  # the last person's notices end with their turn
+        for notice in said:
             self.show_notice(notice)
-        self._show()
+        self.show_game()
         self.call_after_refresh(self._refresh_undo)  # a few ms: after the new position is drawn
         self._advance()
 
@@ -341,14 +398,16 @@ class MexitrainApp(App[None]):
 
         The notice is added at once (not posted), so that a withdrawal that follows in the
         same turn of the event loop finds it (:func:`.textual_compat.add_notice`)."""
+        session = self.session
         old = self._play_notice
         if old is not None:
             withdraw_notices(self, [old], refresh=False)
-            self.session.forget_private(old.identity)
+            if session is not None:
+                session.forget_private(old.identity)
         notice = Notification(text, title, severity, timeout, markup=False)
         self._play_notice = notice
-        if seat is not None:
-            self.session.note_private(notice.identity, notice, seat)
+        if seat is not None and session is not None:
+            session.note_private(notice.identity, notice, seat)
         add_notice(self, notice)
 
     def show_notice(self, notice: Notice) -> None:
@@ -358,151 +417,129 @@ class MexitrainApp(App[None]):
     def on_game_screen_notice(self, message: GameScreen.Notice) -> None:
         self.play_notice(message.text, title=message.title, severity=message.severity, timeout=message.timeout)
 
-    def _show(self) -> None:
-        state = self.session.state
-        if state is None or self.game_screen is None:
+    def show_game(self) -> None:
+        """The game screen shows the source's view of the seat on screen."""
+        source, screen = self.source, self.game_screen
+        view = source.view()
+        if view is None or screen is None:
             return
-        session = self.session
-        self.game_screen.show(session.view(state), session.names, session.kinds, frozenset(session.auto_events))
+        screen.show(view, source.names, source.kinds, source.auto_events(), you=source.board_you())
 
     def on_game_screen_ready(self, message: GameScreen.Ready) -> None:
         self._advance()
 
     def _advance(self) -> None:
-        """Whatever comes next: a screen to show, a forced move, or a computer's turn."""
-        state, session = self.session.state, self.session
-        if state is None or self.game_screen is None or not self.screen_stack:
+        """Whatever comes next: a screen to show, or a forced move (the source runs its
+        computer players' turns itself)."""
+        if self.game_screen is None or not self.screen_stack:
             return  # (no screen at all: the app is closing)
         if self.screen is not self.game_screen:
             return
-        step = session.next_step()
-        if step is None:
+        source = self.source
+        step = source.next_step()
+        view = source.view()
+        if step is None or view is None:
             return
         if step.kind == "round_over":
             self.clear_notifications()  # the round's passing notices would cover its results
-            self.push_screen(RoundOverScreen(session.view(state), session.names, state.over, session.you()))
+            last = view.phase == "game_over"
+            self.push_screen(RoundOverScreen(view, source.names, last, source.you(), waiting_for=source.waiting_for()))
         elif step.kind == "game_over":
-            self.push_screen(GameOverScreen(session.view(state), session.names, session.you()), self._after_game)
+            self.push_screen(
+                GameOverScreen(
+                    view, source.names, source.you(), seal=source.seal(),
+                    again=source.can_play_again(), finished=source.finished_game(),
+                ),
+                self._after_game,
+            )
         elif step.kind == "handoff":
-            self.push_screen(HandoffScreen(session.names[step.seat], step.seat, step.text))
-        elif step.kind == "forced":
-            self.call_later(self._apply, step.action, True)
-        elif self._ai_state is not state:
-            self._ai_state = state
-            self._ai_turn(state, step.seat)
+            self.push_screen(HandoffScreen(source.names[step.seat], step.seat, step.text))
+        elif step.kind == "forced" and step.action is not None:
+            self.call_later(source.act, step.action, True)
 
     # -- intents flow up ------------------------------------------------------------------------------
-    def on_game_screen_act(self, message: GameScreen.Act) -> None:
-        if self.session.person_to_move():
-            self._apply(message.action)
+    async def on_game_screen_act(self, message: GameScreen.Act) -> None:
+        await self.source.act(message.action)
 
-    def _apply(self, action: Action, auto: bool = False) -> bool:
-        done = self.session.apply(action, auto)
-        if done.notice is not None:
-            self.show_notice(done.notice)
-        if done.state is None:
-            return False
-        self.snapshot = done.state
-        return True
+    async def on_round_over_screen_seen(self, message: RoundOverScreen.Seen) -> None:
+        """Enter on a round's results: the source is told (a table waits for everyone)."""
+        await self.source.seen(message.number)
 
-    # -- computer turns --------------------------------------------------------------------------------
+    # the source's own messages: its workers' (computer players, the table's client) and the lobby's
+    async def on_ai_chose(self, message: AiChose) -> None:
+        await self.source.receive(message)
+
+    async def on_server_said(self, message: ServerSaid) -> None:
+        await self.source.receive(message)
+
+    async def on_link_changed(self, message: LinkChanged) -> None:
+        await self.source.receive(message)
+
+    async def on_client_ended(self, message: ClientEnded) -> None:
+        await self.source.receive(message)
+
+    async def on_lobby_screen_start(self, message) -> None:
+        await self.source.receive(message)
+
+    async def on_lobby_screen_level_chosen(self, message) -> None:
+        await self.source.receive(message)
+
     @property
     def ai_pending(self) -> bool:
         """A computer player is to move and nothing else (a screen) is in the way."""
-        return self.session.computer_to_move() and self.screen is self.game_screen
-
-    @work(thread=True, exclusive=True, group="ai")
-    def _ai_turn(self, state: GameState, seat: int) -> None:
-        worker = get_current_worker()
-        started = time.monotonic()
-        player, name = self.session.players[seat], self.session.names[seat]
-        try:
-            action = player.choose(self.session.view(state, seat))  # type: ignore[attr-defined]
-        except Exception as exc:  # a computer player's bug must not stop the game
-            self.log.error(f"{name}'s computer player failed: {exc!r}")  # the details, for developers
-            self.call_from_thread(
-                self.notify,
-                _("{name}'s computer player failed; it plays the first legal move instead").format(name=name),
-                title=_("Computer player error"),
-                severity="error",
-            )
-            action = self.session.view(state, seat).legal[0]
-        rest = self.speed - (time.monotonic() - started)
-        if rest > 0:
-            self._wake.wait(rest)
-        if not worker.is_cancelled:
-            self.post_message(AiChose(state, action))
-
-    def on_ai_chose(self, message: AiChose) -> None:
-        if message.state is not self.snapshot:
-            return  # stale: the game moved on (new game, or a replaced snapshot)
-        if not self._apply(message.action):
-            legal = self.session.view(message.state, message.state.turn).legal
-            if legal:
-                self._apply(legal[0])
+        local = self.local
+        return local is not None and local.ai_pending
 
     # -- app-wide keys and commands -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("undo", "undo_why"):
             # the footer asks often: the last answer shown (_refresh_undo computes the new one)
-            ok = (self.session.undo_known or self._undo_shown or (False, ""))[0]
+            ok = (self.source.undo_known or self._undo_shown or (False, ""))[0]
             if action == "undo":
                 return True if ok else None
             return isinstance(self.screen, GameScreen) and not ok
-        if action == "save_as":
-            return isinstance(self.screen, GameScreen) and self.snapshot is not None
-        if action == "scores":
-            return self.snapshot is not None and not isinstance(self.screen, NewGameScreen | ScoreScreen | HandoffScreen)
         if action == "help":
             return not isinstance(self.screen, HelpScreen)
-        return True
+        return self.source.check(action, self.screen)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        state = self.snapshot
-        if state is not None:
-            self.push_screen(HelpScreen(state.rules, state.players))
+        rules = self.source.rules_in_force()
+        note = self.source.help_note
+        if rules is not None:
+            self.push_screen(HelpScreen(*rules, note=note))
         else:
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(note=note))
 
     def action_scores(self) -> None:
-        state = self.snapshot
-        if state is None or isinstance(self.screen, ScoreScreen):
+        view = self.source.view()
+        if view is None or isinstance(self.screen, ScoreScreen):
             return
-        self.push_screen(ScoreScreen(self.session.view(state), self.session.names))
+        self.push_screen(ScoreScreen(view, self.source.names))
 
     def action_request_quit(self) -> None:
-        if isinstance(self.screen, QuitScreen):
-            return
-        state = self.snapshot
-        if state is None or state.over:
-            self.exit()
-            return
-        autosaved = self.saver.path is not None and self.saver.failing is None
-        self.push_screen(QuitScreen(autosaved=autosaved), lambda yes: self._quit_running(autosaved) if yes else None)
-
-    def _quit_running(self, autosaved: bool) -> None:
-        """Quit a game in progress; ``quit_autosaved``: there is one to resume (the command says how)."""
-        self.quit_autosaved = autosaved
-        self.exit()
+        self.source.request_quit()
 
     def action_new_game(self) -> None:
-        if isinstance(self.screen, NewGameScreen):
+        if isinstance(self.screen, NewGameScreen) or self.local is None:
             return
-        running = self.snapshot is not None and not self.snapshot.over
-        self.push_screen(NewGameScreen(self.session.setup, can_go_back=running))
+        local = self.local
+        self.push_screen(NewGameScreen(local.session.setup, can_go_back=local.running))
 
     def _after_game(self, choice: str | None) -> None:
-        setup = self.session.setup
-        if choice == "again" and setup is not None:
-            self.call_later(self.start_game, setup.model_copy(update={"seed": random_seed(), "seed_chosen": False}))
-        elif choice == "new":
-            self.snapshot = None
+        if choice == "again":
+            self.source.again()
+        elif choice == "new" and self.local is not None:
             self.game_screen = None
-            self.call_later(self._goto, NewGameScreen(setup))
+            self.call_later(self.goto, NewGameScreen(self.local.session.setup))
         else:
-            self.exit()
+            self.call_later(self.leave, choice == "new")
+
+    async def action_hand_over(self) -> None:
+        """The host hands the seat of a person who is away to a computer player."""
+        if isinstance(self.source, NetworkTable):
+            await self.source.hand_over()
 
     @property
     def pips(self) -> bool:
@@ -528,26 +565,65 @@ class MexitrainApp(App[None]):
             self.game_screen.pips = pips
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield SystemCommand(_("New game"), _("Set up a new table"), self.action_new_game)
+        yield from self.source.commands(screen)
         yield self.tiles_command()
-        if self.snapshot is not None:
-            yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), self.action_scores)
-        if self.snapshot is not None and self.game_screen is not None:
-            yield SystemCommand(_("Save game as…"), _("Save this game under a name (Ctrl+S)"), self.action_save_as)
-        yield SystemCommand(_("Load a saved game…"), _("Continue a game saved under a name"), self.action_load_game)
-        yield SystemCommand(
-            _("Open replay…"), _("Step through a saved game or record move by move"), self.action_open_replay
-        )
-        yield SystemCommand(_("Statistics"), _("Games played and won, totals, rounds gone out"), self.action_stats)
         yield SystemCommand(_("Rules and keys"), _("Help: the keys and the rules in force"), self.action_help)
         for command in super().get_system_commands(screen):
             if command.title == "Keys":  # Textual's Keys panel: our "Rules and keys" above
                 continue
             yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
-    def on_unmount(self) -> None:
-        self._wake.set()
+    async def on_unmount(self) -> None:
+        await self.source.stop()
         self.saver.close()  # the last action reaches the disk before the app ends
+
+    # -- Host a table… / Join a table… (from a local game or the new-game screen) ----------------
+    def action_join_table(self) -> None:
+        if not self.check_action("join_table", ()):  # also when called from elsewhere than a key
+            return
+        from .screens.join import JoinRequest, JoinScreen
+
+        def chosen(request: JoinRequest | None) -> None:
+            if request is not None:
+                self.call_later(self.sit_at, TableRequest(request.address, request.code, request.name))
+
+        self.push_screen(JoinScreen(), chosen)
+
+    def action_host_table(self) -> None:
+        if not self.check_action("host_table", ()):  # also when called from elsewhere than a key
+            return
+        from .screens.join import HostScreen, HostSetupScreen
+
+        setup = self.session.setup if self.session is not None else None
+
+        def port_chosen(port: int | None) -> None:
+            if port is not None:
+                self.push_screen(HostSetupScreen(setup, seed=self.form_seed), lambda chosen: self._open_table(chosen, port))
+
+        self.push_screen(HostScreen(), port_chosen)
+
+    def _open_table(self, setup: GameSetup | None, port: int) -> None:
+        """Start a server for ``setup`` in a thread on ``port`` and sit at it as its host."""
+        if setup is None:
+            return
+        from ..net.server import TableServer, run_in_thread
+        from ..text.net import join_line
+        from .address import address_text, lan_address
+
+        humans = setup.humans
+        host_seat = humans[0] if humans else None
+        try:
+            server = TableServer(setup, data_dir=self.root, open_seats=tuple(humans[1:]), host_seat=host_seat, pace=self.speed)
+            thread = run_in_thread(server, "0.0.0.0", port)
+        except Exception as exc:  # the port is taken, or the system refuses: one line
+            self.notify(error_text(exc), title=_("Cannot open the table"), severity="error", timeout=10, markup=False)
+            return
+        name = setup.seats[host_seat].name if host_seat is not None else _("Host")
+        request = TableRequest(
+            f"127.0.0.1:{thread.port}", server.code, name, host_token=server.host_token,
+            join_line=join_line(address_text(lan_address(), thread.port), server.code), server=thread,
+        )
+        self.call_later(self.sit_at, request)
 
     # -- never lose a game: autosave problems, undo, save, load, replay, statistics ----------
     def on_save_problem(self, message: SaveProblem) -> None:
@@ -559,12 +635,11 @@ class MexitrainApp(App[None]):
             reason = self.saver.failing_reason  # the latest, whatever the message order
             if reason is not None and self._fence is not None:
                 reason = self._fence.shown(reason)
-            for status in self.game_screen.query(StatusLine):
-                status.saving = reason
+            self.game_screen.saving = reason
 
     def undo_state(self) -> tuple[bool, str]:
-        """``(possible, what it takes back / why not)`` for the seat shown (cached per snapshot)."""
-        return self.session.undo_state()
+        """``(possible, what it takes back / why not)`` for the seat shown (cached per position)."""
+        return self.source.undo_state()
 
     def _refresh_undo(self) -> None:
         """The footer's Undo is dimmed when undo is not possible, its tooltip saying why."""
@@ -583,13 +658,9 @@ class MexitrainApp(App[None]):
 
     def action_undo(self) -> None:
         """Take back the last decision of the seat shown, or say why not."""
-        done = self.session.undo()
-        if done.state is not None:
-            self.workers.cancel_group(self, "ai")
-            self._ai_state = None
-            self.snapshot = done.state
-        if done.notice is not None:
-            self.show_notice(done.notice)
+        notice = self.source.undo()
+        if notice is not None:
+            self.show_notice(notice)
 
     def action_undo_why(self) -> None:
         """``u`` while the footer's Undo is dimmed: why not (or undo, if the footer was late)."""
@@ -602,7 +673,7 @@ class MexitrainApp(App[None]):
             return
 
         def named(chosen: str | None) -> None:
-            if chosen is None:
+            if chosen is None or self.session is None:
                 return
             state, setup = self.snapshot, self.session.setup
             if state is None or setup is None:
@@ -742,9 +813,8 @@ def run(
     app once it has ended (the terminal is back). Returns the
     exit status; a crash raises mexitrain.ui.crash.AppCrashed (Textual's report kept for the log)."""
     from .crash import run_app
-    from .remote import TableApp  # the game's app, whose Host/Join lead to a table on the network
 
-    app = TableApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served, tables=tables)
+    app = MexitrainApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served, tables=tables)
     status = run_app(app)
     if then is not None:
         then(app)

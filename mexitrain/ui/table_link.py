@@ -18,7 +18,7 @@ from typing import Any
 from textual.message import Message
 
 from ..i18n import language
-from .table_state import TableRequest
+from .network_state import TableRequest
 
 
 class ServerSaid(Message):

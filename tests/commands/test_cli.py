@@ -14,10 +14,10 @@ import pytest
 from mexitrain import cli
 from mexitrain.cli import COMMANDS, Command, main
 from mexitrain.commands.args import bad_values, positive_int
+from mexitrain.game_setup import DEFAULT_AI, GameSetup
 from mexitrain.rules import make_rules
 from mexitrain.rules.record import replay
 from mexitrain.storage.records import read_record
-from mexitrain.table import DEFAULT_AI, GameSetup
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -67,8 +67,8 @@ def test_headless_host_prints_the_join_line_and_ctrl_c_is_one_line(tmp_path):
 
 def test_playing_host_runs_the_remote_screens_with_the_host_token(monkeypatch, tmp_path):
     """Without --no-play the server runs in a thread and the host's seat is played in the
-    remote screens (mexitrain.ui.remote.run_table_app), with the host's token."""
-    import mexitrain.ui.remote as remote
+    remote screens (mexitrain.ui.network.run_table_app), with the host's token."""
+    import mexitrain.ui.network as remote
 
     seen = {}
 

@@ -17,7 +17,7 @@ def joined(monkeypatch):
         calls.append((address, code, name, kwargs))
         return 0
 
-    import mexitrain.ui.remote as remote
+    import mexitrain.ui.network as remote
 
     monkeypatch.setattr(remote, "run_table_app", fake)
     return calls

@@ -17,6 +17,7 @@ from support.net import FAST, address, table, until
 
 from mexitrain import cli
 from mexitrain.commands import host as host_command
+from mexitrain.game_setup import seat_seed
 from mexitrain.net import protocol
 from mexitrain.net.client import TableClient
 from mexitrain.net.protocol import Error, Intent, Lobby, StartGame, Update, Welcome
@@ -24,7 +25,6 @@ from mexitrain.net.server import TIMER_STRIDE, TableServer
 from mexitrain.players.hint import hint
 from mexitrain.rules import apply, view
 from mexitrain.storage import tokens
-from mexitrain.table import seat_seed
 
 
 class Clock:

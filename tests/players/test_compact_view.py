@@ -26,8 +26,8 @@ from mexitrain.rules import RuleSet, SeatView, view, view_legal_actions
 from mexitrain.rules.core import from_state, step, to_state
 from mexitrain.rules.core import new_game as core_new_game
 from mexitrain.rules.core.compact import Position
+from mexitrain.rules.core.lookup import E_DRAW
 from mexitrain.rules.core.seat import CompactView, seat_view
-from mexitrain.rules.core.tables import E_DRAW
 from mexitrain.rules.record import dump_record, to_record
 
 FAST = [level for level in LEVELS if level != "expert"]  # the levels with choose_move

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from support.positions import position
 
+from mexitrain.game_setup import AI_LEVELS, DEFAULT_AI
 from mexitrain.players import LEVELS, make_player
 from mexitrain.players.expert import ExpertPlayer
 from mexitrain.rules import MEXICAN, Draw, Play, RuleSet, apply, new_game, view
-from mexitrain.table import AI_LEVELS, DEFAULT_AI
 
 
 def _choose(level: str, state, seat: int | None = None, **kw):

@@ -10,7 +10,7 @@ from pathlib import Path
 import mexitrain
 from mexitrain.players import LEVELS
 from mexitrain.rules import RuleSet, apply, cache, legal_actions, new_game, view
-from mexitrain.rules.tiles import full_set, placement_table
+from mexitrain.rules.tiles import full_set, placement_lookup
 from mexitrain.rules.undo import round_start
 from mexitrain.rules.view import view_legal_actions
 
@@ -39,7 +39,7 @@ def test_clear_empties_every_cache_and_the_results_stay_the_same() -> None:
     state, seen = _play(7)
     start = round_start(state)
     full = [c for c in cache.caches().values() if len(c)]
-    assert {"tiles.full_set", "core.table", "view.public_rounds", "undo.round_start"} <= {
+    assert {"tiles.full_set", "core.lookup", "view.public_rounds", "undo.round_start"} <= {
         c.name for c in full
     }
     cache.clear()
@@ -65,13 +65,13 @@ def test_a_typed_cache_never_answers_an_equal_key_of_another_type() -> None:
 
 
 def test_the_caches_whose_keys_hold_bools_or_ints_are_typed() -> None:
-    placement_table(0, True)
+    placement_lookup(0, True)
     full_set(6)
     _play(3, rounds=1)
     named = cache.caches()
-    for name in ("tiles.full_set", "tiles.placement_table", "core.table", "planner.plan"):
+    for name in ("tiles.full_set", "tiles.placement_lookup", "core.lookup", "planner.plan"):
         assert named[name].typed, name
-    assert placement_table(0, 1) == placement_table(0, True)
+    assert placement_lookup(0, 1) == placement_lookup(0, True)
 
 
 def test_a_cache_is_keyed_by_value_not_identity() -> None:

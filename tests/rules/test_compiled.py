@@ -44,8 +44,8 @@ def test_compact_pxd_declares_every_position_and_core_slot():
 
 
 def test_tables_pxd_declares_every_table_field():
-    tree = ast.parse((CORE / "tables.py").read_text())
-    table = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Table")
+    tree = ast.parse((CORE / "lookup.py").read_text())
+    table = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Lookup")
     init = next(n for n in table.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
     fields = {
         node.attr
@@ -53,7 +53,7 @@ def test_tables_pxd_declares_every_table_field():
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
         and node.value.id == "self" and isinstance(node.ctx, ast.Store)
     }
-    assert sorted(_declared("tables.pxd", "Table")) == sorted(fields)
+    assert sorted(_declared("lookup.pxd", "Lookup")) == sorted(fields)
 
 
 @pytest.mark.skipif(not (ROOT / "pyproject.toml").is_file(), reason="run from a source checkout only")

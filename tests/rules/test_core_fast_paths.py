@@ -3,8 +3,8 @@
 Since issue 33 each rule has one form in the core (``step`` one play and one Mark, one
 blocking test of open doubles, ``moves.blocking_lines``), but for the shortcuts of the move
 generator kept for their speed: each fitting tile laid one way in id order
-(``Table.simple``, in ``moves.legal``'s one pass, against ``moves._add``), the lines a seat
-may use looked up by its markers (``Core.mbits``, ``Table.usable``), and its own shuffle
+(``Lookup.simple``, in ``moves.legal``'s one pass, against ``moves._add``), the lines a seat
+may use looked up by its markers (``Core.mbits``, ``Lookup.usable``), and its own shuffle
 (``deal.shuffle``). Here each is held to the general path over random games under random
 rule sets (every §8 option): a twin core whose table has the shortcuts off is stepped with
 the same moves, and after EVERY action both have the same legal moves in the same order and
@@ -23,7 +23,7 @@ import pytest
 from support.tables import random_table
 
 from mexitrain.rules import RuleSet, core
-from mexitrain.rules.core.tables import GAME_OVER, TURN
+from mexitrain.rules.core.lookup import GAME_OVER, TURN
 
 deal = sys.modules["mexitrain.rules.core.deal"]
 moves = sys.modules["mexitrain.rules.core.moves"]
@@ -37,7 +37,7 @@ def _fields(c: core.Core) -> dict:
 
 def _slow_twin(c: core.Core) -> core.Core:
     """A copy of ``c`` on a table with the move generator's shortcut turned off
-    (``Table.simple``), and a cache of lines of its own."""
+    (``Lookup.simple``), and a cache of lines of its own."""
     twin = c.copy()
     tab = copy.copy(c.tab)
     tab.simple = False

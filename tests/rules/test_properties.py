@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from mexitrain.rules import (
     DRAW,
-    HAND_TABLES,
+    HAND_SIZES,
     MARK,
     MEXICAN,
     PASS,
@@ -43,7 +43,7 @@ def tables(draw, max_players: int = 13) -> tuple[RuleSet, int]:
     """A random rule set (every §8 option) and a player count it can seat."""
     n = draw(st.sampled_from([6, 9, 12, 15, 18]))
     table = "fast" if n == 9 and draw(st.booleans()) else "standard"
-    top = min(HAND_TABLES[(n, table)][-1][0], max_players)
+    top = min(HAND_SIZES[(n, table)][-1][0], max_players)
     teams = draw(st.booleans()) and top >= 4
     if teams:
         players = draw(st.sampled_from([p for p in (4, 6, 8) if p <= top]))

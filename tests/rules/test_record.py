@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from support.french import in_french
 
 from mexitrain.cli import main
+from mexitrain.game_setup import SeatConfig
 from mexitrain.rules import (
     PRESETS,
     GameState,
@@ -38,7 +39,6 @@ from mexitrain.rules.record import (
     to_record,
 )
 from mexitrain.storage.records import read_record, write_record
-from mexitrain.table import SeatConfig
 from mexitrain.text.files import record_error_text
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,10 @@ from collections import Counter
 
 import pytest
 
+from mexitrain.game_setup import PLAY_STRIDE, random_seed, seat_seed
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view
 from mexitrain.rules.core.deal import shuffled
-from mexitrain.rules.core.tables import table
+from mexitrain.rules.core.lookup import lookup
 from mexitrain.rules.seeds import (
     KEYED_FROM,
     SEED_MAX,
@@ -25,14 +26,13 @@ from mexitrain.rules.seeds import (
     seal,
     seed_text,
 )
-from mexitrain.table import PLAY_STRIDE, random_seed, seat_seed
 
 HEAVY = bool(os.environ.get("MEXITRAIN_HEAVY"))
 
 
 def _search_classic(hand: frozenset, seeds: range, players: int = 4) -> int | None:
     """The attack of issue #32: try every classic seed against one's own first hand."""
-    tab = table(RuleSet(), players)
+    tab = lookup(RuleSet(), players)
     each = tab.each
     for s in seeds:
         _, ids = shuffled(tab, s, 1)
@@ -42,7 +42,7 @@ def _search_classic(hand: frozenset, seeds: range, players: int = 4) -> int | No
 
 
 def _first_hand_ids(seed: int, players: int = 4) -> frozenset:
-    tab = table(RuleSet(), players)
+    tab = lookup(RuleSet(), players)
     _, ids = shuffled(tab, seed, 1)
     return frozenset(ids[: tab.each])
 
@@ -69,7 +69,7 @@ def test_the_search_over_small_seeds_finds_a_classic_seed_but_never_a_fresh_one(
 
 def test_classic_seeds_deal_as_before() -> None:
     """Old saves, records and the kept tournaments replay: the classic deal is unchanged."""
-    tab = table(RuleSet(), 4)
+    tab = lookup(RuleSet(), 4)
     ids = [i for i in range(tab.size) if tab.tiles[i] != (12, 12)]  # round 1's engine is out
     random.Random("mexitrain:7:round:1").shuffle(ids)
     assert shuffled(tab, 7, 1) == (12, ids)
@@ -122,7 +122,7 @@ def test_keyed_and_classic_hands_have_the_same_statistics() -> None:
     likely in seat 0's hand (chi-square against uniform), and the hands' pip totals have
     the same mean and spread."""
     games = 3000 if HEAVY else 600
-    tab = table(RuleSet(), 4)
+    tab = lookup(RuleSet(), 4)
 
     def stats(seeds):
         tiles: Counter = Counter()

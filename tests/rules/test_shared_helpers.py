@@ -29,5 +29,5 @@ def test_too_many_players_is_one_refusal_whichever_check_finds_it() -> None:
     with pytest.raises(RuleSetError) as checked:
         rules.check_players(rules.max_players + 1)
     with pytest.raises(RuleSetError) as sized:
-        rules.table_size(rules.max_players + 1)
+        rules.hand_size_for(rules.max_players + 1)
     assert (str(sized.value), sized.value.code) == (str(checked.value), checked.value.code)

@@ -22,7 +22,7 @@ CHILD = """
 import random, sys
 from pathlib import Path
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game
-from mexitrain.table import GameSetup, default_seats
+from mexitrain.game_setup import GameSetup, default_seats
 from mexitrain.storage import autosave
 
 root, seed = Path(sys.argv[1]), int(sys.argv[2])

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from mexitrain.game_setup import GameSetup, SeatConfig
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game
 from mexitrain.rules.record import RecordError, replay
 from mexitrain.storage.savefile import SaveError, parse_save, save_data
-from mexitrain.table import GameSetup, SeatConfig
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from support.games import finish, play, start
 from support.tables import SHORT_RULES, table
 
 from mexitrain.cli import build_parser, main
+from mexitrain.game_setup import GameSetup, SeatConfig
 from mexitrain.rules import RuleSet, make_rules
 from mexitrain.storage import SaveError, stats_path
 from mexitrain.storage.stats import (
@@ -19,7 +20,6 @@ from mexitrain.storage.stats import (
     preset_name,
     record_finished_game,
 )
-from mexitrain.table import GameSetup, SeatConfig
 from mexitrain.text.stats import format_stats
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+from mexitrain.game_setup import GameSetup
 from mexitrain.players import make_player
 from mexitrain.rules import GameState, RuleSet, apply, legal_actions, make_rules, new_game, view
-from mexitrain.table import GameSetup
 
 from .tables import table
 

@@ -7,10 +7,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from mexitrain.game_setup import GameSetup, SeatConfig
 from mexitrain.net.bot import BotResult, play_bot
 from mexitrain.net.server import Limits, TableServer
 from mexitrain.rules import make_rules
-from mexitrain.table import GameSetup, SeatConfig
 
 FAST = (0.02, 0.2)  # the bots' backoff in tests: first and longest wait
 

@@ -8,7 +8,7 @@ import time
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
-from mexitrain.table import GameSetup
+from mexitrain.game_setup import GameSetup
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen
 

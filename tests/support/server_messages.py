@@ -9,6 +9,7 @@ import functools
 import json
 import random
 
+from mexitrain.game_setup import GameSetup, SeatConfig
 from mexitrain.net.game import TableGame
 from mexitrain.net.protocol import (
     ERROR_CODES,
@@ -31,7 +32,6 @@ from mexitrain.rules import (
     apply,
     legal_actions,
 )
-from mexitrain.table import GameSetup, SeatConfig
 
 TOKEN = "abcdEFGH1234_-xyz"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from mexitrain.rules import HAND_TABLES, RuleSet, RuleSetError, full_set
-from mexitrain.table import GameSetup, SeatConfig, default_seats
+from mexitrain.game_setup import GameSetup, SeatConfig, default_seats
+from mexitrain.rules import HAND_SIZES, RuleSet, RuleSetError, full_set
 
 #: One round of double-6: the quickest whole game.
 SMALL = RuleSet(set=6, rounds=1)
@@ -49,7 +49,7 @@ def random_table(rng: random.Random, max_players: int = 13) -> tuple[RuleSet, in
     while True:
         n = rng.choice([6, 9, 12, 15, 18])
         hand_table = "fast" if n == 9 and rng.random() < 0.5 else "standard"
-        top = min(HAND_TABLES[(n, hand_table)][-1][0], max_players)
+        top = min(HAND_SIZES[(n, hand_table)][-1][0], max_players)
         teams = top >= 4 and rng.random() < 0.3
         players = rng.choice([p for p in (4, 6, 8) if p <= top]) if teams else rng.randint(2, top)
         engine = rng.choice(["descending", "highest_double"])

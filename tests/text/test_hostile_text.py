@@ -12,10 +12,10 @@ import pytest
 from pydantic import ValidationError
 from support.tables import table
 
+from mexitrain.game_setup import SeatConfig
 from mexitrain.rules import RuleSet, new_game
 from mexitrain.storage import load_game, save_game
 from mexitrain.storage.stats import PlayerStats, Stats
-from mexitrain.table import SeatConfig
 from mexitrain.text.basics import short_names
 from mexitrain.text.errors import error_text
 from mexitrain.text.names import (

@@ -14,8 +14,8 @@ import pytest
 from pydantic import ValidationError
 
 from mexitrain.commands.args import name_value, names_value
+from mexitrain.game_setup import SeatConfig
 from mexitrain.net.protocol import ProtocolError, decode_client
-from mexitrain.table import SeatConfig
 from mexitrain.text.errors import error_text
 from mexitrain.text.names import NAME_MAX, name_fault, visible
 from mexitrain.ui.screens.join import name_problem

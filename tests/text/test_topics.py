@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import get_args
 
+from mexitrain.game_setup import PlayerKind
 from mexitrain.rules.undo import UndoRefused
 from mexitrain.storage.savefile import SaveError
-from mexitrain.table import PlayerKind
 from mexitrain.text.basics import LEVELS
 from mexitrain.text.errors import error_text
 

@@ -77,7 +77,8 @@ def test_a_guest_checks_the_revealed_seed_against_the_seal_of_its_first_update()
     guest keeps the seal it was shown first (ui.table_state.Table.first_seal)."""
     from mexitrain.net.protocol import Update
     from mexitrain.rules import RuleSet, new_game, view
-    from mexitrain.ui.table_state import Table, TableRequest
+    from mexitrain.ui.network_state import NetworkState as Table
+    from mexitrain.ui.network_state import TableRequest
 
     seed = 2**128 + 42
     first = view(new_game(RuleSet(), players=2, seed=seed), 1)

@@ -36,9 +36,10 @@ from mexitrain.net.protocol import (
 )
 from mexitrain.rules import view
 from mexitrain.text.visible import UNSAFE, visible
-from mexitrain.ui.remote import TableApp, TableRequest
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.network_state import TableRequest
+from mexitrain.ui.screens import GameScreen
 from mexitrain.ui.screens.lobby import LobbyScreen
-from mexitrain.ui.screens.table import TableScreen
 from mexitrain.ui.textual_compat import drawn_texts, exiting
 from mexitrain.ui.textual_compat import notices as all_notices
 from mexitrain.ui.widgets import TrainRows
@@ -49,8 +50,8 @@ NAMES = ("\x1b]0;PWNED\x07Ann", "B\x9b31m\u202eea\u2028", "\x1b]52;c;cm0=\x07Cal
 EVIL = "\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b[2J\x9d0;x\x9c\u202e"
 
 
-def app_at_table(client: FakeClient) -> TableApp:
-    return TableApp(None, 0, table=TableRequest("127.0.0.1:8765", "KXMPTR", "Ann"), client_factory=factory(client))
+def app_at_table(client: FakeClient) -> MexitrainApp:
+    return MexitrainApp(None, 0, table=TableRequest("127.0.0.1:8765", "KXMPTR", "Ann"), client_factory=factory(client))
 
 
 def bar(app) -> str:
@@ -101,7 +102,7 @@ async def test_strings_past_the_decoder_are_shown_and_never_obeyed():
         assert drawn_unsafe(app) == []
 
         client.say(hostile_update(game))
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
         await wait_for(pilot, lambda: "␛]52;c;cm0=" in "".join(drawn_texts(app)), "the names on the board")
         assert "Waiting for ␛]52;c;Y3" in bar(app)
         assert drawn_unsafe(app) == []
@@ -128,7 +129,7 @@ async def test_a_name_full_of_escapes_keeps_its_train_row():
     async with app.run_test(size=(100, 30)) as pilot:
         await _connected(pilot, app, client)
         client.say(hostile_update(game, names=names, away=()))
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
         await pilot.pause()
         rows = app.screen.query_one(TrainRows)
         lines = rows.render().plain.split("\n")
@@ -146,7 +147,7 @@ async def test_an_error_flood_shows_one_pop_up_with_a_count_and_q_still_quits():
     async with app.run_test(size=(100, 30)) as pilot:
         await _connected(pilot, app, client)
         client.say(update(game, seat=0))
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
         for i in range(1000):
             client.say(Error.model_construct(type="error", code=f"newer_code{'x' * (i % 3)}", values={}, fatal=False,
                                              server_version=None))
@@ -223,10 +224,10 @@ async def test_a_game_before_the_welcome_is_not_taken():
         client.say(update(my_turn_game(0)))
         client.say(lobby())
         client.say(welcome(seat=0, host=False))
-        await wait_for(pilot, lambda: app.table.welcome is not None, "the welcome")
+        await wait_for(pilot, lambda: app.source.state.welcome is not None, "the welcome")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
-        assert app.table.update is None and app.table.lobby is None
+        assert app.source.state.update is None and app.source.state.lobby is None
 
 
 async def test_another_seats_view_or_a_shape_that_does_not_hold_ends_the_link_not_the_app():
@@ -243,7 +244,7 @@ async def test_another_seats_view_or_a_shape_that_does_not_hold_ends_the_link_no
             client.say(hostile_update(my_turn_game(0), **({"names": ("A", "B", "C")} | bad)))
             await wait_for(pilot, lambda a=app: "cannot read" in bar(a), f"the line for {list(bad)}")
             assert client.closed.is_set()  # the link was left
-            assert app.is_running and app.table.update is None
+            assert app.is_running and app.source.state.update is None
             await pilot.press("q")
             await wait_for(pilot, lambda a=app: exiting(a), "q leaves at once")
 
@@ -310,8 +311,8 @@ async def _feed(update_msg: Update, seat: int) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await _connected(pilot, app, client, seat=seat)
         client.say(update_msg)
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) or "cannot read" in bar(app), "taken or refused")
-        if isinstance(app.screen, TableScreen):  # taken: the screens can show it
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) or "cannot read" in bar(app), "taken or refused")
+        if isinstance(app.screen, GameScreen):  # taken: the screens can show it
             for key in ("s", "escape", "right", "down", "question_mark", "escape"):
                 await pilot.press(key)
         await pilot.pause()
@@ -356,9 +357,9 @@ async def _standings(score: int) -> tuple[object, list[str], str]:
         v = v.model_copy(update={"phase": "game_over", "results": (result,), "winners": (2,), "legal": (), "forced": None})
         client.say(hostile_update(game, view=v, names=("Ann", "Bea", "Cal"), away=()))
         def said() -> str:
-            return app.table.fatal or "" if app.table is not None else ""
+            return app.source.state.fatal or "" if app.local is None else ""
 
-        await wait_for(pilot, lambda: type(app.screen).__name__ == "TableOverScreen" or "cannot read" in said(),
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "GameOverScreen" or "cannot read" in said(),
                        "the standings or the line")
         if "cannot read" in said():
             return None, [], said()
@@ -390,7 +391,7 @@ async def test_a_table_closed_said_as_not_fatal_still_ends_the_link_and_q_leaves
     async with app.run_test(size=(100, 30)) as pilot:
         await _connected(pilot, app, client)
         client.say(update(my_turn_game(1), seat=0))
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
         client.say(Error(code="table_closed", values={"resumable": True}, fatal=False))
         await wait_for(pilot, lambda: bar(app).startswith("Disconnected: The host closed the table"), "the line")
         await pilot.press("q")

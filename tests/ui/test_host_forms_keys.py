@@ -12,7 +12,7 @@ from pathlib import Path
 
 from support.pilot import wait_for
 
-from mexitrain.ui.remote import TableApp
+from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import NewGameScreen
 from mexitrain.ui.screens.join import HostScreen, HostSetupScreen, JoinScreen
 
@@ -21,18 +21,18 @@ NETWORK = {"Host a table…", "Join a table…"}
 AWAY = {"New game", "Load a saved game…", "Open replay…", "Statistics"}
 
 
-def titles(app: TableApp) -> set[str]:
+def titles(app: MexitrainApp) -> set[str]:
     return {c.title for c in app.get_system_commands(app.screen)}
 
 
-def enabled(app: TableApp, key: str) -> bool:
+def enabled(app: MexitrainApp, key: str) -> bool:
     """Whether ``key`` does something on the current screen (Textual's own answer)."""
     active = app.screen.active_bindings.get(key)
     return active is not None and active.enabled
 
 
 async def test_without_tables_host_and_join_are_absent(tmp_path: Path) -> None:
-    app = TableApp(None, 0, seed=1, data_dir=tmp_path, served=True, tables=False)
+    app = MexitrainApp(None, 0, seed=1, data_dir=tmp_path, served=True, tables=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.query("#start"), "the form")
         form = app.screen
@@ -51,7 +51,7 @@ async def test_without_tables_host_and_join_are_absent(tmp_path: Path) -> None:
 
 
 async def test_by_default_host_and_join_are_there(tmp_path: Path) -> None:
-    app = TableApp(None, 0, seed=1, data_dir=tmp_path, served=True)
+    app = MexitrainApp(None, 0, seed=1, data_dir=tmp_path, served=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.query("#start"), "the form")
         assert app.tables and app.screen.query("#row-net")
@@ -64,7 +64,7 @@ async def test_by_default_host_and_join_are_there(tmp_path: Path) -> None:
 
 
 async def test_the_host_s_setup_offers_nothing_that_leads_away_from_the_table(tmp_path: Path) -> None:
-    app = TableApp(None, 0, seed=1, data_dir=tmp_path)
+    app = MexitrainApp(None, 0, seed=1, data_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen) and app.screen.query("#start"), "the form")
         local = app.screen

@@ -13,9 +13,9 @@ from support.pilot import settle, wait_for
 from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Static
 
+from mexitrain.game_setup import GameSetup, SeatConfig
 from mexitrain.rules import RuleSet, apply, legal_actions, new_game
 from mexitrain.storage import game_autosave_path, load_save, save_game
-from mexitrain.table import GameSetup, SeatConfig
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, NewGameScreen
 from mexitrain.ui.screens.replay import ReplayScreen

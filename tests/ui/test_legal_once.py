@@ -49,12 +49,12 @@ async def test_a_local_person_s_moves_are_worked_out_once_per_decision(generatio
 async def test_at_a_network_table_the_guest_works_nothing_out(generations, tmp_path):
     from support.pilot import wait_for
 
+    from mexitrain.game_setup import GameSetup, SeatConfig
     from mexitrain.net.server import TableServer
-    from mexitrain.table import GameSetup, SeatConfig
-    from mexitrain.ui.remote import TableApp, TableRequest
-    from mexitrain.ui.screens import RoundOverScreen
+    from mexitrain.ui.app import MexitrainApp
+    from mexitrain.ui.network_state import TableRequest
+    from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen
     from mexitrain.ui.screens.lobby import LobbyScreen
-    from mexitrain.ui.screens.table import TableOverScreen, TableScreen
 
     setup = GameSetup(
         rules=RuleSet(set=6, rounds=1), seed=7,
@@ -64,24 +64,24 @@ async def test_at_a_network_table_the_guest_works_nothing_out(generations, tmp_p
     await server.start("127.0.0.1", 0)
     try:
         request = TableRequest(f"127.0.0.1:{server.port}", server.code, "Ann", host_token=server.host_token)
-        app = TableApp(None, 0, data_dir=tmp_path / "client", table=request)
+        app = MexitrainApp(None, 0, data_dir=tmp_path / "client", table=request)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.table.connected, "the lobby", seconds=20)
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.source.state.connected, "the lobby", seconds=20)
             await pilot.press("ctrl+s")
             pressed = 0
             for _ in range(300):
                 await wait_for(
                     pilot,
-                    lambda: isinstance(app.screen, TableOverScreen | RoundOverScreen)
-                    or (isinstance(app.screen, TableScreen) and app.screen.board is not None and app.screen.board.my_turn),
+                    lambda: isinstance(app.screen, GameOverScreen | RoundOverScreen)
+                    or (isinstance(app.screen, GameScreen) and app.screen.board is not None and app.screen.board.my_turn),
                     "this seat's turn or the results", seconds=20,
                 )
-                if not isinstance(app.screen, TableScreen):
+                if not isinstance(app.screen, GameScreen):
                     break
-                board, seq = app.screen.board, app.table.update.seq
+                board, seq = app.screen.board, app.source.state.update.seq
                 await pilot.press("enter" if board.plays else ("d" if board.can("draw") else "m"))
                 pressed += 1
-                await wait_for(pilot, lambda seq=seq: app.table.update.seq != seq or not isinstance(app.screen, TableScreen), "the answer", seconds=20)
+                await wait_for(pilot, lambda seq=seq: app.source.state.update.seq != seq or not isinstance(app.screen, GameScreen), "the answer", seconds=20)
     finally:
         await server.stop()
     assert pressed >= 5

@@ -8,18 +8,19 @@ from support.fake_table import FakeClient, lobby, welcome
 from support.pilot import wait_for
 
 from mexitrain.net.protocol import StartGame
-from mexitrain.ui.remote import TableApp, TableRequest
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.network_state import TableRequest
 from mexitrain.ui.screens import NewGameScreen
 from mexitrain.ui.screens.join import HostScreen, HostSetupScreen, JoinScreen
 from mexitrain.ui.screens.lobby import LobbyScreen
 
 
-def recording_app(client: FakeClient, requests: list, **kwargs) -> TableApp:
+def recording_app(client: FakeClient, requests: list, **kwargs) -> MexitrainApp:
     def make(request, root):
         requests.append(request)
         return client
 
-    return TableApp(None, 0, client_factory=make, **kwargs)
+    return MexitrainApp(None, 0, client_factory=make, **kwargs)
 
 
 async def _lobby(pilot, client, **kw) -> LobbyScreen:
@@ -40,7 +41,7 @@ async def test_the_host_chooses_the_level_then_starts():
         assert screen.check_action("start", ()) is True and screen.query_one("#lobby-host").display
         await pilot.press("l")  # planner -> expert
         await pilot.pause()
-        assert screen.level == "expert" and app.table.level == "expert"
+        assert screen.level == "expert" and app.source.state.level == "expert"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: client.sent, "StartGame sent")
         assert client.sent == [StartGame(level="expert")]
@@ -123,17 +124,17 @@ async def test_join_form_checks_then_goes_to_the_table():
 
 
 async def test_join_form_escape_goes_back():
-    app = TableApp(None, 0, seed=1)
+    app = MexitrainApp(None, 0, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), "the Join form")
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen), "back to the form")
-        assert app.table is None
+        assert app.local is not None
 
 
 async def test_host_form_port_then_setup():
-    app = TableApp(None, 0, seed=1)
+    app = MexitrainApp(None, 0, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: isinstance(app.screen, HostScreen), "the Host form")

@@ -8,15 +8,16 @@ from support.pilot import wait_for
 
 from mexitrain.net.protocol import Away, Intent, Refused, StartGame
 from mexitrain.rules import legal_actions
-from mexitrain.ui.remote import TableApp, TableRequest
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.network_state import TableRequest
+from mexitrain.ui.screens import GameScreen
 from mexitrain.ui.screens.lobby import LobbyScreen
-from mexitrain.ui.screens.table import TableScreen
 from mexitrain.ui.widgets.net import NetBar
 
 
-def app_at_table(client: FakeClient, **request) -> TableApp:
+def app_at_table(client: FakeClient, **request) -> MexitrainApp:
     values = {"address": "127.0.0.1:8765", "code": "KXMPTR", "name": "Ann", **request}
-    return TableApp(None, 0, table=TableRequest(**values), client_factory=factory(client))
+    return MexitrainApp(None, 0, table=TableRequest(**values), client_factory=factory(client))
 
 
 def bar(app) -> str:
@@ -44,7 +45,7 @@ async def test_lobby_then_game_then_an_intent_goes_up():
         game = state()
         client.say(lobby(started=True))
         client.say(update(game, seat=game.turn if False else 0))
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
         board = app.game_screen.board
         assert board.view.seat == 0 and board.viewer == 0
 
@@ -61,7 +62,7 @@ async def _at_game(pilot, app, client, game, seat=0, **kw) -> None:
     client.say(welcome(seat=seat, **kw))
     client.say(lobby(started=True, open_seat=False))
     client.say(update(game, seat=seat))
-    await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+    await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
 
 
 async def test_a_move_is_sent_as_an_intent_and_a_refusal_is_said_in_words():
@@ -162,7 +163,7 @@ async def test_undo_and_save_are_local_only():
         await wait_for(pilot, lambda: any("not available at a table" in n for n in notices(app)), "why no undo")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert type(app.screen) is TableScreen
+        assert type(app.screen) is GameScreen
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Save game as…" not in titles and "Load a saved game…" not in titles and "Open replay…" not in titles
         assert "Leave the table" in titles
@@ -171,7 +172,7 @@ async def test_undo_and_save_are_local_only():
 async def test_hand_over_is_dimmed_while_nobody_is_away_and_the_help_says_when_it_works():
     """The host's c stays in the footer, dimmed (possible, not now), while every player is
     here; the table's help says it is the host's key while a player is away."""
-    from mexitrain.ui.screens.table import TableHelpScreen
+    from mexitrain.ui.screens import HelpScreen
 
     client = FakeClient()
     app = app_at_table(client)
@@ -180,7 +181,7 @@ async def test_hand_over_is_dimmed_while_nobody_is_away_and_the_help_says_when_i
         await _at_game(pilot, app, client, game)
         assert app.check_action("hand_over", ()) is None  # dimmed, not hidden
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableHelpScreen), "the table's help")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the table's help")
         note = str(app.screen.query_one(".help-note").render())
         assert "c Hand over, for the host while a player is away" in note
         await pilot.press("escape")
@@ -281,14 +282,14 @@ async def test_a_table_closed_by_its_host_says_so_and_the_game_stays_readable():
                 client.link("closed", error="table_closed")
                 client.closed.set()  # the client's run returns, as the real one does on a fatal error
                 await wait_for(pilot, lambda a=app, w=words: bar(a) == w, "the closed line")
-                assert isinstance(app.screen, TableScreen) and app.game_screen.board.view == update(game).view
+                assert isinstance(app.screen, GameScreen) and app.game_screen.board.view == update(game).view
                 await pilot.press("s")
                 await wait_for(pilot, lambda a=app: isinstance(a.screen, ScoreScreen), "the score sheet")
                 await pilot.press("escape")
-                await wait_for(pilot, lambda a=app: isinstance(a.screen, TableScreen), "back to the game")
+                await wait_for(pilot, lambda a=app: isinstance(a.screen, GameScreen), "back to the game")
                 assert bar(app) == words  # still said, never "trying again"
                 await pilot.press("q")
-                await wait_for(pilot, lambda a=app: a.table is None, "left without a question")
+                await wait_for(pilot, lambda a=app: a.local is not None, "left without a question")
                 assert not isinstance(app.screen, QuitScreen)
         finally:
             i18n.set_language(before)
@@ -297,7 +298,7 @@ async def test_a_table_closed_by_its_host_says_so_and_the_game_stays_readable():
 def test_a_knock_at_the_table_is_told_as_in_a_local_game():
     """Table.take: a seat down to one tile within the round is a knock, "You" for this seat
     and named for another (session.knock_notice), and nothing at a new round."""
-    from mexitrain.ui.table_state import Table
+    from mexitrain.ui.network_state import NetworkState as Table
 
     first = update(state(), seat=0)
     sizes = first.view.hand_sizes
@@ -336,7 +337,7 @@ def _two_round_games(seed: int = 3):
 
 async def test_the_round_results_wait_for_everyone_and_say_for_whom():
     from mexitrain.net.protocol import Seen
-    from mexitrain.ui.screens.table import TableRoundOverScreen
+    from mexitrain.ui.screens import RoundOverScreen
 
     client = FakeClient()
     app = app_at_table(client)
@@ -347,21 +348,21 @@ async def test_the_round_results_wait_for_everyone_and_say_for_whom():
         client.say(welcome())
         client.say(lobby(started=True, open_seat=False).model_copy(update={"rules": rules}))
         client.say(update(start))
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game screen")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
         client.say(update(ended, seq=40).model_copy(update={"waiting": (0, 1)}))
-        await wait_for(pilot, lambda: isinstance(app.screen, TableRoundOverScreen), "the round's results")
+        await wait_for(pilot, lambda: isinstance(app.screen, RoundOverScreen), "the round's results")
         assert "Bea" in bar_of_game(app)  # the game screen's line says whom the round waits for
         await pilot.press("enter")
         await wait_for(pilot, lambda: client.sent, "Seen sent")
         assert client.sent == [Seen(round=1)]
         label = str(app.screen.query_one("#round-next").render())
         assert "Waiting for Bea to see the results" in label
-        assert isinstance(app.screen, TableRoundOverScreen)  # it stays while Bea has not
+        assert isinstance(app.screen, RoundOverScreen)  # it stays while Bea has not
         client.say(update(ended, seq=40).model_copy(update={"waiting": (1,)}))
         await pilot.pause()
-        assert isinstance(app.screen, TableRoundOverScreen)
+        assert isinstance(app.screen, RoundOverScreen)
         client.say(update(ended, seq=40))  # Bea has seen them: the next round goes on
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game again")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game again")
 
 
 def bar_of_game(app) -> str:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from support.pilot import wait_for
 
+from mexitrain.game_setup import GameSetup, SeatConfig
 from mexitrain.net.server import TableServer
 from mexitrain.rules import RuleSet
-from mexitrain.table import GameSetup, SeatConfig
-from mexitrain.ui.remote import TableApp, TableRequest
-from mexitrain.ui.screens import RoundOverScreen
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.network_state import TableRequest
+from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen
 from mexitrain.ui.screens.lobby import LobbyScreen
-from mexitrain.ui.screens.table import TableOverScreen, TableScreen
 from mexitrain.ui.widgets.net import NetBar
 
 ONE_ROUND = RuleSet(set=6, rounds=1)
@@ -37,9 +37,9 @@ async def server(tmp_path):
         await s.stop()
 
 
-def host_app(s: TableServer, tmp_path, name="Ann") -> TableApp:
+def host_app(s: TableServer, tmp_path, name="Ann") -> MexitrainApp:
     request = TableRequest(f"127.0.0.1:{s.port}", s.code, name, host_token=s.host_token)
-    return TableApp(None, 0, data_dir=tmp_path / "client", table=request)
+    return MexitrainApp(None, 0, data_dir=tmp_path / "client", table=request)
 
 
 async def play_to_the_end(pilot, app, limit=400) -> int:
@@ -49,22 +49,22 @@ async def play_to_the_end(pilot, app, limit=400) -> int:
     for _ in range(limit):
         await wait_for(
             pilot,
-            lambda: isinstance(app.screen, TableOverScreen | RoundOverScreen)
-            or (isinstance(app.screen, TableScreen) and app.screen.board is not None and app.screen.board.my_turn),
+            lambda: isinstance(app.screen, GameOverScreen | RoundOverScreen)
+            or (isinstance(app.screen, GameScreen) and app.screen.board is not None and app.screen.board.my_turn),
             "this seat's turn or a results screen",
             seconds=20,
         )
-        if isinstance(app.screen, TableOverScreen):
+        if isinstance(app.screen, GameOverScreen):
             return pressed
         if isinstance(app.screen, RoundOverScreen):
             await pilot.press("enter")
             continue
         board = app.screen.board
-        seq = app.table.update.seq
+        seq = app.source.state.update.seq
         key = "enter" if board.plays else ("d" if board.can("draw") else "m")
         await pilot.press(key)
         pressed += 1
-        await wait_for(pilot, lambda seq=seq: app.table.update.seq != seq or isinstance(app.screen, TableOverScreen), "the server's answer", seconds=20)
+        await wait_for(pilot, lambda seq=seq: app.source.state.update.seq != seq or isinstance(app.screen, GameOverScreen), "the server's answer", seconds=20)
     raise AssertionError("the game never ended")
 
 
@@ -72,14 +72,14 @@ async def test_a_whole_game_at_a_real_table(server, tmp_path):
     s = await server(setup())
     app = host_app(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.table.lobby is not None, "the lobby", seconds=20)
-        await wait_for(pilot, lambda: app.table.connected, "connected", seconds=20)
-        assert app.table.host and app.table.seat == 0
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.source.state.lobby is not None, "the lobby", seconds=20)
+        await wait_for(pilot, lambda: app.source.state.connected, "connected", seconds=20)
+        assert app.source.state.host and app.source.state.seat == 0
         await pilot.press("ctrl+s")  # the host starts
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen | RoundOverScreen), "the game", seconds=20)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen | RoundOverScreen), "the game", seconds=20)
         pressed = await play_to_the_end(pilot, app)
         assert pressed > 0
-        view = app.table.update.view
+        view = app.source.state.update.view
         assert view.phase == "game_over" and len(view.results) == 1
         # the board only ever held this seat's view: never another hand
         assert all(h is None for i, h in enumerate(view.hands) if i != 0)
@@ -91,12 +91,12 @@ async def test_a_refusal_from_the_real_server_is_said(server, tmp_path):
     s = await server(setup())
     app = host_app(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.table.connected and app.table.lobby is not None, "connected", seconds=20)
+        await wait_for(pilot, lambda: app.source.state.connected and app.source.state.lobby is not None, "connected", seconds=20)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.board.my_turn, "my turn", seconds=20)
-        view = app.table.update.view
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.board.my_turn, "my turn", seconds=20)
+        view = app.source.state.update.view
         missing = next(t for t in [(a, b) for a in range(7) for b in range(a, 7)] if t not in view.hand)
-        app.screen.post_message(TableScreen.Act(Play(tile=missing, train=0, branch=0)))
+        app.screen.post_message(GameScreen.Act(Play(tile=missing, train=0, branch=0)))
         from mexitrain.ui.textual_compat import notices
 
         await wait_for(pilot, lambda: any("You do not hold" in str(n.message) for n in notices(app)), "the refusal", seconds=20)
@@ -108,16 +108,16 @@ async def test_a_seat_whose_player_left_is_shown_away_to_the_host(server, tmp_pa
     s = await server(setup(kinds=("human", "human", "random"), names=("Ann", "Bea", "Cal")), open_seats=(1,))
     app = host_app(s, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.table.connected and app.table.lobby is not None, "connected", seconds=20)
+        await wait_for(pilot, lambda: app.source.state.connected and app.source.state.lobby is not None, "connected", seconds=20)
         bea = TableClient(f"127.0.0.1:{s.port}", s.code, "Bea", data_dir=tmp_path / "bea", retry=False)
         import asyncio
 
         task = asyncio.create_task(bea.run(lambda msg: None))
-        await wait_for(pilot, lambda: any(seat.name == "Bea" for seat in app.table.lobby.seats), "Bea joins", seconds=20)
+        await wait_for(pilot, lambda: any(seat.name == "Bea" for seat in app.source.state.lobby.seats), "Bea joins", seconds=20)
         text = str(app.screen.query_one("#lobby-seats").render())
         assert "Bea" in text
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game", seconds=20)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game", seconds=20)
         await bea.close()
         await task
         await wait_for(pilot, lambda: "Waiting for Bea to come back" in str(app.screen.query_one(NetBar).text), "Bea away", seconds=20)
@@ -128,7 +128,7 @@ async def test_host_a_table_from_the_new_game_screen(tmp_path):
     from mexitrain.ui.screens import NewGameScreen
     from mexitrain.ui.screens.join import HostScreen, HostSetupScreen
 
-    app = TableApp(None, 0, seed=1, data_dir=tmp_path)
+    app = MexitrainApp(None, 0, seed=1, data_dir=tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen), "the new-game screen")
         await pilot.press("ctrl+n")
@@ -137,11 +137,13 @@ async def test_host_a_table_from_the_new_game_screen(tmp_path):
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
         await pilot.press("ctrl+s")  # open the table: the server starts in a thread
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.table.connected and app.table.lobby is not None, "the host's lobby", seconds=20)
-        assert app.table.host and app.table.seat == 0
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.source.state.connected and app.source.state.lobby is not None, "the host's lobby", seconds=20)
+        assert app.source.state.host and app.source.state.seat == 0
         join = str(app.screen.query_one("#lobby-join").render())
-        port = app._servers[0].port
-        assert f":{port} {app.table.request.code}" in join and "mexitrain join " in join
+        server = app.source.request.server
+        port = server.port
+        assert f":{port} {app.source.state.request.code}" in join and "mexitrain join " in join
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), "the game", seconds=20)
-    assert app._servers == []  # the table closed with the app
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game", seconds=20)
+    server.thread.join(10)
+    assert not server.thread.is_alive()  # the table closed with the app

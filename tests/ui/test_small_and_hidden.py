@@ -8,9 +8,9 @@ from support.pilot import game_app, settle, wait_for
 from support.positions import empty_trains, prepared
 from support.tables import table
 
+from mexitrain.game_setup import default_seats
 from mexitrain.rules import RuleSet
 from mexitrain.storage import save_named
-from mexitrain.table import default_seats
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import GameScreen, HandoffScreen, NewGameScreen, RevealScreen
 from mexitrain.ui.screens.replay import ReplayScreen

@@ -12,9 +12,10 @@ from support.pilot import wait_for
 
 from mexitrain import i18n
 from mexitrain.net.protocol import Away
-from mexitrain.ui.remote import TableApp, TableRequest
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.network_state import TableRequest
+from mexitrain.ui.screens import GameScreen
 from mexitrain.ui.screens.join import HostScreen, JoinScreen
-from mexitrain.ui.screens.table import TableScreen
 
 SIZE = (80, 24)
 LANGS = [pytest.param("en", id="en"), pytest.param("fr", id="fr")]
@@ -30,13 +31,13 @@ def _language_back(monkeypatch):
     i18n.set_language(before)
 
 
-def table_app(client: FakeClient, lang: str) -> TableApp:
+def table_app(client: FakeClient, lang: str) -> MexitrainApp:
     i18n.set_language(lang)
     request = TableRequest(
         "127.0.0.1:8765", "KXMPTR", "Ann",
         join_line=__import__("mexitrain.text.net", fromlist=["join_line"]).join_line("192.168.1.20:8765", "KXMPTR"),
     )
-    return TableApp(None, 0, table=request, client_factory=factory(client), clock=lambda: 1000.0)
+    return MexitrainApp(None, 0, table=request, client_factory=factory(client), clock=lambda: 1000.0)
 
 
 def quiet(pilot) -> None:
@@ -85,7 +86,7 @@ def test_game_at_a_table_with_a_player_away(snap_compare, lang):
         client.say(welcome(seat=0, host=True))
         client.say(lobby(started=True, open_seat=False))
         client.say(update(game, seat=0, away=(Away(seat=1, name="Bea", seconds=42),)))
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, TableScreen), "the game")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, GameScreen), "the game")
         await pilot.pause()
         quiet(pilot)
 
@@ -102,7 +103,7 @@ def test_join_form(snap_compare, lang):
         await pilot.pause()
 
     i18n.set_language(lang)
-    assert snap_compare(TableApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(MexitrainApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -113,7 +114,7 @@ def test_host_form(snap_compare, lang):
         await pilot.pause()
 
     i18n.set_language(lang)
-    assert snap_compare(TableApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(MexitrainApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -130,4 +131,4 @@ def test_host_setup_form(snap_compare, lang):
         await pilot.pause()
 
     i18n.set_language(lang)
-    assert snap_compare(TableApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(MexitrainApp(None, 0, seed=12345), terminal_size=SIZE, run_before=run_before)

@@ -16,6 +16,7 @@ from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view
 from mexitrain.text.events import event_line
 from mexitrain.text.status import turn_line
 from mexitrain.ui.board import build
+from mexitrain.ui.local import LocalTable
 from mexitrain.ui.widgets.log import log_lines
 
 VARIANTS = [
@@ -73,9 +74,8 @@ async def test_every_variant_renders(rules, players):
     app = game_app(setup)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        app.snapshot = None  # stop the computer players: this test only draws
-        app.workers.cancel_group(app, "ai")
         screen = app.game_screen
+        await app.use(LocalTable(app))  # a source with no game: no computer moves, this test only draws
         mid = states[len(states) // 2]
         picks = [((80, 24), states[1]), ((80, 24), mid), ((120, 40), mid), ((40, 12), states[-2])]
         for size, state in picks:

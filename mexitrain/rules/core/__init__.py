@@ -28,15 +28,15 @@ from __future__ import annotations
 from ..ruleset import RuleSet
 from .compact import Core
 from .deal import deal, start_round
+from .lookup import M_DRAW, M_MARK, M_PASS, M_SKIP, Lookup, lookup
 from .moves import legal, plays
 from .refusals import check, refusal
 from .scoring import game_winners, hand_pips, mask_total
 from .snapshot import from_state, to_state
 from .step import settle, step
-from .tables import M_DRAW, M_MARK, M_PASS, M_SKIP, Table, table
 
 # the modules setup.py compiles when asked (MEXITRAIN_COMPILE=1)
-HOT = ("compact", "deal", "moves", "scoring", "step", "tables")
+HOT = ("compact", "deal", "moves", "scoring", "step", "lookup")
 
 
 def compiled(package: str, names: tuple[str, ...]) -> bool:
@@ -61,7 +61,7 @@ def new_game(rules: RuleSet | None = None, players: int = 4, seed: int = 0) -> C
     rules = rules or RuleSet()
     rules.check_players(players)
     c = Core.__new__(Core)
-    c.tab = table(rules, players)
+    c.tab = lookup(rules, players)
     c.seed = seed
     c.starter = None
     c.results = []
@@ -90,7 +90,7 @@ def apply_action(c: Core, action) -> None:
 
 
 __all__ = [
-    "COMPILED", "Core", "HOT", "compiled", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Table", "actions", "apply_action",
+    "COMPILED", "Core", "HOT", "compiled", "M_DRAW", "M_MARK", "M_PASS", "M_SKIP", "Lookup", "actions", "apply_action",
     "check", "deal", "from_state", "game_winners", "hand_pips", "legal", "mask_total", "new_game", "plays", "refusal", "settle",
-    "start_round", "step", "table", "to_state",
+    "start_round", "step", "lookup", "to_state",
 ]

@@ -3,12 +3,12 @@
 # Position and Core (their __slots__, in order; tests/rules/test_compiled.py holds them equal).
 # Only types that every value the .py gives them already has (no None, no big ints): the
 # small ints the move generator and the step read most (seat to move, phase, boneyard
-# position, owed line, drawn tile, markers as bits) as C longs; the table as a Table.
+# position, owed line, drawn tile, markers as bits) as C longs; the table as a Lookup.
 
-from .tables cimport Table
+from .lookup cimport Lookup
 
 cdef class Position:
-    cdef public Table tab
+    cdef public Lookup tab
     cdef public object round
     cdef public object engine
     cdef public object engine_seat

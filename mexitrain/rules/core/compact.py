@@ -24,13 +24,13 @@ Fields, beside the scalar ones named as in :class:`~mexitrain.rules.state.GameSt
   ``winners``: ``()`` while the game goes on; at its end None until first asked, then the
   winning seats: read it through ``scoring.game_winners``, never directly;
 - ``mbits``: the markers again, as an int (bit ``ti`` for train ``ti``), kept with
-  ``marker`` by every step: the key of the lines a seat may play on (``Table.usable``);
+  ``marker`` by every step: the key of the lines a seat may play on (``Lookup.usable``);
 - ``plays_cache``: the plays of the seat to move, None after each step.
 """
 
 from __future__ import annotations
 
-from .tables import Table
+from .lookup import Lookup
 
 
 class Position:
@@ -53,7 +53,7 @@ class Core(Position):
         "winners", "dealt_hands", "dealt_boneyard", "over",
     )
 
-    tab: Table
+    tab: Lookup
 
     def copy(self) -> Core:
         """An independent copy (nothing mutable is shared)."""

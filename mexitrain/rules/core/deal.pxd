@@ -4,11 +4,11 @@
 
 cimport cython
 from .compact cimport Core
-from .tables cimport Table
+from .lookup cimport Lookup
 
 @cython.locals(steps=list, i=long, n=long, k=long, j=long, size=long)
 cpdef shuffle(rng, list x)
 @cython.locals(steps=list, i=long, n=long, k=long, j=long, size=long, pool=list, out=list)
 cpdef list permuted(rng, list x)
-@cython.locals(tab=Table)
+@cython.locals(tab=Lookup)
 cpdef start_round(Core c, number)

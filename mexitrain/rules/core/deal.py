@@ -9,7 +9,7 @@ import random
 from ..ruleset import RuleSet
 from ..seeds import first_rng, round_rng
 from .compact import Core
-from .tables import CHAIN, TURN, Table, table
+from .lookup import CHAIN, TURN, Lookup, lookup
 
 
 def shuffle(rng: random.Random, x: list) -> None:
@@ -75,7 +75,7 @@ def _same_draws() -> bool:
 _SAME_DRAWS = _same_draws()
 
 
-def shuffled(tab: Table, seed: int, number: int) -> tuple[int | None, list[int]]:
+def shuffled(tab: Lookup, seed: int, number: int) -> tuple[int | None, list[int]]:
     """``(engine or None, tile ids in dealt order)`` of round ``number`` (§2: a descending
     engine is removed before shuffling)."""
     ids = list(range(tab.size))
@@ -92,7 +92,7 @@ def deal(rules: RuleSet, players: int, seed: int, number: int):
     ``mexitrain.rules.deal``). With descending engines the engine double is removed before
     shuffling (§2); with ``engine=highest_double`` the whole set is dealt and the engine is
     found afterwards."""
-    tab = table(rules, players)
+    tab = lookup(rules, players)
     engine, ids = shuffled(tab, seed, number)
     each, tiles = tab.each, tab.tiles
     hands = tuple(tuple(tiles[i] for i in ids[s * each : (s + 1) * each]) for s in range(players))
@@ -103,7 +103,7 @@ def _heaviest_key(t: tuple[int, int]) -> tuple[int, bool, int]:
     return (t[0] + t[1], t[0] == t[1], t[1])
 
 
-def first_seat(tab: Table, seed: int, hands) -> int:
+def first_seat(tab: Lookup, seed: int, hands) -> int:
     """Round 1's first seat (§3): chosen, holder of the heaviest tile, or drawn at random."""
     rules = tab.rules
     if rules.first_player == "chosen":

@@ -7,7 +7,7 @@ network client has to work a rule out again."""
 from __future__ import annotations
 
 from .compact import Position
-from .tables import FOLLOW_UP, FOLLOW_UP_DRAWN
+from .lookup import FOLLOW_UP, FOLLOW_UP_DRAWN
 
 
 def open_doubles(c: Position) -> list[tuple[int, int, int, bool, bool]]:

@@ -4,9 +4,9 @@
 
 cimport cython
 from .compact cimport Position
-from .tables cimport Table
+from .lookup cimport Lookup
 
-# the phase and move codes imported from tables.py, as C constants here
+# the phase and move codes imported from lookup.py, as C constants here
 cdef long CHAIN, DRAWN, E_PLAY, FOLLOW_UP, FOLLOW_UP_DRAWN, GAME_OVER, SWAN, TURN
 cdef long M_DRAW, M_MARK, M_PASS, M_SKIP
 
@@ -15,14 +15,14 @@ cdef long M_DRAW, M_MARK, M_PASS, M_SKIP
 cpdef usable_lines(Position c, long seat)
 @cython.locals(blocking=list, ends=list, sat=list, x=long)
 cpdef blocking_lines(Position c, long exclude=*)
-@cython.locals(tab=Table)
+@cython.locals(tab=Lookup)
 cpdef swan_next(Position c)
 cpdef plays(Position c)
-@cython.locals(tab=Table)
+@cython.locals(tab=Lookup)
 cpdef end_without_play(Position c)
 cpdef bint passes_by_choice(Position c)
 
-@cython.locals(tab=Table, ps=list, lines=list, ends=list, fit=list, codes=list,
+@cython.locals(tab=Lookup, ps=list, lines=list, ends=list, fit=list, codes=list,
                one_lay=list, base=list, out=list, phase=long, seat=long, end=long, line=long,
                owed=long)
 cpdef legal(Position c)

@@ -8,7 +8,7 @@ same generator gives that seat's moves."""
 from __future__ import annotations
 
 from .compact import Position
-from .tables import (
+from .lookup import (
     CHAIN,
     DRAWN,
     E_PLAY,
@@ -282,7 +282,7 @@ def legal(c: Position) -> list[int]:
             fit = tab.fit
             base = c.base
             ps = []
-            if tab.simple:  # one lay a tile, in the order of the tile ids (see Table)
+            if tab.simple:  # one lay a tile, in the order of the tile ids (see Lookup)
                 one_lay = tab.one_lay
                 for line in lines:
                     end = ends[line]

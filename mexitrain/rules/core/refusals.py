@@ -7,8 +7,7 @@ from ..actions import MEXICAN
 from ..errors import IllegalAction
 from ..tiles import placements, tile
 from .compact import Core
-from .moves import default_lines, legal, plays, swan_next, targets
-from .tables import (
+from .lookup import (
     CHAIN,
     DRAWN,
     FOLLOW_UP,
@@ -21,6 +20,7 @@ from .tables import (
     TURN,
     move,
 )
+from .moves import default_lines, legal, plays, swan_next, targets
 
 
 def _resolve_train(c: Core, ref) -> int:

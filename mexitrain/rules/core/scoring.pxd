@@ -1,11 +1,11 @@
 # Declarations for the optional compiled build (setup.py, MEXITRAIN_COMPILE=1) only: Cython
-# reads them beside scoring.py, plain Python never does. No code: the Core and Table of end_round.
+# reads them beside scoring.py, plain Python never does. No code: the Core and Lookup of end_round.
 # Only types that every value the .py gives them already has (no None, no big ints).
 
 cimport cython
 from .compact cimport Core
-from .tables cimport Table
+from .lookup cimport Lookup
 
 cpdef mask_total(mask, values)
-@cython.locals(tab=Table)
+@cython.locals(tab=Lookup)
 cpdef end_round(Core c, end, out_seat)

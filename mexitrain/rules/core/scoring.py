@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..scoring import first_places
 from .compact import Core
 from .deal import start_round
-from .tables import GAME_OVER
+from .lookup import GAME_OVER
 
 
 def mask_total(mask: int, values) -> int:

@@ -28,9 +28,9 @@ from __future__ import annotations
 from ..state import Train, construct
 from ..view import _hidden_draw
 from .compact import Core, Position
+from .lookup import E_DRAW, GAME_OVER, LAY, PHASES
 from .moves import legal
 from .snapshot import event_object
-from .tables import E_DRAW, GAME_OVER, LAY, PHASES
 
 _DRAW = E_DRAW << 4  # an event's kind bits, for a draw
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 from ..actions import MEXICAN
 from ..state import Event, GameState, RoundResult, Train, construct
 from .compact import Core
+from .lookup import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Lookup, lookup, move
 from .scoring import game_winners, hand_tiles, rank_of, ranked_tiles, ranks
-from .tables import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Table, move, table
 
 HIDDEN = 19 * 19  # the payload of a draw whose tile a seat's view hides (no lay code)
 _KIND_CODE = {k: i for i, k in enumerate(EVENT_KINDS)}
 _MARK = _KIND_CODE["mark"]
 
 
-def event_object(tab: Table, e: int) -> Event:
+def event_object(tab: Lookup, e: int) -> Event:
     """The (shared) Event object of compact event ``e``."""
     event = tab._events.get(e)
     if event is None:
@@ -31,7 +31,7 @@ def event_object(tab: Table, e: int) -> Event:
     return event
 
 
-def event_code(tab: Table, event: Event) -> int:
+def event_code(tab: Lookup, event: Event) -> int:
     """The compact form of an Event."""
     kind = _KIND_CODE[event.type]
     payload = 0
@@ -51,7 +51,7 @@ def event_code(tab: Table, event: Event) -> int:
     return event.seat | kind << 4 | payload << 7
 
 
-def _result(tab: Table, r) -> RoundResult:
+def _result(tab: Lookup, r) -> RoundResult:
     if isinstance(r, RoundResult):
         return r
     number, engine, engine_seat, first, hands, boneyard, events, end, out, left, scores = r
@@ -248,7 +248,7 @@ def _after(c: Core, prev: GameState, before: Core) -> GameState:
 
 def from_state(state: GameState) -> Core:
     """The core of a snapshot (any snapshot the reducer could hold)."""
-    tab = table(state.rules, state.players)
+    tab = lookup(state.rules, state.players)
     n = tab.n
     id_of, bit = tab.id_of, tab.bit
     c = Core.__new__(Core)

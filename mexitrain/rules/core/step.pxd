@@ -4,14 +4,14 @@
 
 cimport cython
 from .compact cimport Core
-from .tables cimport Table
+from .lookup cimport Lookup
 
-# the phase, event and move codes imported from tables.py, as C constants here
+# the phase, event and move codes imported from lookup.py, as C constants here
 cdef long CHAIN, DRAWN, E_DRAW, FOLLOW_UP, FOLLOW_UP_DRAWN, GAME_OVER, SWAN, TURN
 cdef long M_DRAW, M_MARK, M_SKIP, _DRAW_EVENT
 
-@cython.locals(tab=Table, hands=list, laid=list, open_dbl=list, marker=list, seat=long,
+@cython.locals(tab=Lookup, hands=list, laid=list, open_dbl=list, marker=list, seat=long,
                phase=long, ti=long, lay=long, line=long, end=long, double=bint, t=long)
 cpdef step(Core c, long m)
-@cython.locals(tab=Table)
+@cython.locals(tab=Lookup)
 cpdef end_turn(Core c, played)

@@ -4,9 +4,7 @@ without a choice (chain ends, swan ends, stuck rounds), as the reducer does it."
 from __future__ import annotations
 
 from .compact import Core
-from .moves import chain_lines, plays, swan_next
-from .scoring import end_round
-from .tables import (
+from .lookup import (
     BLOCKED,
     CHAIN,
     DOMINO,
@@ -23,6 +21,8 @@ from .tables import (
     SWAN,
     TURN,
 )
+from .moves import chain_lines, plays, swan_next
+from .scoring import end_round
 
 _DRAW_EVENT = E_DRAW << 4
 

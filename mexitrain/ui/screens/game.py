@@ -14,10 +14,12 @@ from textual.screen import Screen
 from ...i18n import N_, _
 from ...players.hint import hint as _hint  # the coach: hint(view) -> (action, one-line reason)
 from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
+from ...text.events import VIEW_SEAT
 from ..board import Board, build, canon, select_target, select_tile, train_index, with_target
 from ..widgets import HandTray, StatusLine, TipPanel, TrainRows
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
+from ..widgets.net import NetBar
 
 #: What a tip that is not a play adds: the key that does it (the game screen's bindings).
 _TIP_KEYS = {
@@ -54,6 +56,8 @@ class GameScreen(Screen):
         Binding("u", "app.undo", "Undo", tooltip="Take back your last decision", id="undo"),
         Binding("ctrl+s", "app.save_as", "Save as", show=False, tooltip="Save this game under a name", id="save-as"),
         Binding("q", "app.request_quit", "Quit", tooltip="Quit (asks first)", id="quit"),
+        # at a table on the network, for its host (the app hides it elsewhere)
+        Binding("c", "app.hand_over", "Hand over", tooltip="Hand the seat of a player who is away to a computer player", id="hand-over"),
         *[
             Binding(str(i + 1), f"train({i})", f"Seat {i + 1}'s train", show=False, id=f"train-{i + 1}")
             for i in range(9)
@@ -73,6 +77,10 @@ class GameScreen(Screen):
     plain: reactive[bool] = reactive(False, repaint=False)
     #: the halves shown as pips (the app's "tiles as pips" preference, set from above)
     pips: reactive[bool] = reactive(False, repaint=False, init=False)
+    #: why autosaves fail (short), or None while they work: the status line says it (set by the app)
+    saving: reactive[str | None] = reactive(None, repaint=False)
+    #: at a table: the link's line and who is away (set by the network table every second)
+    link_text: reactive[str] = reactive("", repaint=False)
     _keys_state: tuple = ()
     _tip_shown = False
 
@@ -96,11 +104,18 @@ class GameScreen(Screen):
             self.timeout = timeout
             super().__init__()
 
-    def __init__(self, *, hint_time: float | None = None, saving: str | None = None, pips: bool = False) -> None:
+    def __init__(
+        self, *, hint_time: float | None = None, saving: str | None = None, pips: bool = False, link: bool = False
+    ) -> None:
+        """``link``: one more line under the status line, the link to a table on the network
+        and who is away (a :class:`~mexitrain.ui.widgets.net.NetBar`)."""
         super().__init__()
         self.hint_time = hint_time
-        self.saving = saving
+        self.link = link
         self.set_reactive(GameScreen.pips, pips)
+        self.set_reactive(GameScreen.saving, saving)
+
+    _guard: SizeGuard | None = None
 
     def watch_pips(self) -> None:
         self._rebuild()
@@ -109,7 +124,7 @@ class GameScreen(Screen):
         """The board again from its own view, with the screen's sort and tiles now."""
         b = self.board
         if b is not None:
-            self.show(b.view, b.names, b.kinds, b.auto_events)
+            self.show(b.view, b.names, b.kinds, b.auto_events, you=b.you)
 
     def on_screen_resume(self) -> None:
         self.query_one(SizeGuard).check()  # the terminal may have changed size meanwhile
@@ -120,10 +135,13 @@ class GameScreen(Screen):
         self.call_after_refresh(self._fit_corner)
 
     def compose(self) -> ComposeResult:
-        yield StatusLine(id="status", saving=self.saving).data_bind(GameScreen.board)
+        yield StatusLine(id="status").data_bind(GameScreen.board, GameScreen.saving)
+        if self.link:
+            yield NetBar(id="net-bar").data_bind(text=GameScreen.link_text)
         yield from board_widgets(GameScreen.board, tip=True)
         yield FittingFooter(id="footer", compact=True)
-        yield SizeGuard(*GAME_SIZE)
+        self._guard = SizeGuard(*GAME_SIZE)  # kept: check_action asks it on every key
+        yield self._guard
 
     # -- fed by the app ---------------------------------------------------------------------
     def show(
@@ -132,9 +150,13 @@ class GameScreen(Screen):
         names: tuple[str, ...],
         kinds: tuple[str, ...],
         auto_events: frozenset[int] = frozenset(),
+        *,
+        you: int | None = VIEW_SEAT,
     ) -> None:
+        """The board of ``view``; ``you`` the seat the texts call "you" (VIEW_SEAT: the
+        view's seat when exactly one person plays here)."""
         self.board = build(
-            view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips, auto_events=auto_events
+            view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips, auto_events=auto_events, you=you
         )
 
     _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort", "why"})
@@ -203,7 +225,8 @@ class GameScreen(Screen):
     # -- what can be done now -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         board = self.board
-        if action in self._MOVES and self.query(SizeGuard) and self.query_one(SizeGuard).shown:
+        guard = self._guard
+        if action in self._MOVES and guard is not None and guard.is_attached and guard.shown:
             return False  # the terminal is too small to show the board: no move made blind
         if action in ("tile", "sort"):
             return board is not None and bool(board.view.hand)

@@ -105,15 +105,20 @@ def help_widgets(rules: RuleSet | None, players: int | None) -> ComposeResult:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close help", id="help-close")]
 
-    def __init__(self, rules: RuleSet | None = None, players: int | None = None) -> None:
+    def __init__(self, rules: RuleSet | None = None, players: int | None = None, *, note: str | None = None) -> None:
+        """The keys and the rules in force; ``note`` first (what this kind of game does not
+        do: a table on the network), as plain text."""
         super().__init__()
         self.rules = rules
         self.players = players
+        self.note = note
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             yield Label("[b]" + _("Mexican Train — help") + "[/]  [dim]" + _("(Esc closes, ↑↓ scroll)") + "[/]")
             with VerticalScroll(id="help-scroll"):
+                if self.note:
+                    yield Static(self.note, classes="help-note", markup=False)
                 yield from help_widgets(self.rules, self.players)
         yield Footer()
 

@@ -17,9 +17,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
+from ...game_setup import GameSetup
 from ...i18n import N_, _
 from ...net.protocol import normalise_code
-from ...table import GameSetup
 from ...text.names import NAME_MAX, codepoint, first_unprintable, name_fault
 from ..address import split_address
 from ..cells import plain

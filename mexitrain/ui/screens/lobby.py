@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static
 
@@ -97,6 +98,9 @@ class LobbyScreen(Screen[None]):
             self.level = level
             super().__init__()
 
+    #: the link's line and who is away (set by the table every second while something counts)
+    link_text: reactive[str] = reactive("", init=False)
+
     def __init__(self, code: str, *, join_line: str | None = None, level: str = "planner") -> None:
         super().__init__()
         self.code = code
@@ -123,7 +127,7 @@ class LobbyScreen(Screen[None]):
                 )
                 yield Button(_("Start ▶"), id="lobby-start", variant="success", compact=True, action="screen.start")
             yield Static("", id="lobby-wait", markup=False)
-        yield NetBar(id="lobby-net")
+        yield NetBar(id="lobby-net").data_bind(text=LobbyScreen.link_text)
         yield Footer()
 
     def on_mount(self) -> None:

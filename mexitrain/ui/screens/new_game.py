@@ -14,11 +14,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from ...game_setup import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
 from ...i18n import N_, _, available_languages, language, ngettext, pgettext, set_language
 from ...players import LEVELS
 from ...rules import PRESETS, RuleSet, RuleSetError
 from ...rules.seeds import parse_seed, seed_text
-from ...table import DEFAULT_AI, DEFAULT_NAMES, GameSetup, SeatConfig, random_seed
 from ...text.basics import continued, level_name, player_count, round_count, seat_label
 from ...text.errors import error_text
 from ...text.names import codepoint, first_unprintable, repeated_name
@@ -388,7 +388,7 @@ class NewGameScreen(Screen):
         table = "?"
         try:
             probe = RuleSet(**{**values, "hand_size": None, "rounds": None})
-            table = str(probe.table_size(n))
+            table = str(probe.hand_size_for(n))
             rounds = str(probe.round_count)
         except (ValueError, RuleSetError):
             rounds = "?"

@@ -6,6 +6,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Static
 
@@ -14,6 +16,7 @@ from ...rules import SeatView, decided_by, standings
 from ...text.basics import ordinal, side_name
 from ...text.events import end_words, event_line, winners_text
 from ...text.names import shorten
+from ...text.net import waiting_results_text
 from ...text.rules import decided_text
 from ...text.seeds import reveal_lines
 from ..board import finished_round_view
@@ -61,16 +64,39 @@ def leftovers_content(view: SeatView, names: tuple[str, ...], width: int = 78) -
 
 
 class RoundOverScreen(Screen[None]):
-    """Shown when a round ends, before the next one starts."""
+    """Shown when a round ends, before the next one starts. Enter says the results were
+    read (:class:`Seen`, which the app passes to the game's source); at a table on the network
+    the screen then stays, saying whom the next round still waits for, until everyone has
+    (``waiting_for``, kept current by the app); with nobody to wait for it closes at once."""
 
     BINDINGS = [Binding("enter,space,escape", "go_on", "Continue", id="round-continue")]
 
-    def __init__(self, view: SeatView, names: tuple[str, ...], last: bool, viewer: int | None = None) -> None:
+    class Seen(Message):
+        """This person has seen the results of round ``number``."""
+
+        def __init__(self, number: int) -> None:
+            self.number = number
+            super().__init__()
+
+    #: the names of the other people the next round still waits for
+    waiting_for: reactive[tuple[str, ...]] = reactive((), init=False)
+    seen: reactive[bool] = reactive(False, init=False)
+
+    def __init__(
+        self,
+        view: SeatView,
+        names: tuple[str, ...],
+        last: bool,
+        viewer: int | None = None,
+        *,
+        waiting_for: tuple[str, ...] = (),
+    ) -> None:
         super().__init__()
         self.view = view
         self.names = names
         self.last = last
         self.viewer = viewer  # the one person at the table, who is "you" (None: names only)
+        self.set_reactive(RoundOverScreen.waiting_for, waiting_for)
 
     def compose(self) -> ComposeResult:
         res = self.view.results[-1]
@@ -98,7 +124,25 @@ class RoundOverScreen(Screen[None]):
         yield Footer()
 
     def action_go_on(self) -> None:
-        self.dismiss(None)
+        if self.last:
+            self.dismiss(None)
+        elif not self.seen:
+            self.seen = True
+            self.post_message(self.Seen(len(self.view.results)))
+
+    def watch_seen(self) -> None:
+        self._show_waiting()
+
+    def watch_waiting_for(self) -> None:
+        self._show_waiting()
+
+    def _show_waiting(self) -> None:
+        if not self.seen:
+            return
+        if not self.waiting_for:
+            self.dismiss(None)
+            return
+        self.query_one("#round-next", Label).update(plain(waiting_results_text(self.waiting_for) + "…", "dim"))
 
 
 class GameOverScreen(Screen[str]):
@@ -112,11 +156,23 @@ class GameOverScreen(Screen[str]):
     ]
 
     def __init__(
-        self, view: SeatView, names: tuple[str, ...], viewer: int | None = None, seal: str | None = None
+        self,
+        view: SeatView,
+        names: tuple[str, ...],
+        viewer: int | None = None,
+        seal: str | None = None,
+        *,
+        again: bool = True,
+        finished: tuple[object, tuple[str, ...]] | None = None,
     ) -> None:
+        """``again``: "Play again" is offered (not at a table on the network, whose game is
+        over: New game leaves it); ``finished``: (the full final snapshot, kinds) when this
+        app holds every hand of the game, for its review (never a network seat's)."""
         super().__init__()
         self.view = view
         self.names = names
+        self.again = again
+        self.finished = finished
         self.viewer = viewer  # the one person at the table, who is "you"
         #: the seal this table showed from its first deal (the view's own by default)
         self.seal = view.seal if seal is None else seal
@@ -149,7 +205,8 @@ class GameOverScreen(Screen[str]):
                 id="standings",
             )
             with Horizontal(classes="buttons"):
-                yield Button(_("Play again (a)"), id="again", variant="primary", compact=True)
+                if self.again:
+                    yield Button(_("Play again (a)"), id="again", variant="primary", compact=True)
                 yield Button(_("New game… (n)"), id="new", compact=True)
                 yield Button(_("Quit (q)"), id="quit", variant="error", compact=True)
             with VerticalScroll(id="final-sheet"):
@@ -166,20 +223,26 @@ class GameOverScreen(Screen[str]):
         self.query_one("#final-sheet", VerticalScroll).focus()
 
     def action_choose(self, choice: str) -> None:
+        if choice == "again" and not self.again:
+            return
         self.dismiss(choice)
 
     def _finished_game(self):
-        """(the full final snapshot, kinds) of this game when this terminal holds it (a local
-        game's session; never a network guest's), else None: the review needs every hand."""
-        session = getattr(self.app, "session", None)
-        state = getattr(session, "state", None)
-        if getattr(state, "over", False) and state.seed == self.view.revealed_seed:
-            return state, tuple(getattr(session, "kinds", ()) or ("human",) * state.players)
-        return None
+        """(the full final snapshot, kinds) of this game when this app holds it, else None:
+        the review needs every hand."""
+        finished = self.finished
+        if finished is None:
+            return None
+        state, kinds = finished
+        if not getattr(state, "over", False) or state.seed != self.view.revealed_seed:
+            return None
+        return state, tuple(kinds) or ("human",) * state.players
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "review":
             return self._finished_game() is not None or None
+        if action == "choose" and parameters == ("again",):
+            return self.again
         return True
 
     def action_review(self) -> None:

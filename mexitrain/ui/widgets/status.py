@@ -38,13 +38,6 @@ class StatusLine(BoardWidget):
     def render_key(self, board: Board) -> object:
         return (board.view, board.names, board.legal, self.size.width, self.saving)
 
-    def __init__(self, *args, saving: str | None = None, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._saving_at_start = saving
-
-    def on_mount(self) -> None:
-        self.saving = self._saving_at_start  # a game started while saving already fails
-
     def watch_saving(self) -> None:
         self.refresh()
 

@@ -1,4 +1,4 @@
-"""A table to play: the rule set, the seed and who sits in each seat.
+"""How a table is set up: the rule set, the seed and who sits in each seat.
 
 Shared by the command line, the new-game screen, saved games and the simulators.
 """

@@ -1,8 +1,8 @@
 # Declarations for the optional compiled build (setup.py, MEXITRAIN_COMPILE=1) only: Cython
-# reads them beside tables.py, plain Python never does. No code: the fields of Table (every self.X of Table.__init__; tests/rules/test_compiled.py holds them equal).
+# reads them beside lookup.py, plain Python never does. No code: the fields of Lookup (every self.X of Lookup.__init__; tests/rules/test_compiled.py holds them equal).
 # Only types that every value the .py gives them already has (no None, no big ints).
 
-cdef class Table:
+cdef class Lookup:
     cdef public object _actions
     cdef public object _events
     cdef public object _swan_orders

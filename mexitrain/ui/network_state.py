@@ -1,10 +1,10 @@
 """What this terminal knows of a table on the network: plain Python, no Textual (issue 23).
 
 :class:`TableRequest` is the table to sit at (address, code, name, the host's rights);
-:class:`Table` is the last Welcome, Lobby and Update the server sent, the link's state, and
+:class:`NetworkState` is the last Welcome, Lobby and Update the server sent, the link's state, and
 what is due on screen (a knock, a round's results, the final standings, a forced marker or
-pass); :meth:`Table.bar_text` is the line under the status line. The app
-(:mod:`mexitrain.ui.remote`) keeps one and hands the screens what it says.
+pass); :meth:`NetworkState.bar_text` is the line under the status line. The network
+table (:mod:`mexitrain.ui.network`, the app's source at a table) owns one.
 
 It lives in ui/ beside :mod:`.board` (the same kind of thing: what the screens show, as
 values) rather than in net/ or at the session's level: it is the state of one screen's
@@ -49,7 +49,7 @@ class TableRequest:
 
 
 @dataclass
-class Table:
+class NetworkState:
     """The table as this terminal knows it: the last Welcome, Lobby and Update, the link,
     and what is due on screen (a round's results, the final standings). Plain Python."""
 
@@ -198,4 +198,4 @@ def forced_notice(view: SeatView, action: Action) -> Notice:
     return session_forced_notice(view.drawn, action)
 
 
-__all__ = ["Table", "TableRequest", "forced_notice"]
+__all__ = ["NetworkState", "TableRequest", "forced_notice"]

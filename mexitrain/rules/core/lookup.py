@@ -1,4 +1,4 @@
-"""Per-table constants of the compact core: everything fixed by the rule set and the number
+"""Lookup tables of the compact core (constants per rule set and number of players): everything fixed by the rule set and the number
 of players, computed once and shared by every game played under them.
 
 Tiles are ints ``0..T-1`` in the order of :func:`~mexitrain.rules.tiles.full_set` (so a
@@ -44,7 +44,7 @@ def move(ti: int, li: int, lay: int) -> int:
     return (((ti << 6) | li) << 9) | lay
 
 
-class Table:
+class Lookup:
     """The constants of one rule set with one number of players (see the module doc)."""
 
     def __init__(self, rules: RuleSet, players: int) -> None:
@@ -169,13 +169,13 @@ class Table:
         return action
 
 
-_TABLES = cache.new("core.table", typed=True, limit=256)
+_LOOKUPS = cache.new("core.lookup", typed=True, limit=256)
 
 
-def table(rules: RuleSet, players: int) -> Table:
+def lookup(rules: RuleSet, players: int) -> Lookup:
     """The tables of a game of ``players`` under ``rules``, built once."""
     key = (rules, players)
-    tab = _TABLES.get(key)
+    tab = _LOOKUPS.get(key)
     if tab is None:
-        tab = _TABLES.put(key, Table(rules, players))
+        tab = _LOOKUPS.put(key, Lookup(rules, players))
     return tab
