@@ -51,6 +51,10 @@ from .args import (
 )
 
 DEFAULT_PORT = 8765
+#: the turn timer's bounds (mexitrain.net.protocol.TURN_TIME_MIN and MAX; kept here so that the
+#: command's options are read without importing the network code)
+TURN_TIME_MIN = 10
+TURN_TIME_MAX = 600
 DEFAULT_BIND = "0.0.0.0"
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$")
 
@@ -87,6 +91,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--speed", type=speed_value, default=0.6, metavar=_("SECONDS"),
         help=_("delay between computer moves (default 0.6)"),
+    )
+    p.add_argument(
+        "--turn-time", type=int_between(TURN_TIME_MIN, TURN_TIME_MAX), metavar=_("SECONDS"),
+        help=_(
+            "turn timer: a person's turn that runs past it is played with their expert tip "
+            "({low} to {high} seconds; default: no timer)"
+        ).format(low=TURN_TIME_MIN, high=TURN_TIME_MAX),
     )
     p.add_argument(
         "--no-play", action="store_true",
@@ -152,7 +163,7 @@ def _new_server(args: argparse.Namespace, root: Path, level: str, start_when_ful
     open_seats = tuple(i for i in range(players) if i != host_seat)
     return TableServer(
         setup, data_dir=root, open_seats=open_seats, host_seat=host_seat, pace=args.speed,
-        on_event=on_event, start_when_full=start_when_full,
+        on_event=on_event, start_when_full=start_when_full, turn_time=getattr(args, "turn_time", None),
     )
 
 
@@ -167,7 +178,8 @@ def _resumed_server(args: argparse.Namespace, root: Path, start_when_full: str |
             raise UsageError(_("--resume reopens the table as it was: --{option} cannot change it").format(option=name))
     try:
         return TableServer.resume(
-            root, args.resume or None, pace=args.speed, on_event=on_event, start_when_full=start_when_full
+            root, args.resume or None, pace=args.speed, on_event=on_event, start_when_full=start_when_full,
+            turn_time=getattr(args, "turn_time", None),
         )
     except SaveError as exc:
         if exc.code == "no_table":
@@ -198,6 +210,12 @@ def _event_line(kind: str, **v) -> str | None:
         return t.started_line(v["level"])
     if kind == "over":
         return t.game_over_line()
+    if kind == "timed":
+        return t.timed_line(v["name"], v["seat"])
+    if kind == "rematch":
+        return t.rematch_line(v["name"], v["seat"])
+    if kind == "rematch_started":
+        return t.rematch_started_line()
     if kind == "refused":
         extra = {key: value for key, value in v.items() if key not in ("why", "who", "count")}
         return t.refused_line(v["why"], v.get("who"), v.get("count", 1), extra)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..players import make_player
 from .client import BACKOFF, LinkStatus, TableClient
-from .protocol import Error, Intent, Refused, Seen, Update, Welcome
+from .protocol import Error, Intent, Refused, Rematch, Seen, Update, Welcome
 
 
 class BotResult:
@@ -38,20 +38,25 @@ async def play_bot(
     until_over: bool = True,
     on_message: Callable[[Any, TableClient], Any] | None = None,
     result: BotResult | None = None,
+    rematches: int = 0,
 ) -> BotResult:
     """Join the table and play the seat with a computer player of ``level`` on each Update
     whose view says it is this seat's turn; return when the game is over (``until_over``),
-    when the client stops (a fatal Error), or when cancelled. ``on_message(msg, client)``
-    sees every message first (tests use it to misbehave at a chosen moment)."""
+    when the client stops (a fatal Error), or when cancelled. ``rematches``: at the end of a
+    game, accept a new one (Rematch) this many times, then end at the next game's end.
+    ``on_message(msg, client)`` sees every message first (tests use it to misbehave at a
+    chosen moment)."""
     player = make_player(level, seed)
     result = result if result is not None else BotResult()
     client = TableClient(address, code, name, data_dir=data_dir, token=token, backoff=backoff)
     result.client = client
     acted: set[int] = set()
     intent = 0
+    accepted: set[str] = set()  # the seals of the games a rematch was accepted at
+    seal: str | None = None
 
     async def handle(msg: Any) -> None:
-        nonlocal intent
+        nonlocal intent, seal
         result.messages.append(msg)
         if on_message is not None:
             r = on_message(msg, client)
@@ -66,7 +71,16 @@ async def play_bot(
         elif isinstance(msg, Update):
             result.last = msg
             v = msg.view
+            if v.seal != seal:  # a new game at the table (a rematch): its seq counts from 0 again
+                seal = v.seal
+                acted.clear()
             if v.phase == "game_over":
+                if v.seal in accepted:
+                    return  # the new game starts once everyone accepts
+                if len(accepted) < rematches:
+                    accepted.add(v.seal)
+                    await client.send(Rematch())
+                    return
                 if until_over:
                     asyncio.get_running_loop().create_task(client.close())
                 return

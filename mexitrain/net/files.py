@@ -14,7 +14,8 @@ file is written, and reading them back for ``mexitrain host --resume``.
 - ``table.json`` (the code, the host's token, the seats and their tokens, the port): written
   atomically in a worker thread whenever a seat changes, the newest seats each time; a person
   is told their seat's token only once it is on disk (:meth:`TableFiles.table_saved`).
-- a finished game is kept in ``saves/`` and counted in the statistics.
+- a finished game is kept in ``saves/`` and counted in the statistics; a rematch at the table
+  (:meth:`TableFiles.next_game`) leaves it there and starts a fresh journal and full save.
 """
 
 from __future__ import annotations
@@ -107,6 +108,16 @@ class TableFiles:
         self.saver.adopt(self.game_path, setup)
         self._save(state, setup, 0)
 
+    def next_game(self, state: GameState, setup: GameSetup) -> None:
+        """A rematch dealt ``state``: the finished game stays where :meth:`keep` put it (in
+        ``saves/``), its journal is closed, and the new game starts a fresh journal (the
+        journal is tried again even if the last game's gave up) and its own full save."""
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+        self.unjournalled = False
+        self.dealt(state, setup)
+
     def resumed(self, state: GameState, setup: GameSetup, seq: int) -> None:
         """A game read back by :func:`load`: its save continues, with the moves replayed, and its
         journal goes on, once the torn line a crash may have left at its end is cut off (the
@@ -155,6 +166,10 @@ class TableFiles:
         thread."""
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         path = saves_dir(self.root) / f"table-{self.code}-{stamp}.json"
+        n = 1
+        while path.exists() and n < 100:  # a rematch that ended within the same second
+            n += 1
+            path = saves_dir(self.root) / f"table-{self.code}-{stamp}-{n}.json"
         try:
             save_game(path, state, setup, name=f"table {self.code} {stamp}")
             self.kept = path

@@ -8,7 +8,9 @@ player, and checking an intent with the rules (docs/protocol.md).
 from __future__ import annotations
 
 import hmac
+import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +18,18 @@ from ..game_setup import DEFAULT_NAMES, PLAY_STRIDE, GameSetup, SeatConfig, seat
 from ..players import make_player
 from ..rules import GameState, IllegalAction, apply, new_game, view
 from ..storage import tokens
-from .protocol import Away, Intent, Lobby, LobbySeat, Refused, Update, encode, refused_of
+from .protocol import (
+    TURN_TIME_MAX,
+    TURN_TIME_MIN,
+    Away,
+    Intent,
+    Lobby,
+    LobbySeat,
+    Refused,
+    Update,
+    encode,
+    refused_of,
+)
 
 
 @dataclass(eq=False)
@@ -39,7 +52,16 @@ class Seat:
 class TableGame:
     """The seats and the game of one table. ``state`` is None until the game starts."""
 
-    def __init__(self, setup: GameSetup, seats: list[Seat], host_seat: int | None, host_token: str) -> None:
+    def __init__(
+        self,
+        setup: GameSetup,
+        seats: list[Seat],
+        host_seat: int | None,
+        host_token: str,
+        *,
+        turn_time: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.setup = setup
         self.seats = seats
         self.host_seat = host_seat
@@ -49,9 +71,24 @@ class TableGame:
         #: the seats whose people have not seen the last round's results: the next round
         #: waits for them (docs/play-together.md); empty while a round is played
         self.waiting: set[int] = set()
+        #: the turn timer in seconds (None: none); the clock it is read on (tests inject one)
+        self.turn_time = turn_time
+        self.clock = clock
+        #: the turn the clock counts (round, seat, game) and when it began (``clock()``)
+        self._turn: tuple[int, int, int] | None = None
+        self._turn_since = 0.0
+        #: the seat whose move made the last action, when the turn timer played it
+        self.timed: int | None = None
+        #: what a rematch does with a person who left: "computer" or "wait"
+        self.absent = "computer"
+        #: the level the open seats got at the deal (and the seats of who left, at a rematch)
+        self.level = "planner"
+        #: the seats whose people accepted a rematch of the game that is over
+        self.rematch: set[int] = set()
+        self.games = 1  # games dealt at this table (in this process)
 
     @classmethod
-    def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str) -> TableGame:
+    def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str, **kw: Any) -> TableGame:
         """``open_seats`` (and the setup's other person seats) wait for people, ``host_seat`` is
         the host's, the other seats are computer players of their setup's level."""
         seats = []
@@ -62,7 +99,7 @@ class TableGame:
                 seats.append(Seat(i, "", "open"))
             else:
                 seats.append(Seat(i, cfg.name, "computer", level=cfg.kind))
-        return cls(setup, seats, host_seat, host_token)
+        return cls(setup, seats, host_seat, host_token, **kw)
 
     @property
     def started(self) -> bool:
@@ -100,6 +137,7 @@ class TableGame:
         """Deal: the open seats become computer players of ``level``. False if started."""
         if self.started:
             return False
+        self.level = level
         used = {s.name for s in self.seats}
         names = iter(n for n in DEFAULT_NAMES[1:] if n not in used)
         for s in self.seats:
@@ -115,7 +153,89 @@ class TableGame:
         )
         self.state = new_game(self.setup.rules, players=len(self.seats), seed=self.setup.seed)
         self.seq = 0
+        self.note_turn()
         return True
+
+    # -- the turn timer ---------------------------------------------------------------------------
+    def timed_seat(self) -> int | None:
+        """The seat whose turn the timer counts now: a person's (there or away, not handed
+        over) while the game runs and no round waits for its results; else None."""
+        state = self.state
+        if self.turn_time is None or state is None or state.over or self.waiting:
+            return None
+        s = self.seats[state.turn]
+        return None if s.computer_plays else s.index
+
+    def note_turn(self) -> None:
+        """After any change of the game, of the seats or of the waiting: a turn the clock did
+        not count yet starts now (a seat drawing, then playing, stays one turn)."""
+        seat = self.timed_seat()
+        if seat is None:
+            self._turn = None
+            return
+        assert self.state is not None
+        key = (self.state.round, seat, self.games)
+        if key != self._turn:
+            self._turn, self._turn_since = key, self.clock()
+
+    def turn_remaining(self) -> float | None:
+        """Seconds left on the timed turn (at most 0 once it ran out), or None."""
+        if self._turn is None or self.turn_time is None or self.timed_seat() is None:
+            return None
+        return self.turn_time - (self.clock() - self._turn_since)
+
+    def turn_left(self) -> int | None:
+        """:meth:`turn_remaining` in whole seconds for the Update (rounded up, within the timer)."""
+        left = self.turn_remaining()
+        if left is None:
+            return None
+        limit = math.ceil(self.turn_time or 0)
+        return max(0, min(limit, math.ceil(left)))
+
+    # -- the rematch ------------------------------------------------------------------------------
+    def accept_rematch(self, seat: int | None) -> bool:
+        """Seat ``seat``'s person accepts a new game: True when that is news (once a seat a
+        game; a computer's seat, no seat, or a game not over: False)."""
+        state = self.state
+        if seat is None or state is None or not state.over or seat in self.rematch:
+            return False
+        if self.seats[seat].kind != "person":
+            return False
+        self.rematch.add(seat)
+        return True
+
+    def rematch_waits_for(self) -> list[int]:
+        """The people a rematch still waits for: every person's seat ("wait"), or only those
+        of the people at the table ("computer": who left gets a computer player)."""
+        return [
+            s.index
+            for s in self.seats
+            if s.kind == "person" and s.index not in self.rematch
+            and (self.absent == "wait" or (s.conn is not None and not s.handed))
+        ]
+
+    def rematch_ready(self) -> bool:
+        """The game is over, someone accepted, and nobody else is waited for."""
+        return bool(self.state is not None and self.state.over and self.rematch and not self.rematch_waits_for())
+
+    def restart(self, seed: int) -> GameState:
+        """Deal the new game of a rematch with ``seed``: the same seats and rules; a person
+        who did not accept (they left) is played by a computer of the deal's level until they
+        come back."""
+        for s in self.seats:
+            if s.kind == "person" and s.index not in self.rematch:
+                s.handed, s.level, s.player = True, self.level, None
+            elif s.kind == "computer":
+                s.player = None  # a fresh player, seeded by the new seed
+        self.setup = GameSetup(rules=self.setup.rules, seed=seed, seats=self.setup.seats)
+        self.state = new_game(self.setup.rules, players=len(self.seats), seed=seed)
+        self.seq = 0
+        self.games += 1
+        self.waiting.clear()
+        self.rematch.clear()
+        self.timed = None
+        self.note_turn()
+        return self.state
 
     # -- what is sent -----------------------------------------------------------------------------
     def lobby(self) -> Lobby:
@@ -133,7 +253,15 @@ class TableGame:
             ),
             rules=self.setup.rules,
             started=self.started,
+            turn_time=self._wire_turn_time(),
+            absent=self.absent,  # type: ignore[arg-type]
         )
+
+    def _wire_turn_time(self) -> int | None:
+        """The timer as the protocol says it: whole seconds within its bounds."""
+        if self.turn_time is None:
+            return None
+        return max(TURN_TIME_MIN, min(TURN_TIME_MAX, math.ceil(self.turn_time)))
 
     def away(self) -> tuple[Away, ...]:
         """The people whose connection dropped, with the seconds since."""
@@ -154,6 +282,10 @@ class TableGame:
             kinds=tuple("computer" if s.computer_plays else "person" for s in self.seats),
             away=self.away() if away is None else away,
             waiting=tuple(sorted(self.waiting)),
+            turn_time=self._wire_turn_time(),
+            turn_left=self.turn_left(),
+            timed=self.timed,
+            rematch=tuple(sorted(self.rematch)),
         )
 
     def updates(self, seats: set[int]) -> dict[int, str]:
@@ -204,6 +336,7 @@ class TableGame:
         if seat is None or self.state is None or round_number != len(self.state.results) or seat not in self.waiting:
             return False
         self.waiting.discard(seat)
+        self.note_turn()  # the round's first turn is counted once nobody is waited for
         return True
 
     def table_file(self, code: str, port: int | None) -> tokens.TableFile:

@@ -51,8 +51,13 @@ from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, vis
 
 #: This protocol's version; a Hello with another one gets ``Error("version", server_version=...)``.
 #: 2: the view carries the fair deal (seal, seed_chosen, revealed_seed); 3: the view carries
-#: the core's facts (legal, forced, doubles, knock) and a mark event its train (issue 33)
-PROTOCOL_VERSION = 3
+#: the core's facts (legal, forced, doubles, knock) and a mark event its train (issue 33); 4: the
+#: turn timer (StartGame.turn_time, Update.turn_time, turn_left, timed) and the rematch (Rematch,
+#: Update.rematch, Lobby.turn_time and absent; issue 35 items 3 and 5)
+PROTOCOL_VERSION = 4
+#: The turn timer's bounds in whole seconds (``mexitrain host --turn-time``, StartGame.turn_time).
+TURN_TIME_MIN = 10
+TURN_TIME_MAX = 600
 #: The largest client message the server reads, in bytes (larger: ``Error("too_big")``, closed).
 MAX_CLIENT_MESSAGE = 16 * 1024
 #: The largest server message a client reads, in bytes (a view of a long game stays far below).
@@ -86,6 +91,7 @@ ERROR_CODES: tuple[str, ...] = (
     "too_many",  # too many connections from this address, or to this seat, too fast: closed; retry later
     "server_closing",  # the server restarts: the client reconnects (not sent by mexitrain host)
     "table_closed",  # the host closed the table on purpose (values: resumable): the client stops
+    "not_over",  # Rematch while the game is not over
     "internal",  # the server failed on this message (a bug); the table goes on
 )
 
@@ -118,6 +124,10 @@ assert set(Level.__args__) == set(AI_LEVELS)  # type: ignore[attr-defined]
 Token = Annotated[str, Field(min_length=8, max_length=TOKEN_MAX, pattern=r"^[A-Za-z0-9_-]+$")]
 Values = Annotated[dict[str, JsonValue], Field(max_length=16)]
 Code = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z_]+$")]
+#: What a rematch does with a person who left: their seat goes to a computer player (until they
+#: come back), or the new game waits until they are back and accept.
+Absent = Literal["computer", "wait"]
+TurnTime = Annotated[int, Field(ge=TURN_TIME_MIN, le=TURN_TIME_MAX)]
 
 
 def _check_name(name: str) -> str:
@@ -156,10 +166,22 @@ class Intent(_Message):
 
 
 class StartGame(_Message):
-    """Host only: start now; the open seats become computer players of ``level``."""
+    """Host only: start now; the open seats become computer players of ``level``.
+    ``turn_time``: the turn timer in seconds (0: none; None, or left out: the table's own,
+    ``mexitrain host --turn-time``); ``absent``: what a rematch does with a person who left
+    (None: the table's own, "computer" unless the host said otherwise)."""
 
     type: Literal["start"] = "start"
     level: Level = "planner"
+    turn_time: int | None = Field(None, ge=0, le=TURN_TIME_MAX, strict=True)
+    absent: Absent | None = None
+
+    @field_validator("turn_time")
+    @classmethod
+    def _turn_time(cls, value: int | None) -> int | None:
+        if value is not None and 0 < value < TURN_TIME_MIN:
+            raise PydanticCustomError("greater_than_equal", "a turn timer of 0 or at least {ge}", {"ge": TURN_TIME_MIN})
+        return value
 
 
 class HandOver(_Message):
@@ -185,8 +207,18 @@ class Seen(_Message):
     round: int = Field(ge=1, le=1_000_000)
 
 
-ClientMessage = Annotated[Hello | Intent | StartGame | HandOver | Bye | Seen, Field(discriminator="type")]
-CLIENT_ADAPTER: TypeAdapter[Hello | Intent | StartGame | HandOver | Bye | Seen] = TypeAdapter(ClientMessage)
+class Rematch(_Message):
+    """Once the game is over: this seat's person accepts a new game with the same seats and
+    rules (``Update.rematch`` lists who has); it starts when every person at the table has.
+    ``absent`` (the host only; None: unchanged) says what happens to a person who left: their
+    seat goes to a computer player, or the new game waits for them."""
+
+    type: Literal["rematch"] = "rematch"
+    absent: Absent | None = None
+
+
+ClientMessage = Annotated[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch, Field(discriminator="type")]
+CLIENT_ADAPTER: TypeAdapter[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch] = TypeAdapter(ClientMessage)
 
 
 # -- server -> client -------------------------------------------------------------------------
@@ -220,6 +252,9 @@ class Lobby(_Message):
     seats: tuple[LobbySeat, ...] = Field(max_length=MAX_SEATS)
     rules: RuleSet
     started: bool
+    #: the turn timer in seconds (None: none) and what a rematch does with a person who left
+    turn_time: TurnTime | None = None
+    absent: Absent = "computer"
 
 
 class Away(_Message):
@@ -244,6 +279,16 @@ class Update(_Message):
     #: the seats whose people have not seen the last round's results yet: the next round
     #: waits for them (no move is taken until they have, :class:`Seen`)
     waiting: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
+    #: the turn timer (None: none), and the whole seconds left on the current turn (None: no
+    #: timer, the game is over, the round waits for results, or a computer is to play): the
+    #: client counts down from it
+    turn_time: TurnTime | None = None
+    turn_left: int | None = Field(None, ge=0, le=TURN_TIME_MAX)
+    #: the seat whose move made this update (action ``seq``) was played by the turn timer
+    #: (that seat's expert tip), else None
+    timed: Seat | None = None
+    #: once the game is over: the seats whose people have accepted a rematch so far
+    rematch: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
 
 
 class Refused(_Message):
@@ -270,7 +315,7 @@ class Error(_Message):
 ServerMessage = Annotated[Welcome | Lobby | Update | Refused | Error, Field(discriminator="type")]
 SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error] = TypeAdapter(ServerMessage)
 
-_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen"}
+_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen", "rematch"}
 _SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error"}
 
 
@@ -312,7 +357,7 @@ def _field(exc: ValidationError) -> str:
     return ".".join(str(p) for p in errors[0]["loc"][1:])[:80]  # [0] is the type
 
 
-def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye | Seen:
+def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch:
     """A client message, or :class:`ProtocolError` (bad_json, unknown_type, bad_message,
     too_big, version). A Hello of another version is ``version`` whatever its other fields."""
     if _size(text) <= MAX_CLIENT_MESSAGE:
@@ -953,6 +998,19 @@ def _check(msg: ServerMessageType) -> ServerMessageType:
             raise _Refuse("waiting", "inconsistent")  # only after a round, each seat once
         for i, s in enumerate(msg.waiting):
             _seat(s, n, f"waiting.{i}")
+        over = msg.view.phase == "game_over"
+        if msg.turn_left is not None and (msg.turn_time is None or over or msg.turn_left > msg.turn_time):
+            raise _Refuse("turn_left", "inconsistent")  # a clock only on a timed turn, within the timer
+        if msg.turn_left is not None and msg.kinds[msg.view.turn] != "person":
+            raise _Refuse("turn_left", "inconsistent")  # a computer's turn is not timed
+        if msg.timed is not None:
+            _seat(msg.timed, n, "timed")
+            if msg.turn_time is None:
+                raise _Refuse("timed", "inconsistent")  # played by a timer the table does not have
+        if len(set(msg.rematch)) != len(msg.rematch) or (msg.rematch and not over):
+            raise _Refuse("rematch", "inconsistent")  # after the game only, each seat once
+        for i, s in enumerate(msg.rematch):
+            _seat(s, n, f"rematch.{i}")
     elif isinstance(msg, Refused):
         values = _check_values(msg.code, msg.values, REFUSED_VALUES)
         if values != msg.values:

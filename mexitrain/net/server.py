@@ -33,8 +33,8 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from ..game_setup import GameSetup
-from ..rules import GameState
+from ..game_setup import GameSetup, random_seed, seat_seed
+from ..rules import GameState, IllegalAction, new_game
 from ..storage.savefile import SaveError
 from ..text.names import unused_name
 from . import files
@@ -52,6 +52,7 @@ from .protocol import (
     Lobby,
     ProtocolError,
     Refused,
+    Rematch,
     Seen,
     StartGame,
     Welcome,
@@ -65,9 +66,20 @@ __all__ = ["FATAL", "Limits", "ServerThread", "TableServer", "run_in_thread"]
 
 log = logging.getLogger(__name__)
 
-#: on_event(kind, **values): "joined", "back", "left", "started", "over", and "refused"
-#: (why, who, count and the limit's values: what was refused, said once per window)
+#: on_event(kind, **values): "joined", "back", "left", "started", "over", "timed" (name, seat:
+#: the turn timer played that seat's tip), "rematch" (name, seat: accepted a new game),
+#: "rematch_started", and "refused" (why, who, count and the limit's values: what was refused,
+#: said once per window)
 Event = Callable[..., None]
+
+#: The turn timer plays a seat's expert tip seeded with ``seat_seed(game seed, seat, TIMER_STRIDE)``:
+#: the same game, the same choice, whatever the machine's speed (the expert's budget is counted
+#: in actions, not seconds).
+TIMER_STRIDE = 101
+#: A rematch's seed is drawn afresh until its first seat is the one after the last game's (the
+#: rules draw round 1's first seat from the seed): a seat of n in n draws on average; after
+#: this many the last one drawn is taken.
+REMATCH_DRAWS = 1000
 
 
 class _Guarded(ServerConnection):
@@ -98,7 +110,10 @@ class TableServer:
     """One table. ``setup`` gives the rules, the seed and each seat's name and kind; seats in
     ``open_seats`` wait for people to join, ``host_seat`` is the host's (its token is
     :attr:`host_token`), the other seats are computer players of their setup's level.
-    ``pace``: seconds between two computer moves (0 in tests)."""
+    ``pace``: seconds between two computer moves (0 in tests). ``turn_time``: the turn timer in
+    seconds (None: none; a person's turn that runs past it is played with that seat's expert
+    tip), read on ``clock`` (tests inject one and call :meth:`check_clock`). ``absent``: what a
+    rematch does with a person who left ("computer" or "wait")."""
 
     def __init__(
         self,
@@ -113,6 +128,9 @@ class TableServer:
         rng: random.Random | None = None,
         on_event: Event | None = None,
         start_when_full: str | None = None,
+        turn_time: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        absent: str = "computer",
     ) -> None:
         self.root = Path(data_dir)
         self.pace = pace
@@ -124,13 +142,19 @@ class TableServer:
         self.code = normalise_code(code) if code else new_code(rng)
         if self.code is None:
             raise ValueError(f"not a table code: {code!r}")
-        self.game = TableGame.new(setup, open_seats, host_seat, secrets.token_urlsafe(24))
+        self.game = TableGame.new(setup, open_seats, host_seat, secrets.token_urlsafe(24), turn_time=turn_time, clock=clock)
+        self.game.absent = absent
         self.port: int | None = None
         self.files = files.TableFiles(self.root, self.code, lambda: self.game.table_file(self.code, self.port))
         self._server: Server | None = None
         self._conns: set[Connection] = set()
         self._kick = asyncio.Event()
         self._driver: asyncio.Task | None = None
+        #: the turn timer's task, woken by :meth:`check_clock` whenever a turn may have changed
+        self._timer: asyncio.Task | None = None
+        self._clock_kick = asyncio.Event()
+        #: the rematch being dealt (once everyone accepted)
+        self._restarting: asyncio.Task | None = None
         #: the finished game's save to saves/, in a thread, started once (stop() awaits it)
         self._keeping: asyncio.Future | None = None
         #: the game is started on disk too (table.json): until then nobody is sent it or moves
@@ -205,13 +229,16 @@ class TableServer:
         for s in seats:
             if s.kind == "person":
                 s.away_since = time.monotonic()
-        server.game = TableGame(setup, seats, meta.host_seat, meta.host_token)
+        old = server.game
+        server.game = TableGame(setup, seats, meta.host_seat, meta.host_token, turn_time=old.turn_time, clock=old.clock)
+        server.game.absent = old.absent
         server.port = meta.port
         if state is not None:
             server.game.state = state
             server.game.seq = files.count_actions(state)
             server.files.resumed(state, setup, server.game.seq)
             server._live = True
+            server.game.note_turn()  # a resumed turn starts its clock afresh
         return server
 
     # -- lifetime -------------------------------------------------------------------------------
@@ -240,6 +267,7 @@ class TableServer:
         self.files.hold()  # the table's lock, lobby included (mexitrain.storage.inplay)
         await self.files.table_saved()
         self._driver = asyncio.create_task(self._drive())
+        self._timer = asyncio.create_task(self._time_turns())
         if self.state is not None:
             self._kick.set()
         return self.port
@@ -250,10 +278,11 @@ class TableServer:
         the game is over), after what was queued for it; then stop listening and write out the
         game's full save and the table file. ``closed=False`` (a restart) tells them
         ``server_closing`` instead: they reconnect by themselves."""
-        if self._driver is not None:
-            self._driver.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._driver
+        for task in (self._driver, self._timer, self._restarting):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         self._flush()  # what was owed goes before the goodbye
         if self._refusals is not None:
             self._refusals.flush()
@@ -286,8 +315,16 @@ class TableServer:
         return not (self.state is not None and self.state.over)
 
     # -- the host's decisions -------------------------------------------------------------------
-    def start_game(self, level: str = "planner") -> bool:
-        """Start now: the open seats become computer players of ``level``. False if started."""
+    def start_game(self, level: str = "planner", turn_time: int | None = None, absent: str | None = None) -> bool:
+        """Start now: the open seats become computer players of ``level``. False if started.
+        ``turn_time``: the turn timer in seconds, 0 for none (None: the table's own);
+        ``absent``: what a rematch does with a person who left (None: the table's own)."""
+        if self.started:
+            return False
+        if turn_time is not None:
+            self.game.turn_time = float(turn_time) if turn_time else None
+        if absent is not None:
+            self.game.absent = absent
         if not self.game.start(level):
             return False
         assert self.state is not None
@@ -301,8 +338,10 @@ class TableServer:
         move is then resumed with it, never back in the lobby."""
         await self.files.table_saved()
         self._live = True
+        self.game.note_turn()  # the first turn's clock starts as the game is announced
         self._announce()
         self._kick.set()
+        self.check_clock()
 
     def hand_over(self, seat: int, level: str = "planner") -> bool:
         """A person's seat whose person is away is played by a computer of ``level`` until they
@@ -312,7 +351,121 @@ class TableServer:
         self.files.table_changed()
         self._announce()
         self._kick.set()
+        self.check_clock()
         return True
+
+    # -- the turn timer -------------------------------------------------------------------------
+    def check_clock(self) -> None:
+        """Look at the turn's clock again now (a turn may have begun, or the clock moved on:
+        tests call it after moving their clock)."""
+        self.game.note_turn()
+        self._clock_kick.set()
+
+    async def _time_turns(self) -> None:
+        """Wait for the timed turn to run out, then play that seat's expert tip for it, one
+        action at a time until the turn is over (a seat away is played the same way)."""
+        while True:
+            self._clock_kick.clear()
+            self.game.note_turn()
+            left = self.game.turn_remaining() if self._live else None
+            if left is None or left > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._clock_kick.wait(), left)
+                continue
+            try:
+                await self._play_for_timer()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the tip's bug must not stop the table (the person may still move)
+                self.errors += 1
+                log.exception("turn timer")
+                await asyncio.sleep(1)
+
+    async def _play_for_timer(self) -> None:
+        """The turn ran out: play the seat's expert tip, chosen on its own view only with a
+        seed drawn from the game's (deterministic), unless the game moved on meanwhile."""
+        from ..players.hint import hint
+
+        seat = self.game.timed_seat()
+        if seat is None:
+            return
+        seq = self.seq
+        seed = seat_seed(self.setup.seed, seat, TIMER_STRIDE)
+        action, _why = await asyncio.to_thread(hint, self.game.seat_view(seat), None, seed)
+        left = self.game.turn_remaining()
+        if self.seq != seq or self.game.timed_seat() != seat or left is None or left > 0:
+            return  # the person moved, came back to a seat handed over, or the game went on
+        try:
+            new = self.game.apply(action)
+        except IllegalAction:  # a bug of the tip: the seat's first legal action keeps the game going
+            self.errors += 1
+            log.exception("turn timer: the tip of seat %d was refused", seat)
+            legal = self.game.seat_view(seat).legal
+            if not legal:
+                await asyncio.sleep(1)
+                return
+            action = legal[0]
+            new = self.game.apply(action)
+        self._event("timed", name=self.seats[seat].name, seat=seat)
+        self._moved(new, action, timed=seat)
+
+    # -- the rematch ----------------------------------------------------------------------------
+    def _on_rematch(self, conn: Connection, msg: Rematch) -> None:
+        """A person accepts a new game (the host may also say what happens to who left)."""
+        if msg.absent is not None and not conn.host:
+            conn.send(Error(code="not_host"))
+            return
+        state = self.state
+        if msg.absent is not None and msg.absent != self.game.absent:
+            self.game.absent = msg.absent
+            self._announce(updates=False)
+        if state is None or not state.over:
+            if msg.absent is None:
+                conn.send(Error(code="not_over"))
+            return
+        if self.game.accept_rematch(conn.seat):
+            assert conn.seat is not None
+            self._event("rematch", name=self.seats[conn.seat].name, seat=conn.seat)
+            self._announce(lobby=False)
+        self._rematch_check()
+
+    def _rematch_check(self) -> None:
+        """Deal the new game once every person it waits for has accepted."""
+        if self._restarting is None and self.game.rematch_ready():
+            self._restarting = asyncio.get_running_loop().create_task(self._restart())
+
+    def _rematch_seed(self, starter: int, players: int) -> int:
+        """A fresh seed (:func:`random_seed`, as any new game's) whose first seat is ``starter``."""
+        seed = random_seed()
+        for _ in range(REMATCH_DRAWS):
+            if new_game(self.setup.rules, players=players, seed=seed).starter == starter:
+                break
+            seed = random_seed()
+        return seed
+
+    async def _restart(self) -> None:
+        """Everyone accepted: the finished game is kept (saves/), the new one is dealt with a
+        new seed and the next first seat, journalled afresh, and announced."""
+        try:
+            if self._keeping is not None:
+                with contextlib.suppress(Exception):
+                    await self._keeping
+            state = self.state
+            if state is None or not self.game.rematch_ready():
+                return
+            n = len(self.seats)
+            seed = await asyncio.to_thread(self._rematch_seed, (state.starter + 1) % n, n)
+            if not self.game.rematch_ready():
+                return  # someone came back meanwhile and is waited for
+            self._live = False
+            new = self.game.restart(seed)
+            self._keeping = None
+            self.files.next_game(new, self.setup)
+            self.files.table_changed()
+            self._event("rematch_started")
+            await self._go_live()
+        finally:
+            self._restarting = None
 
     # -- sending ----------------------------------------------------------------------------------
     def _announce(self, lobby: bool = True, updates: bool = True) -> None:
@@ -364,13 +517,16 @@ class TableServer:
                 log.exception("on_event")
 
     # -- the game -------------------------------------------------------------------------------
-    def _moved(self, new: GameState, action: Any) -> None:
-        """Take ``new`` (after ``action``): journal it, tell every seat, let the computers play on."""
+    def _moved(self, new: GameState, action: Any, timed: int | None = None) -> None:
+        """Take ``new`` (after ``action``; ``timed``: the seat the turn timer played it for):
+        journal it, tell every seat, let the computers play on."""
         before = self.game.state
         assert before is not None
         self.game.state = new
         self.game.seq += 1
+        self.game.timed = timed
         self.game.round_ended(before, new)
+        self.game.note_turn()
         self.files.moved(self.seq, action, before, new, self.setup)
         self._owe_updates = True
         self._flush()  # a move is sent at once (with whatever else was owed)
@@ -379,6 +535,7 @@ class TableServer:
             self._event("over")
             self._keeping = asyncio.ensure_future(asyncio.to_thread(self.files.keep, new, self.setup))
         self._kick.set()
+        self._clock_kick.set()
 
     async def _drive(self) -> None:
         """Play the computer seats, one action at a time, off the event loop."""
@@ -563,6 +720,7 @@ class TableServer:
             s.handed, s.player = False, None
             s.level = None
             self.files.table_changed()
+            self.check_clock()  # their turn is timed again
         conn.seat = s.index
         conn.host = s.index == self.host_seat
         if not self.started and hello.name and s.name != hello.name and s.index != self.host_seat:
@@ -589,8 +747,10 @@ class TableServer:
         if s.index in self.game.waiting:  # the round does not wait for who left
             self.game.waiting.discard(s.index)
             self._kick.set()
+            self.check_clock()
         self._event("left", name=s.name, seat=s.index, over=not self.resumable)
         self._announce()
+        self._rematch_check()  # a rematch may have waited only for them
 
     def _on_message(self, conn: Connection, msg: Any) -> None:
         if isinstance(msg, Hello):
@@ -607,13 +767,16 @@ class TableServer:
         elif isinstance(msg, StartGame):
             if not conn.host:
                 conn.send(Error(code="not_host"))
-            elif not self.start_game(msg.level):
+            elif not self.start_game(msg.level, msg.turn_time, msg.absent):
                 conn.send(Error(code="started"))
         elif isinstance(msg, Seen):
             if self.game.seen(conn.seat, msg.round):  # (a repeat costs nothing)
                 self._announce(lobby=False)
                 if not self.game.waiting:
                     self._kick.set()  # the next round goes on
+                    self.check_clock()
+        elif isinstance(msg, Rematch):
+            self._on_rematch(conn, msg)
         elif isinstance(msg, HandOver):
             if not conn.host:
                 conn.send(Error(code="not_host"))

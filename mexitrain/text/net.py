@@ -114,6 +114,8 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
         if v.get("resumable") is False:
             return _("The game is over and the table closed.")
         return _("The host closed the table; it can be reopened later: join again then.")
+    if code == "not_over":
+        return _("A new game can be asked for only once this one is over.")
     if code == "internal":
         return _("The table failed on that message; the game goes on.")
     # a code of a newer server, or a connection problem of the client (its code)
@@ -209,6 +211,28 @@ def back_text(name: str) -> str:
     return _("{name} is back").format(name=printable(name))
 
 
+def turn_clock_text(seconds: int) -> str:
+    """The seconds left on the current turn of a timed table (``Update.turn_left``)."""
+    return _("Turn: {time} left").format(time=clock(seconds))
+
+
+def timed_text(name: str) -> str:
+    """The move log's line: the turn timer ran out and the table played that seat's expert tip
+    (``Update.timed``)."""
+    return _("Time ran out: the expert's tip was played for {name}").format(name=printable(name))
+
+
+def rematch_text(accepted: Sequence[str], waiting: Sequence[str]) -> str:
+    """Who has accepted a new game at the table (``Update.rematch``) and whom it waits for."""
+    if not accepted:
+        return _("Play again? The new game starts when everyone accepts.")
+    if not waiting:
+        return _("Everyone accepted: the new game starts.")
+    return _("{accepted} will play again; waiting for {waiting}").format(
+        accepted=join_and([printable(n) for n in accepted]), waiting=join_and([printable(n) for n in waiting])
+    )
+
+
 # -- mexitrain host ---------------------------------------------------------------------------
 
 
@@ -256,6 +280,23 @@ def started_line(level: str) -> str:
     return _("The game starts; open seats are played by computer players ({level}).").format(
         level=level_name(level)
     )
+
+
+def timed_line(name: str, seat: int) -> str:
+    """The host's log: the turn timer played a seat's expert tip."""
+    return _("Time ran out for {name} (seat {seat}): the expert's tip was played.").format(
+        name=printable(name), seat=seat + 1
+    )
+
+
+def rematch_line(name: str, seat: int) -> str:
+    """The host's log: a person accepted a new game."""
+    return _("{name} (seat {seat}) will play again.").format(name=printable(name), seat=seat + 1)
+
+
+def rematch_started_line() -> str:
+    """The host's log: everyone accepted, the new game is dealt."""
+    return _("Everyone accepted: a new game starts at the table.")
 
 
 def game_over_line() -> str:
