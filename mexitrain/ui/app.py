@@ -448,7 +448,7 @@ class MexitrainApp(App[None]):
             self.push_screen(
                 GameOverScreen(
                     view, source.names, source.you(), seal=source.seal(),
-                    again=source.can_play_again(), finished=source.finished_game(),
+                    again=source.can_play_again(), finished=source.finished_game(), rematch=source.rematch_line(),
                 ),
                 self._after_game,
             )

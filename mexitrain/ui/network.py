@@ -34,6 +34,7 @@ from ..net.protocol import (
     Intent,
     Lobby,
     Refused,
+    Rematch,
     Seen,
     StartGame,
     Update,
@@ -48,7 +49,7 @@ from ..text.net import refused_text
 from ..text.visible import visible
 from .guest import details, scrub, unreadable
 from .network_state import NetworkState, TableRequest, forced_notice
-from .screens import QuitScreen, ScoreScreen
+from .screens import GameOverScreen, QuitScreen, RoundOverScreen, ScoreScreen
 from .screens.lobby import LobbyScreen
 from .source import Source
 from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, relay
@@ -128,7 +129,15 @@ class NetworkTable(Source):
         return self.state.waiting_results()
 
     def can_play_again(self) -> bool:
-        return False  # the table's game is over: New game leaves the table
+        return True  # a rematch: the same seats and rules, when every person accepts
+
+    def rematch_line(self) -> str:
+        update = self.state.update
+        return self.state.rematch_line() if update is not None and update.rematch else ""
+
+    def again(self) -> None:
+        """Play again at the table: this person accepts a rematch (the bar says whom it waits for)."""
+        self.app.call_later(self._send, Rematch())
 
     def next_step(self) -> Step | None:
         state = self.state
@@ -242,10 +251,17 @@ class NetworkTable(Source):
 
     async def _take_update(self, update: Update) -> None:
         app = self.app
-        said = self.state.take(update, app.clock())
+        state = self.state
+        said = state.take(update, app.clock())
         screen = app.screen
-        if hasattr(screen, "waiting_for") and app.game_screen is not None:
-            screen.waiting_for = self.state.waiting_results()  # a round's results, read by others
+        if isinstance(screen, RoundOverScreen) and app.game_screen is not None:
+            screen.waiting_for = state.waiting_results()  # a round's results, read by others
+        if isinstance(screen, GameOverScreen):
+            screen.rematch = state.rematch_line() if update.rematch else ""
+        if state.new_game and app.game_screen is not None:  # a rematch began: back to the board
+            state.new_game = False
+            while app.screen is not app.game_screen and len(app.screen_stack) > 2:
+                await app.pop_screen()
         if app.game_screen is None:
             await app.open_game()
             self.lobby_screen = None  # the game has started: the lobby's seats are on the board

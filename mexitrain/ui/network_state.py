@@ -24,7 +24,15 @@ from ..rules import Action, SeatView
 from ..session import Notice, knock_notice, knocked
 from ..session import forced_notice as session_forced_notice
 from ..text.guest import disconnected_text, problem_text
-from ..text.net import away_text, back_text, link_text, waiting_results_text
+from ..text.net import (
+    away_text,
+    back_text,
+    link_text,
+    rematch_text,
+    timed_text,
+    turn_clock_text,
+    waiting_results_text,
+)
 
 
 @dataclass
@@ -70,6 +78,10 @@ class NetworkState:
     #: the deal's seal in the first update this guest got (docs/fair-deal.md): the seed the
     #: host reveals at the end is checked against it, not against the last update's
     first_seal: str | None = None
+    #: the update seq whose timed move was told (an update repeats ``timed`` until the next move)
+    timed_seq: int | None = None
+    #: a new game started at the table (a rematch: a new seal) since the app last looked
+    new_game: bool = False
 
     @property
     def seat(self) -> int | None:
@@ -102,6 +114,14 @@ class NetworkState:
         old_update = self.update
         old = old_update.view if old_update is not None else None
         new = update.view
+        if old is not None and old.phase == "game_over" and new.phase != "game_over" and new.seal != old.seal:
+            # a rematch: a new game after the last one ended, with its own seal (a seal that
+            # changes during a game is not taken: the seed revealed is checked against the first)
+            old_update = old = None
+            self.first_seal = None
+            self.forced_sent = self.timed_seq = None
+            self.round_over_pending = self.game_over_shown = False
+            self.new_game = True
         self.update, self.update_at = update, now
         if self.first_seal is None:
             self.first_seal = new.seal
@@ -114,6 +134,9 @@ class NetworkState:
             knock_notice(names[seat] if seat < len(names) else str(seat + 1), seat == new.seat)
             for seat in knocked(old, new)
         ]
+        if update.timed is not None and update.seq != self.timed_seq and update.timed < len(names):
+            self.timed_seq = update.seq  # the turn timer played this seat's tip
+            notices.append(Notice(timed_text(names[update.timed]), _("Turn timer"), "warning", 6))
         if old_update is not None:  # a person whose link had dropped is back
             now_away = {a.seat for a in update.away}
             for a in old_update.away:
@@ -156,6 +179,10 @@ class NetworkState:
             return ""
         unseen = self.waiting_results()
         lines = [waiting_results_text(unseen)] if unseen else []
+        if self.update.turn_left is not None:  # counted down from the update, every second
+            lines.insert(0, turn_clock_text(max(0, round(self.update.turn_left - (now - self.update_at)))))
+        if self.update.view.phase == "game_over" and self.update.rematch:
+            lines.append(self.rematch_line())
         if not self.update.away:
             return " · ".join(lines)
         gone = now - self.update_at
@@ -168,6 +195,17 @@ class NetworkState:
         if self.host and waiting:
             lines.append(_("c hands the seat to a computer"))
         return " · ".join(lines)
+
+    def rematch_line(self) -> str:
+        """Who accepted a new game at the table and whom it waits for (once the game is over)."""
+        update = self.update
+        if update is None:
+            return ""
+        names = update.names
+        people = [s for s, k in enumerate(update.kinds) if k == "person"]
+        accepted = [names[s] for s in update.rematch if s < len(names)]
+        waiting = [names[s] for s in people if s not in update.rematch and s < len(names)]
+        return rematch_text(accepted, waiting)
 
     def waiting_results(self) -> tuple[str, ...]:
         """The names of the other people the next round waits for (to see the results)."""

@@ -103,6 +103,10 @@ class Source:
         """Whether the game-over screen offers "Play again" here."""
         return True
 
+    def rematch_line(self) -> str:
+        """Who accepted playing again and whom it waits for ("": nobody asked, or no table)."""
+        return ""
+
     # -- what comes next -------------------------------------------------------------------------
     def next_step(self) -> Step | None:
         """What comes next once the game screen is shown (each due screen returned once)."""

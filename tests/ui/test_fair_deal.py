@@ -74,7 +74,8 @@ async def test_a_chosen_seed_says_so_while_playing_and_at_the_end():
 
 def test_a_guest_checks_the_revealed_seed_against_the_seal_of_its_first_update():
     """A host that changes the seal before the end cannot make its new seed look sealed: the
-    guest keeps the seal it was shown first (ui.table_state.Table.first_seal)."""
+    guest keeps the seal it was shown first (ui.network_state.NetworkState.first_seal); only
+    a game after one that ended (a rematch) has a seal of its own."""
     from mexitrain.net.protocol import Update
     from mexitrain.rules import RuleSet, new_game, view
     from mexitrain.ui.network_state import NetworkState as Table

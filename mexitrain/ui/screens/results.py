@@ -146,7 +146,11 @@ class RoundOverScreen(Screen[None]):
 
 
 class GameOverScreen(Screen[str]):
-    """Final standings, with the tie-break that decided them; play again or quit."""
+    """Final standings, with the tie-break that decided them; play again or quit. At a table
+    on the network Play again asks for a rematch; ``rematch`` says who has accepted so far."""
+
+    #: at a table: who accepted a new game and whom it waits for (set by the app), else ""
+    rematch: reactive[str] = reactive("", init=False)
 
     BINDINGS = [
         Binding("a", "choose('again')", "Play again", id="over-again"),
@@ -164,6 +168,7 @@ class GameOverScreen(Screen[str]):
         *,
         again: bool = True,
         finished: tuple[object, tuple[str, ...]] | None = None,
+        rematch: str = "",
     ) -> None:
         """``again``: "Play again" is offered (not at a table on the network, whose game is
         over: New game leaves it); ``finished``: (the full final snapshot, kinds) when this
@@ -173,6 +178,7 @@ class GameOverScreen(Screen[str]):
         self.names = names
         self.again = again
         self.finished = finished
+        self.set_reactive(GameOverScreen.rematch, rematch)
         self.viewer = viewer  # the one person at the table, who is "you"
         #: the seal this table showed from its first deal (the view's own by default)
         self.seal = view.seal if seal is None else seal
@@ -209,6 +215,7 @@ class GameOverScreen(Screen[str]):
                     yield Button(_("Play again (a)"), id="again", variant="primary", compact=True)
                 yield Button(_("New game… (n)"), id="new", compact=True)
                 yield Button(_("Quit (q)"), id="quit", variant="error", compact=True)
+            yield Label("", id="rematch")
             with VerticalScroll(id="final-sheet"):
                 yield ScoreSheet(view, self.names, chrome=4, id="score-sheet")  # padding, scroll bar
                 reveal = reveal_lines(view.revealed_seed, self.seal, view.seed_chosen)
@@ -216,7 +223,13 @@ class GameOverScreen(Screen[str]):
                     yield Static(Content("\n").join([Content(line) for line in reveal]), id="seed-reveal")
         yield Footer()
 
+    def watch_rematch(self, text: str) -> None:
+        for label in self.query("#rematch"):
+            label.update(plain(text, "dim"))
+            label.display = bool(text)
+
     def on_mount(self) -> None:
+        self.watch_rematch(self.rematch)
         # the score sheet first, to read and scroll: Enter (the one that played the last tile,
         # or one press too many) must not throw the final sheet away; `a`, or Tab to the
         # button and Enter, plays again
