@@ -49,7 +49,7 @@ class Seat:
         return self.kind == "computer" or (self.kind == "person" and self.handed)
 
 
-class TableGame:
+class ServerGame:
     """The seats and the game of one table. ``state`` is None until the game starts."""
 
     def __init__(
@@ -88,7 +88,7 @@ class TableGame:
         self.games = 1  # games dealt at this table (in this process)
 
     @classmethod
-    def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str, **kw: Any) -> TableGame:
+    def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str, **kw: Any) -> ServerGame:
         """``open_seats`` (and the setup's other person seats) wait for people, ``host_seat`` is
         the host's, the other seats are computer players of their setup's level."""
         seats = []

@@ -38,7 +38,7 @@ from ..rules import GameState, IllegalAction, new_game
 from ..storage.savefile import SaveError
 from ..text.names import unused_name
 from . import files
-from .game import Seat, TableGame
+from .game import Seat, ServerGame
 from .guard import FD_RESERVE, Admission, Buckets, Refusals, address_key, open_files_limit
 from .links import FATAL, Connection, Limits
 from .protocol import (
@@ -142,7 +142,7 @@ class TableServer:
         self.code = normalise_code(code) if code else new_code(rng)
         if self.code is None:
             raise ValueError(f"not a table code: {code!r}")
-        self.game = TableGame.new(setup, open_seats, host_seat, secrets.token_urlsafe(24), turn_time=turn_time, clock=clock)
+        self.game = ServerGame.new(setup, open_seats, host_seat, secrets.token_urlsafe(24), turn_time=turn_time, clock=clock)
         self.game.absent = absent
         self.port: int | None = None
         self.files = files.TableFiles(self.root, self.code, lambda: self.game.table_file(self.code, self.port))
@@ -230,7 +230,7 @@ class TableServer:
             if s.kind == "person":
                 s.away_since = time.monotonic()
         old = server.game
-        server.game = TableGame(setup, seats, meta.host_seat, meta.host_token, turn_time=old.turn_time, clock=old.clock)
+        server.game = ServerGame(setup, seats, meta.host_seat, meta.host_token, turn_time=old.turn_time, clock=old.clock)
         server.game.absent = old.absent
         server.port = meta.port
         if state is not None:

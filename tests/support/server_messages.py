@@ -1,6 +1,6 @@
 """Server messages as a real table sends them (issue 37): welcomes, lobbies, each seat's
 updates along whole games of several rule sets, the rules' own refusals and every error, as
-JSON objects a test may break. Built once, from :class:`mexitrain.net.game.TableGame`."""
+JSON objects a test may break. Built once, from :class:`mexitrain.net.game.ServerGame`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 import random
 
 from mexitrain.game_setup import GameSetup, SeatConfig
-from mexitrain.net.game import TableGame
+from mexitrain.net.game import ServerGame
 from mexitrain.net.protocol import (
     ERROR_CODES,
     PROTOCOL_VERSION,
@@ -64,17 +64,17 @@ RULES = {
 PLAYERS = {"standard": 4, "open_branching_swan": 3, "highest_double": 5, "teams": 4, "simultaneous": 3, "until_blocked": 2}
 
 
-def _game(name: str, seed: int = 1) -> TableGame:
+def _game(name: str, seed: int = 1) -> ServerGame:
     n = PLAYERS[name]
     setup = GameSetup(
         rules=RULES[name],
         seed=seed,
         seats=tuple(SeatConfig(name=f"P{i}", kind="human" if i < 2 else "random") for i in range(n)),
     )
-    return TableGame.new(setup, open_seats=(1,), host_seat=0, host_token=TOKEN)
+    return ServerGame.new(setup, open_seats=(1,), host_seat=0, host_token=TOKEN)
 
 
-def _refusals(game: TableGame, rng: random.Random) -> list[Refused]:
+def _refusals(game: ServerGame, rng: random.Random) -> list[Refused]:
     state = game.state
     assert state is not None
     out = []
