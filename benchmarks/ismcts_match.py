@@ -56,6 +56,7 @@ def _game(rules, levels: tuple[str, ...], seed: int, settings: dict):
     ]
     c = core.new_game(rules, players=n, seed=seed)
     times: list[list[float]] = [[] for _ in range(n)]
+    other = 0  # the ismcts seat's searched decisions where it left the planner's move
     clock = time.process_time
     while not c.over:
         seat = c.turn
@@ -67,10 +68,12 @@ def _game(rules, levels: tuple[str, ...], seed: int, settings: dict):
         stats = getattr(player, "last_stats", {})
         searched = bool(stats.get("iterations") or stats.get("rollouts"))
         times[seat].append(-dt if searched else dt)
+        if searched and stats.get("planner's") is False:
+            other += 1
         core.step(c, core.check(c, action))
     winners = core.game_winners(c)
     credit = tuple((1 / len(winners) if i in winners else 0.0) for i in range(n))
-    return credit, tuple(c.round_scores), times
+    return credit, tuple(c.round_scores), times, other
 
 
 def ahead(d: dict) -> float:
@@ -106,10 +109,10 @@ def run(args: argparse.Namespace) -> None:
             if (tuple(lv), seed) in done:
                 continue
             r = RuleSet.model_validate_json(rules_json)
-            credit, scores, times = _game(r, lv, seed, settings)
+            credit, scores, times, other = _game(r, lv, seed, settings)
             seat = lv.index("ismcts")
             d = {"levels": list(lv), "seed": seed, "rules": options, "settings": settings, "ismcts": credit[seat],
-                 "round_scores": scores, "cpu": [round(x, 4) for x in times[seat]],
+                 "round_scores": scores, "not_planners": other, "cpu": [round(x, 4) for x in times[seat]],
                  "cpu_against": [round(x, 4) for i, ts in enumerate(times) if i != seat for x in ts]}
             f.write(json.dumps(d) + "\n")
             f.flush()
@@ -134,6 +137,11 @@ def report(rows: list[dict], args, options, settings, wilson) -> None:
           f"ismcts {settings or '(defaults)'} against {args.against} (fair share {fair:.1f} %)")
     print(f"  ismcts wins {100 * wins / n:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]; "
           f"points a round ahead {mean:+.2f} [{mean - half:+.2f}, {mean + half:+.2f}]")
+    searched = sum(1 for d in rows for x in d.get("cpu", ()) if x < 0)
+    if all("not_planners" in d for d in rows) and searched:
+        moved = sum(d["not_planners"] for d in rows)
+        print(f"  searched decisions where ismcts left the planner's move: {moved} of {searched} "
+              f"({100 * moved / searched:.1f} %)")
     for label, key in (("ismcts", "cpu"), (args.against, "cpu_against")):
         cpu = [x for d in rows for x in d.get(key, ())]
         for which, ts in (("every decision", [abs(x) for x in cpu]), ("searched", [-x for x in cpu if x < 0])):

@@ -32,7 +32,7 @@ import math
 import random
 
 from ..rules import Action, SeatView, view_legal_actions
-from ..rules.core import M_DRAW, check, legal, plays, step
+from ..rules.core import M_DRAW, legal, plays, step
 from ..rules.core import actions as core_actions
 from ..rules.core.tables import TURN
 from . import playout as fast
@@ -208,8 +208,7 @@ class IsmctsPlayer:
             "values": {a: SCALE * root.children[m].total / root.children[m].visits
                        for a, m in zip(core_actions(template, list(root.children)), root.children, strict=True)},
         }
-        if check(template, action) != best_m:  # never: the template is the view's position
-            return base
+        self.last_stats["planner's"] = action == base
         return action
 
 
