@@ -17,7 +17,10 @@ grows one tree over several turns, its own and the other seats':
   :func:`.playout.best_play` taken again without the chosen ones), plus every turn-ending
   choice (skip, pass) a phase offers; an unexpanded one is expanded in that order;
 - each seat picks by UCB1 over its own reward (its :class:`.expert.Goal` of the round's
-  scores, in units of ``SCALE`` points), so the other seats play to win too;
+  scores, in points), so the other seats play to win too; the exploration term is
+  ``exploration`` times the standard deviation of the rewards seen so far in the decision
+  (``SCALE`` points until there are two), since a round's outcome, with a game's win worth
+  ``WIN_POINTS``, spans a hundred points and more, not UCB1's [0, 1];
 - from the new leaf, the planner's rollout policy (:func:`.playout.run`) plays the round out.
 
 The move played is the root's most visited child (the planner's order breaking ties).
@@ -46,8 +49,9 @@ DEFAULT_ITERATIONS_TWO = 330
 DEFAULT_ITERATIONS = 270
 #: The rollout policy's best plays that are children of a node (turn-ending choices besides).
 WIDTH = 3
-#: The UCB1 exploration constant, rewards in units of SCALE points.
-EXPLORATION = 0.7
+#: The UCB1 exploration constant, in standard deviations of the rewards seen so far...
+EXPLORATION = 1.0
+#: ...taken as this many points until there are two.
 SCALE = 50.0
 
 
@@ -99,8 +103,15 @@ class IsmctsPlayer:
         width: int = WIDTH,
         exploration: float = EXPLORATION,
         win_points: float = WIN_POINTS,
+        opponents: str = "search",
     ) -> None:
+        if opponents not in ("search", "policy"):
+            raise ValueError(f"opponents: 'search' or 'policy', not {opponents!r}")
         self.seed = seed
+        # "search": the other sides' choices are nodes of the tree too (each picks by UCB on its
+        # own reward); "policy": they play the rollout policy in the tree as well, and the tree
+        # holds the seat's own choices only (a plan of its own moves against the planner)
+        self.opponents = opponents
         self.iterations = iterations  # None: default_iterations(players)
         self.width = width
         self.exploration = exploration
@@ -135,8 +146,11 @@ class IsmctsPlayer:
         width, cexp = self.width, self.exploration
         iterations = self.budget(n)
         root_moves: list[int] | None = None
+        own = goals[view.seat].mine if self.opponents == "policy" else None
         nodes = 1
         depth_sum = 0
+        count, total, squares = 0, 0.0, 0.0  # the seat's rewards so far
+        spread = cexp * SCALE
         for _ in range(iterations):
             c, _bone = dealer.deal(rng, sampler.hands(rng))
             number = c.round
@@ -154,10 +168,13 @@ class IsmctsPlayer:
                 if not first and ms[0] < 0 and c.phase == TURN and M_DRAW in ms:
                     step(c, M_DRAW)  # no play on a turn: draw if it may (the rollout policy)
                     continue
+                seat = c.turn
+                if own is not None and not first and seat not in own:
+                    step(c, fast.decide(c, ms, book, ROLLOUT_PLAN_BUDGET, weights[seat]))
+                    continue
                 first = False
                 if expanded:
                     break
-                seat = c.turn
                 moves = ranked(c, ms, width, book, weights[seat])
                 if node is root and root_moves is None:
                     root_moves = moves
@@ -181,7 +198,7 @@ class IsmctsPlayer:
                     for m in moves:
                         ch = children[m]
                         ch.avail += 1
-                        u = ch.total / ch.visits + cexp * math.sqrt(math.log(ch.avail) / ch.visits)
+                        u = ch.total / ch.visits + spread * math.sqrt(math.log(ch.avail) / ch.visits)
                         if u > best:
                             best, pick, child = u, m, ch
                 path.append((child, seat))
@@ -192,7 +209,14 @@ class IsmctsPlayer:
                 scores, _ = fast.run(c, None, ROLLOUT_PLAN_BUDGET, weights=weights)
             else:
                 scores = c.round_scores[done]
-            rewards = [g.value(scores) / SCALE for g in goals]
+            rewards = [g.value(scores) for g in goals]
+            r = rewards[view.seat]
+            count += 1
+            total += r
+            squares += r * r
+            if count > 1:
+                var = max(0.0, (squares - total * total / count) / (count - 1))
+                spread = cexp * max(1.0, math.sqrt(var))
             for child, seat in path:
                 child.visits += 1
                 child.total += rewards[seat]
@@ -205,7 +229,7 @@ class IsmctsPlayer:
         self.last_stats = {
             "iterations": iterations, "nodes": nodes, "depth": depth_sum / iterations,
             "visits": {a: root.children[m].visits for a, m in zip(core_actions(template, list(root.children)), root.children, strict=True)},
-            "values": {a: SCALE * root.children[m].total / root.children[m].visits
+            "values": {a: root.children[m].total / root.children[m].visits
                        for a, m in zip(core_actions(template, list(root.children)), root.children, strict=True)},
         }
         self.last_stats["planner's"] = action == base
