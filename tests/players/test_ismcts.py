@@ -19,13 +19,14 @@ VARIANTS = [
 ]
 
 
+@pytest.mark.parametrize("opponents", ["search", "policy"])
 @pytest.mark.parametrize("options", VARIANTS)
-def test_it_plays_legal_moves_to_the_end_of_a_round(options):
+def test_it_plays_legal_moves_to_the_end_of_a_round(options, opponents):
     """Every seat an ismcts player on a small set: each choice is a legal action, and the
     round ends (the search's walks and rollouts end too)."""
     players = 4 if options.get("teams") else 2
     state = new_game(RuleSet(set=6, rounds=1, **options), players, seed=3)
-    bots = [IsmctsPlayer(i, iterations=12) for i in range(players)]
+    bots = [IsmctsPlayer(i, iterations=12, opponents=opponents) for i in range(players)]
     searched = 0
     while not state.over:
         seat = state.turn
@@ -53,8 +54,9 @@ def test_the_same_seed_and_view_give_the_same_choice():
     assert differ  # the seed matters: another seed searches other deals
 
 
+@pytest.mark.parametrize("opponents", ["search", "policy"])
 @pytest.mark.parametrize("options", VARIANTS[:2])
-def test_hidden_tiles_never_change_the_choice(options):
+def test_hidden_tiles_never_change_the_choice(options, opponents):
     """The other hands and the boneyard dealt again (the seat's view unchanged): the same
     choice and the same search, visit for visit."""
     rules = RuleSet(rounds=1, **options)
@@ -62,14 +64,14 @@ def test_hidden_tiles_never_change_the_choice(options):
     for state in planner_positions(rules, 9, 3):
         seat = state.turn
         before = view(state, seat)
-        p = IsmctsPlayer(11, iterations=30)
+        p = IsmctsPlayer(11, iterations=30, opponents=opponents)
         choice = p.choose(before)
         visits = p.last_stats["visits"]
         other = redistribute(state, seat, rng)
         assert other.hands != state.hands
         after = view(other, seat)
         assert after == before
-        q = IsmctsPlayer(11, iterations=30)
+        q = IsmctsPlayer(11, iterations=30, opponents=opponents)
         assert q.choose(after) == choice
         assert q.last_stats["visits"] == visits
 
@@ -95,6 +97,11 @@ def test_no_search_without_a_choice_or_a_budget():
     p = IsmctsPlayer(1, iterations=0)
     p.choose(v)
     assert p.last_stats == {"iterations": 0}
+
+
+def test_an_unknown_opponent_model_is_refused():
+    with pytest.raises(ValueError):
+        IsmctsPlayer(1, opponents="peek")
 
 
 def test_a_research_level_only():
