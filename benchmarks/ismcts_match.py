@@ -17,7 +17,7 @@ round ahead of the others' mean with a 95 % interval, and its CPU time a decisio
 95th percentile, worst; over all its decisions and over those it searched) next to the other
 level's (this process's CPU time: other programs on a shared machine do not count).
 
-``--iterations``, ``--width``, ``--exploration`` and ``--opponents`` change the level's settings for the run
+``--iterations``, ``--width``, ``--exploration``, ``--opponents`` and ``--confidence`` change the level's settings for the run
 (recorded in each line). A plain script: it prints figures and asserts nothing.
 """
 
@@ -91,7 +91,8 @@ def run(args: argparse.Namespace) -> None:
     options = dict(o.split("=", 1) for o in args.option)
     rules = make_rules("standard", options)
     settings = {k: v for k, v in (("iterations", args.iterations), ("width", args.width),
-                                  ("exploration", args.exploration), ("opponents", args.opponents))
+                                  ("exploration", args.exploration), ("opponents", args.opponents),
+                                  ("confidence", args.confidence))
                 if v is not None}
     levels = ("ismcts",) + (args.against,) * (args.players - 1)
     work = jobs(rules, levels, args.games, args.seed, None)
@@ -163,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--width", type=int, default=None)
     p.add_argument("--exploration", type=float, default=None)
     p.add_argument("--opponents", choices=("search", "policy"), default=None)
+    p.add_argument("--confidence", type=float, default=None)
     run(p.parse_args(sys.argv[1:] if argv is None else argv))
     return 0
 

@@ -35,7 +35,7 @@ import math
 import random
 
 from ..rules import Action, SeatView, view_legal_actions
-from ..rules.core import M_DRAW, legal, plays, step
+from ..rules.core import M_DRAW, check, legal, plays, step
 from ..rules.core import actions as core_actions
 from ..rules.core.tables import TURN
 from . import playout as fast
@@ -64,12 +64,13 @@ class Node:
     iterations that chose it (``visits``), the reward they brought to the seat that chose it
     (``total``) and the iterations where its move was legal (``avail``)."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0  # of the rewards, for the standard error of the root's choice
         self.avail = 0
 
 
@@ -104,6 +105,7 @@ class IsmctsPlayer:
         exploration: float = EXPLORATION,
         win_points: float = WIN_POINTS,
         opponents: str = "search",
+        confidence: float | None = None,
     ) -> None:
         if opponents not in ("search", "policy"):
             raise ValueError(f"opponents: 'search' or 'policy', not {opponents!r}")
@@ -112,6 +114,10 @@ class IsmctsPlayer:
         # own reward); "policy": they play the rollout policy in the tree as well, and the tree
         # holds the seat's own choices only (a plan of its own moves against the planner)
         self.opponents = opponents
+        # None: play the root's most visited child; a number: play the planner's move (always
+        # a child of the root then) unless another child's mean beats it by that many
+        # standard errors (as the expert asks of a change, but on different deals: unpaired)
+        self.confidence = confidence
         self.iterations = iterations  # None: default_iterations(players)
         self.width = width
         self.exploration = exploration
@@ -147,6 +153,7 @@ class IsmctsPlayer:
         iterations = self.budget(n)
         root_moves: list[int] | None = None
         own = goals[view.seat].mine if self.opponents == "policy" else None
+        base_m = check(dealer.template, base)
         nodes = 1
         depth_sum = 0
         count, total, squares = 0, 0.0, 0.0  # the seat's rewards so far
@@ -176,8 +183,11 @@ class IsmctsPlayer:
                 if expanded:
                     break
                 moves = ranked(c, ms, width, book, weights[seat])
-                if node is root and root_moves is None:
-                    root_moves = moves
+                if node is root:
+                    if self.confidence is not None and base_m in ms:
+                        moves = [base_m, *(m for m in moves if m != base_m)]
+                    if root_moves is None:
+                        root_moves = moves
                 children = node.children
                 pick = None
                 for m in moves:  # the first not yet tried, in the policy's order
@@ -220,10 +230,13 @@ class IsmctsPlayer:
             for child, seat in path:
                 child.visits += 1
                 child.total += rewards[seat]
+                child.squares += rewards[seat] ** 2
         assert root_moves is not None
         # the most visited; among equals, the first in the policy's order
         order = {m: i for i, m in enumerate(root_moves)}
         best_m = max(root.children, key=lambda m: (root.children[m].visits, -order.get(m, len(order))))
+        if self.confidence is not None and base_m in root.children:
+            best_m = self._confident(root.children, base_m)
         template = dealer.template
         action = core_actions(template, [best_m])[0]
         self.last_stats = {
@@ -234,6 +247,29 @@ class IsmctsPlayer:
         }
         self.last_stats["planner's"] = action == base
         return action
+
+    def _confident(self, children: dict[int, Node], base_m: int) -> int:
+        """The planner's move ``base_m``, unless another child's mean beats its mean by
+        ``confidence`` standard errors of the difference (the best such lower bound wins)."""
+
+        def mean_var(ch: Node) -> tuple[float, float]:
+            mean = ch.total / ch.visits
+            var = max(0.0, (ch.squares - ch.total * mean) / (ch.visits - 1)) if ch.visits > 1 else math.inf
+            return mean, var
+
+        b = children[base_m]
+        if b.visits < 2:
+            return base_m
+        mb, vb = mean_var(b)
+        chosen, best = base_m, 0.0
+        for m, ch in children.items():
+            if m == base_m or ch.visits < 2:
+                continue
+            mc, vc = mean_var(ch)
+            lcb = mc - mb - self.confidence * math.sqrt(vc / ch.visits + vb / b.visits)
+            if lcb > best:
+                chosen, best = m, lcb
+        return chosen
 
 
 __all__ = ["DEFAULT_ITERATIONS", "DEFAULT_ITERATIONS_TWO", "IsmctsPlayer", "default_iterations"]

@@ -108,3 +108,21 @@ def test_a_research_level_only():
     """Not offered in the game: the default levels (and the expert's kept games) are unchanged."""
     assert "ismcts" not in LEVELS
     assert LEVELS["expert"] is ExpertPlayer
+
+
+def test_a_confident_root_keeps_the_planners_move_unless_surely_beaten():
+    """With ``confidence`` the planner's move is a child of the root and is kept unless
+    another beats it by that many standard errors: with a huge one, always kept."""
+    from mexitrain.players.knowledge import lacking_values
+    from mexitrain.players.planner import planner_decide
+
+    kept = 0
+    for state in planner_positions(RuleSet(rounds=1), 4, 4):
+        v = view(state, state.turn)
+        base = planner_decide(v, v.seat, legal_actions(state), lacking_values(v))[0]
+        p = IsmctsPlayer(2, iterations=30, confidence=1e9)
+        assert p.choose(v) == base
+        assert base in p.last_stats["visits"]
+        q = IsmctsPlayer(2, iterations=30, confidence=0.0)
+        kept += q.choose(v) == base
+    assert kept < 4  # at no confidence, a child with a better mean is played
