@@ -18,7 +18,10 @@ round ahead of the others' mean with a 95 % interval, and its CPU time a decisio
 level's (this process's CPU time: other programs on a shared machine do not count).
 
 ``--iterations``, ``--width``, ``--exploration``, ``--opponents`` and ``--confidence`` change the level's settings for the run
-(recorded in each line). A plain script: it prints figures and asserts nothing.
+(recorded in each line). ``--diagnose`` plays no match: at seat 0's searched decisions of
+``--games`` one-round games of planners it prints the spread of the round's value over the
+search's deals, the depth of its walks, and how often it and today's expert leave the
+planner's move. A plain script: it prints figures and asserts nothing.
 """
 
 from __future__ import annotations
@@ -152,6 +155,54 @@ def report(rows: list[dict], args, options, settings, wilson) -> None:
                       f"p95 {_pct(ts, 0.95):.3f}, worst {max(ts):.3f}")
 
 
+def diagnose(args: argparse.Namespace) -> None:
+    """At the searched decisions of seat 0 in one-round games of planners (``--games``
+    deals from ``--seed``): the spread of the round's value to the seat over ismcts's deals
+    (the standard deviation of its rewards), the depth of its walks, its root visits, and how
+    often ismcts and today's expert each leave the planner's move."""
+    from mexitrain.players import PlannerPlayer
+    from mexitrain.players.expert import ExpertPlayer
+    from mexitrain.players.ismcts import IsmctsPlayer
+    from mexitrain.players.knowledge import lacking_values
+    from mexitrain.players.planner import planner_decide
+    from mexitrain.rules import core, make_rules, view, view_legal_actions
+
+    options = dict(o.split("=", 1) for o in args.option)
+    rules = make_rules("standard", options)
+    settings = {k: v for k, v in (("iterations", args.iterations), ("width", args.width),
+                                  ("exploration", args.exploration), ("opponents", args.opponents),
+                                  ("confidence", args.confidence)) if v is not None}
+    sds, depths, tops, moved, expert_moved, k = [], [], [], 0, 0, 0
+    for g in range(args.games):
+        c = core.new_game(rules, players=args.players, seed=args.seed + g)
+        planner = PlannerPlayer()
+        while not c.over:
+            v = view(core.to_state(c), c.turn)
+            action = planner.choose(v)
+            if c.turn == 0:
+                p = IsmctsPlayer(g, **settings)
+                a = p.choose(v)
+                st = p.last_stats
+                if st.get("iterations"):
+                    k += 1
+                    base = planner_decide(v, v.seat, view_legal_actions(v), lacking_values(v))[0]
+                    sds.append(st["sd"])
+                    depths.append(st["depth"])
+                    tops.append(max(st["visits"].values()) / st["iterations"])
+                    moved += a != base
+                    expert_moved += ExpertPlayer(g).choose(v) != base
+            core.step(c, core.check(c, action))
+    print(f"{k} searched decisions of seat 0 in {args.games} one-round games of planners "
+          f"({args.players} players, seeds {args.seed}..), ismcts {settings or '(defaults)'}")
+    print(f"  sd of the round's value to the seat over its deals: median {statistics.median(sds):.1f}, "
+          f"quartiles {_pct(sds, 0.25):.1f} and {_pct(sds, 0.75):.1f} points")
+    print(f"  mean depth of a walk (choices below the root): median {statistics.median(depths):.2f}, "
+          f"worst {max(depths):.2f}; the most visited root child's share of visits: median "
+          f"{100 * statistics.median(tops):.0f} %")
+    print(f"  left the planner's move: ismcts {moved} ({100 * moved / k:.1f} %), today's expert "
+          f"{expert_moved} ({100 * expert_moved / k:.1f} %)")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--players", type=int, default=2)
@@ -165,7 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--exploration", type=float, default=None)
     p.add_argument("--opponents", choices=("search", "policy"), default=None)
     p.add_argument("--confidence", type=float, default=None)
-    run(p.parse_args(sys.argv[1:] if argv is None else argv))
+    p.add_argument("--diagnose", action="store_true",
+                   help="no match: the spread, depth and changes of the search in planner games")
+    args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.diagnose:
+        diagnose(args)
+    else:
+        run(args)
     return 0
 
 

@@ -241,6 +241,7 @@ class IsmctsPlayer:
         action = core_actions(template, [best_m])[0]
         self.last_stats = {
             "iterations": iterations, "nodes": nodes, "depth": depth_sum / iterations,
+            "sd": math.sqrt(max(0.0, (squares - total * total / count) / (count - 1))) if count > 1 else 0.0,
             "visits": {a: root.children[m].visits for a, m in zip(core_actions(template, list(root.children)), root.children, strict=True)},
             "values": {a: root.children[m].total / root.children[m].visits
                        for a, m in zip(core_actions(template, list(root.children)), root.children, strict=True)},
