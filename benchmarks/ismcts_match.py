@@ -46,10 +46,10 @@ from ai_speed import _pct  # noqa: E402  (the same percentile as the players' ti
 def _game(rules, levels: tuple[str, ...], seed: int, settings: dict):
     """One game as ``mexitrain tournament`` plays it (its seat seeds): (win credit per seat,
     round scores, CPU seconds of each decision per seat, negative for a searched one)."""
+    from mexitrain.game_setup import TOURNAMENT_STRIDE, seat_seed
     from mexitrain.players import make_player
     from mexitrain.players.ismcts import IsmctsPlayer
     from mexitrain.rules import core, view
-    from mexitrain.table import TOURNAMENT_STRIDE, seat_seed
 
     n = len(levels)
     seeds = [seat_seed(seed, i, TOURNAMENT_STRIDE) for i in range(n)]

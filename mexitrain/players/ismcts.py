@@ -37,7 +37,7 @@ import random
 from ..rules import Action, SeatView, view_legal_actions
 from ..rules.core import M_DRAW, check, legal, plays, step
 from ..rules.core import actions as core_actions
-from ..rules.core.tables import TURN
+from ..rules.core.lookup import TURN
 from . import playout as fast
 from .expert import ROLLOUT_PLAN_BUDGET, WIN_POINTS, Goal, _collector_paused, one_round
 from .knowledge import Sampler, lacking_values
