@@ -3,7 +3,10 @@ for a condition, playing the human's moves by keys."""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
@@ -82,3 +85,63 @@ async def play_until_screen_changes(pilot: Pilot, limit: int = 500) -> list[str]
             return keys
         keys.append(await human_move(pilot))
     raise AssertionError("the round never ended")
+
+
+@contextlib.asynccontextmanager
+async def ann_at_a_network_table(tmp_path: Path, size: tuple[int, int] = (80, 24)) -> AsyncIterator[tuple[MexitrainApp, Pilot]]:
+    """Ann (a person, the table's host) and Cal (random) at a one-round double-six network
+    table on 127.0.0.1, a real server: yields Ann's app and its pilot once she is connected in
+    the lobby (ctrl+s starts the game: the wait includes the lobby's arrival, before which Start is disabled); the server stops after."""
+    from mexitrain.game_setup import SeatConfig
+    from mexitrain.net.server import TableServer
+    from mexitrain.rules import RuleSet
+    from mexitrain.ui.network_state import TableRequest
+    from mexitrain.ui.screens.lobby import LobbyScreen
+
+    setup = GameSetup(
+        rules=RuleSet(set=6, rounds=1), seed=7,
+        seats=(SeatConfig(name="Ann", kind="human"), SeatConfig(name="Cal", kind="random")),
+    )
+    server = TableServer(setup, data_dir=tmp_path / "server", open_seats=(), host_seat=0)
+    await server.start("127.0.0.1", 0)
+    try:
+        request = TableRequest(f"127.0.0.1:{server.port}", server.code, "Ann", host_token=server.host_token)
+        app = MexitrainApp(None, 0, data_dir=tmp_path / "client", table=request)
+        async with app.run_test(size=size) as pilot:
+            # connected, and the lobby arrived: the host's Start (ctrl+s) is possible
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, LobbyScreen) and app.screen.check_action("start", ()) is True,
+                "the lobby, startable", seconds=20,
+            )
+            yield app, pilot
+    finally:
+        await server.stop()
+
+
+async def play_my_turns_at_the_table(pilot: Pilot, through_rounds: bool = False, limit: int = 300) -> int:
+    """Press this seat's moves at a network table (a play if one fits, else draw, else pass or
+    mark), each awaited until the server's answer arrives, until the game screen gives way to
+    the results (with ``through_rounds``, Enter on each round's results, until the game is
+    over); returns how many moves were pressed."""
+    from mexitrain.ui.screens import GameOverScreen, RoundOverScreen
+
+    app: MexitrainApp = pilot.app  # type: ignore[assignment]
+    pressed = 0
+    for _ in range(limit):
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, GameOverScreen | RoundOverScreen)
+            or (isinstance(app.screen, GameScreen) and app.screen.board is not None and app.screen.board.my_turn),
+            "this seat's turn or the results", seconds=20,
+        )
+        if through_rounds and isinstance(app.screen, RoundOverScreen):
+            await pilot.press("enter")
+            continue
+        if not isinstance(app.screen, GameScreen):
+            return pressed
+        b, seq = app.screen.board, app.source.state.update.seq
+        await pilot.press("enter" if b.plays else ("d" if b.can("draw") else "m"))
+        pressed += 1
+        await wait_for(pilot, lambda seq=seq: app.source.state.update.seq != seq or not isinstance(app.screen, GameScreen), "the answer", seconds=20)
+    raise AssertionError("the game never ended")

@@ -47,43 +47,11 @@ async def test_a_local_person_s_moves_are_worked_out_once_per_decision(generatio
 
 
 async def test_at_a_network_table_the_guest_works_nothing_out(generations, tmp_path):
-    from support.pilot import wait_for
+    from support.pilot import ann_at_a_network_table, play_my_turns_at_the_table
 
-    from mexitrain.game_setup import GameSetup, SeatConfig
-    from mexitrain.net.server import TableServer
-    from mexitrain.ui.app import MexitrainApp
-    from mexitrain.ui.network_state import TableRequest
-    from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen
-    from mexitrain.ui.screens.lobby import LobbyScreen
-
-    setup = GameSetup(
-        rules=RuleSet(set=6, rounds=1), seed=7,
-        seats=(SeatConfig(name="Ann", kind="human"), SeatConfig(name="Cal", kind="random")),
-    )
-    server = TableServer(setup, data_dir=tmp_path / "server", open_seats=(), host_seat=0)
-    await server.start("127.0.0.1", 0)
-    try:
-        request = TableRequest(f"127.0.0.1:{server.port}", server.code, "Ann", host_token=server.host_token)
-        app = MexitrainApp(None, 0, data_dir=tmp_path / "client", table=request)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.source.state.connected, "the lobby", seconds=20)
-            await pilot.press("ctrl+s")
-            pressed = 0
-            for _ in range(300):
-                await wait_for(
-                    pilot,
-                    lambda: isinstance(app.screen, GameOverScreen | RoundOverScreen)
-                    or (isinstance(app.screen, GameScreen) and app.screen.board is not None and app.screen.board.my_turn),
-                    "this seat's turn or the results", seconds=20,
-                )
-                if not isinstance(app.screen, GameScreen):
-                    break
-                board, seq = app.screen.board, app.source.state.update.seq
-                await pilot.press("enter" if board.plays else ("d" if board.can("draw") else "m"))
-                pressed += 1
-                await wait_for(pilot, lambda seq=seq: app.source.state.update.seq != seq or not isinstance(app.screen, GameScreen), "the answer", seconds=20)
-    finally:
-        await server.stop()
+    async with ann_at_a_network_table(tmp_path) as (app, pilot):
+        await pilot.press("ctrl+s")
+        pressed = await play_my_turns_at_the_table(pilot)
     assert pressed >= 5
     # the server's core worked out each of Ann's positions once; Ann's app none again
     mine = _of_seat(generations, 0)

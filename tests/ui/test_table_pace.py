@@ -5,12 +5,11 @@ the client's side; the server's is tests/net/test_pace.py and test_rematch.py)."
 from __future__ import annotations
 
 from support.fake_table import FakeClient, factory, lobby, my_turn_game, update, welcome
-from support.pilot import wait_for
+from support.pilot import ann_at_a_network_table, play_my_turns_at_the_table, wait_for
 
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.network_state import TableRequest
-from mexitrain.ui.screens import GameOverScreen, GameScreen, RoundOverScreen
-from mexitrain.ui.screens.lobby import LobbyScreen
+from mexitrain.ui.screens import GameOverScreen, GameScreen
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets.net import NetBar
 
@@ -45,49 +44,18 @@ async def test_the_turn_clock_counts_down_and_a_timed_move_is_told():
 
 
 async def test_play_again_at_a_table_asks_for_a_rematch_and_the_new_game_follows(tmp_path):
-    from mexitrain.game_setup import GameSetup, SeatConfig
-    from mexitrain.net.server import TableServer
-    from mexitrain.rules import RuleSet
-
-    setup = GameSetup(
-        rules=RuleSet(set=6, rounds=1), seed=7,
-        seats=(SeatConfig(name="Ann", kind="human"), SeatConfig(name="Cal", kind="random")),
-    )
-    server = TableServer(setup, data_dir=tmp_path / "server", open_seats=(), host_seat=0)
-    await server.start("127.0.0.1", 0)
-    try:
-        request = TableRequest(f"127.0.0.1:{server.port}", server.code, "Ann", host_token=server.host_token)
-        app = MexitrainApp(None, 0, data_dir=tmp_path / "client", table=request)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.source.state.connected, "the lobby", seconds=20)
-            await pilot.press("ctrl+s")
-            for _ in range(200):
-                await wait_for(
-                    pilot,
-                    lambda: isinstance(app.screen, GameOverScreen | RoundOverScreen)
-                    or (isinstance(app.screen, GameScreen) and app.screen.board is not None and app.screen.board.my_turn),
-                    "this seat's turn or the results", seconds=20,
-                )
-                if isinstance(app.screen, RoundOverScreen):
-                    await pilot.press("enter")
-                    continue
-                if isinstance(app.screen, GameOverScreen):
-                    break
-                board, seq = app.screen.board, app.source.state.update.seq
-                await pilot.press("enter" if board.plays else ("d" if board.can("draw") else "m"))
-                await wait_for(pilot, lambda seq=seq: app.source.state.update.seq != seq or not isinstance(app.screen, GameScreen), "the answer", seconds=20)
-            assert isinstance(app.screen, GameOverScreen) and app.screen.again  # Play again offered at a table
-            old_seal = app.source.state.first_seal
-            await pilot.press("a")
-            # Ann is the only person: her rematch starts the new game, a new deal with a new seal
-            await wait_for(
-                pilot,
-                lambda: app.source.state.first_seal not in (None, old_seal) and isinstance(app.screen, GameScreen),
-                "the new game", seconds=20,
-            )
-            view = app.game_screen.board.view
-            assert view.results == () and view.phase != "game_over"
-            assert view.seal == app.source.state.first_seal
-    finally:
-        await server.stop()
-
+    async with ann_at_a_network_table(tmp_path) as (app, pilot):
+        await pilot.press("ctrl+s")
+        await play_my_turns_at_the_table(pilot, through_rounds=True)
+        assert isinstance(app.screen, GameOverScreen) and app.screen.again  # Play again offered at a table
+        old_seal = app.source.state.first_seal
+        await pilot.press("a")
+        # Ann is the only person: her rematch starts the new game, a new deal with a new seal
+        await wait_for(
+            pilot,
+            lambda: app.source.state.first_seal not in (None, old_seal) and isinstance(app.screen, GameScreen),
+            "the new game", seconds=20,
+        )
+        view = app.game_screen.board.view
+        assert view.results == () and view.phase != "game_over"
+        assert view.seal == app.source.state.first_seal
