@@ -6,6 +6,7 @@ The default is the full Standard game: 4 players, double-12, 13 rounds.
     .venv/bin/python benchmarks/engine_speed.py                  # 20 games, one process
     .venv/bin/python benchmarks/engine_speed.py --processes 2    # split over two processes
     .venv/bin/python benchmarks/engine_speed.py --mode reducer   # apply() on pydantic snapshots
+    .venv/bin/python benchmarks/engine_speed.py --mode app       # apply() and the mover's view, as the app
     .venv/bin/python benchmarks/engine_speed.py --mode players   # through the player API
     .venv/bin/python benchmarks/engine_speed.py --against HEAD~5 --repeats 3
                                   # this tree and an older commit, side by side, interleaved
@@ -22,7 +23,11 @@ the rules' and not the harness's; where it is missing, ``Random.choice``. In a t
 (an older commit, side by side) it is that public-API loop: ``rng.choice(legal_actions(state))``
 and ``apply``, a new pydantic snapshot per action. ``--mode reducer`` always times that
 public-API loop (``legal_actions`` + ``apply`` on snapshots, the path the UI uses), so that
-its figure stays visible beside the core's. ``--mode players`` asks a ``RandomPlayer`` for
+its figure stays visible beside the core's. ``--mode app`` times what the app does with each move, without the screen: ``apply``, then
+the snapshot of the seat to move (``view``) and its legal moves as a screen reads them (the
+view's ``legal``, worked out by the core with the view; in an older tree without it,
+``view_legal_actions(view)``, which made a full state up from the view first); the move is
+drawn among them as in reducer mode. ``--mode players`` asks a ``RandomPlayer`` for
 each move, as ``mexitrain simulate`` does: in a tree with the compact seat view (issue 22)
 one rules core per game is stepped in place and each player chooses through
 ``players.base.core_chooser`` (resolved once per seat, as ``simulate`` does; ``core_move``
@@ -105,6 +110,17 @@ def play_games(job: tuple[str, tuple[tuple[str, str], ...], int, list[int], str]
             while not state.over:
                 state = apply(state, rng.choice(legal_actions(state)))
                 actions += 1
+        elif mode == "app":  # what the app does with a move: apply, the mover's snapshot, its moves
+            rng = random.Random(seed)
+            try:  # an older tree: the screen worked the moves out from the view
+                from mexitrain.rules.view import view_legal_actions
+            except ImportError:
+                view_legal_actions = None
+            while not state.over:
+                v = view(state, state.turn)
+                moves = v.legal if "legal" in type(v).model_fields else view_legal_actions(v)
+                state = apply(state, rng.choice(moves))
+                actions += 1
         elif core_move is not None:  # the player API as simulate uses it: one core in place
             bots = [RandomPlayer(seed * 16 + s) for s in range(players)]
             chooser = getattr(sys.modules["mexitrain.players.base"], "core_chooser", None)
@@ -164,10 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--mode",
-        choices=("engine", "reducer", "players", "simulate"),
+        choices=("engine", "reducer", "app", "players", "simulate"),
         default="engine",
         help="engine: random legal moves on the rules core in place (legal_actions + apply "
-        "in a tree without it); reducer: legal_actions + apply on snapshots; players: "
+        "in a tree without it); reducer: legal_actions + apply on snapshots; app: apply and "
+        "the snapshot of the seat to move with its legal moves, as a screen reads them; players: "
         "RandomPlayer through the player API; simulate: the `mexitrain simulate` command "
         "(default engine)",
     )

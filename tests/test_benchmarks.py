@@ -13,6 +13,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 CASES = {
     "engine_speed": ["--games", "1", "--players", "2", "--option", "rounds=1"],
+    "engine_speed --mode app": ["--mode", "app", "--games", "1", "--players", "2", "--option", "rounds=1"],
     # the compiled form built in a temporary folder (setup.py; kept there for the next run)
     "engine_speed --compiled": [
         "--compiled", "--games", "1", "--players", "2", "--option", "rounds=1", "--repeats", "1",
