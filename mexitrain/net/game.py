@@ -353,4 +353,6 @@ class ServerGame:
             over=self.state is not None and self.state.over,
             port=port,
             setup=self.setup.model_dump(mode="json"),
+            turn_time=self._wire_turn_time(),
+            absent=self.absent,
         )

@@ -216,7 +216,8 @@ class TableServer:
     @classmethod
     def resume(cls, data_dir: str | Path, code: str | None = None, **kwargs: Any) -> TableServer:
         """Reopen a table from ``tables/<CODE>/`` (the newest one without ``code``): the same
-        code, tokens and seats, the game where it stopped. Raises :class:`SaveError`
+        code, tokens and seats, the game where it stopped, its turn timer and rematch choice
+        (``turn_time`` and ``absent`` given here replace them). Raises :class:`SaveError`
         (``code`` "no_table" when there is none, "busy" when another server holds it)."""
         root = Path(data_dir)
         if code:
@@ -230,8 +231,10 @@ class TableServer:
             if s.kind == "person":
                 s.away_since = time.monotonic()
         old = server.game
-        server.game = ServerGame(setup, seats, meta.host_seat, meta.host_token, turn_time=old.turn_time, clock=old.clock)
-        server.game.absent = old.absent
+        # the table's own timer and rematch choice, unless this reopening gives others
+        turn_time = old.turn_time if old.turn_time is not None else meta.turn_time
+        server.game = ServerGame(setup, seats, meta.host_seat, meta.host_token, turn_time=turn_time, clock=old.clock)
+        server.game.absent = kwargs["absent"] if "absent" in kwargs else meta.absent
         server.port = meta.port
         if state is not None:
             server.game.state = state

@@ -114,6 +114,11 @@ class TableFile(_Model):
     over: bool = False
     port: int | None = Field(None, ge=0, le=65535)
     setup: dict[str, Any]  # the GameSetup as JSON (the game's, once started)
+    #: the turn timer in seconds (None: none; the bounds are mexitrain.net.protocol's
+    #: TURN_TIME_MIN and MAX) and what a rematch does with a person who left: kept so that a
+    #: table reopened with ``host --resume`` keeps them (absent from older files: none, "computer")
+    turn_time: int | None = Field(None, ge=10, le=600)
+    absent: Literal["computer", "wait"] = "computer"
 
 
 def table_dir(root: str | os.PathLike[str], code: str) -> Path:

@@ -254,3 +254,24 @@ def test_the_hosts_log_says_what_the_timer_and_the_rematch_did():
     assert "Bea" in host_command._event_line("rematch", name="Bea", seat=1)
     assert host_command._event_line("rematch_started")
     assert "\x1b" not in host_command._event_line("timed", name="B\x1bea", seat=0)
+
+
+async def test_a_reopened_table_keeps_its_timer_and_rematch_choice_unless_the_host_gives_others(tmp_path):
+    setup = table(2, 1, seed=7, hand_size="5")
+    server = TableServer(setup, data_dir=tmp_path, open_seats=(1,), host_seat=0, turn_time=45, absent="wait")
+    await server.start("127.0.0.1", 0)
+    await server.stop()
+    kept = tokens.load_table(tmp_path, server.code)
+    assert (kept.turn_time, kept.absent) == (45, "wait")
+    resumed = TableServer.resume(tmp_path, server.code)
+    assert (resumed.game.turn_time, resumed.game.absent) == (45, "wait")
+    assert resumed.lobby().turn_time == 45 and resumed.lobby().absent == "wait"
+    again = TableServer.resume(tmp_path, server.code, turn_time=90, absent="computer")
+    assert (again.game.turn_time, again.game.absent) == (90, "computer")
+    # a table.json written before the timer existed: no timer, a computer for who left
+    path = tokens.table_dir(tmp_path, server.code) / "table.json"
+    old = json.loads(path.read_text())
+    del old["turn_time"], old["absent"]
+    path.write_text(json.dumps(old))
+    older = TableServer.resume(tmp_path, server.code)
+    assert (older.game.turn_time, older.game.absent) == (None, "computer")
