@@ -650,9 +650,16 @@ class MexitrainApp(App[None]):
 
     # -- mexitrain serve's tables: New table…, a /t/CODE page (mexitrain.net.served) ----------
     def _new_served_table(self) -> None:
+        from ..game_setup import default_seats, random_seed
+        from ..rules import RuleSet
         from .screens.join import HostSetupScreen
 
-        setup = self.session.setup if self.session is not None else None
+        last = self.session.setup if self.session is not None else None
+        rules = last.rules if last is not None else RuleSet()
+        players = last.players if last is not None else 4
+        # every seat a person's to begin with: the first is the creator's, the others wait for
+        # friends; those still open at Start become computer players (the lobby's level)
+        setup = GameSetup(rules=rules, seed=random_seed(), seats=default_seats(players, players))
 
         def chosen(setup: GameSetup | None) -> None:
             if setup is not None:

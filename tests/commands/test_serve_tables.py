@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import sys
+from pathlib import Path
 
 import pytest
 import websockets
@@ -18,7 +19,8 @@ from support.net import FAST, table
 from mexitrain.commands import serve
 from mexitrain.net import service as service_module
 from mexitrain.net.bot import play_bot
-from mexitrain.net.protocol import Error, Hello, Lobby, StartGame, decode_server, encode
+from mexitrain.net.client import TableClient
+from mexitrain.net.protocol import Error, Hello, Lobby, StartGame, Welcome, decode_server, encode
 from mexitrain.net.service import TableService
 
 FAKE_GAME = [sys.executable, "-c", "import sys; sys.stdin.buffer.read(1)", "--data-dir", "/nowhere"]
@@ -202,3 +204,46 @@ async def test_one_browser_holds_one_seat_at_a_table(tmp_path) -> None:
 @pytest.mark.parametrize("host, expected", [("0.0.0.0", "127.0.0.1"), ("::", "::1"), ("192.168.1.5", "192.168.1.5")])
 def test_the_games_reach_the_tables_at_this_machine_s_own_address(host: str, expected: str) -> None:
     assert serve.service_host(host) == expected
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes in /proc")
+async def test_a_real_served_page_opens_a_table_that_a_terminal_joins(tmp_path) -> None:
+    """The whole way: a real ``mexitrain serve``, a page's game (its tables named in its
+    environment by serve), New table… (Ctrl+N, then Open ▶ with Ctrl+S), the link on its
+    screen; a terminal's client sits at that code on the page's own port."""
+    import re
+
+    import aiohttp
+    from support.server import serving as real_serving
+
+    from commands.test_serve import _screen_until
+
+    with real_serving(tmp_path / "data") as served:
+        ws_url = served.url.replace("http:", "ws:") + "ws?width=120&height=40"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(ws_url, origin=served.url.rstrip("/")) as ws:
+                screen = await _screen_until(ws, b"New table")
+                assert b"Host a table" not in screen and b"Join a table" not in screen
+                await ws.send_json(["stdin", "\x0e"])  # Ctrl+N: the table's setup
+                await _screen_until(ws, b"Open")
+                await ws.send_json(["stdin", "\x13"])  # Ctrl+S: Open ▶
+                screen = await _screen_until(ws, b"/t/")
+                screen += await _screen_until(ws, b"mexitrain join")
+                code = re.search(rb"/t/([A-Z]{6})", screen)[1].decode()
+                port = served.url.rstrip("/").rpartition(":")[2]
+                welcomed: list = []
+                client = TableClient(f"127.0.0.1:{port}", code, "Ben", data_dir=None, backoff=FAST)
+
+                async def on_message(msg):
+                    if isinstance(msg, Welcome):
+                        welcomed.append(msg)
+                        await client.close()
+
+                statuses: list = []
+                await asyncio.wait_for(client.run(on_message, statuses.append), 30)
+                assert welcomed and welcomed[0].seat == 1 and welcomed[0].table == code
+                await ws.send_json(["stdin", "\x11"])  # Ctrl+Q
+        from support.server import stop
+
+        out, err = await asyncio.to_thread(stop, served.proc)
+    assert "Traceback" not in out + err

@@ -102,6 +102,8 @@ async def test_new_table_sits_its_creator_in_the_lobby_with_the_link(tmp_path: P
             await pilot.press("ctrl+s")  # Open ▶
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             [code] = server.tables.tables
+            # every seat but the creator's waits for a friend (computers for those left at Start)
+            assert [s.kind for s in server.tables.tables[code].server.seats] == ["person", "open", "open", "open"]
             lobby = app.screen
             assert lobby.join_line == (
                 f"Friends open https://friends.example:8443/t/{code} · "
