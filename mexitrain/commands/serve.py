@@ -203,8 +203,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-tables", action="store_true",
         help=_(
-            "leave out Host a table… and Join a table… (a visitor could open a port on this "
-            "machine or make it connect to any address)"
+            "run no tables: the visitors' games offer no New table…, and no table page "
+            "(/t/CODE) nor table connection is answered"
         ),
     )
 
