@@ -34,6 +34,12 @@ What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
 - the page is in the player's language ("Session ended.", "Restart") and asks nothing from
   other sites (textual-serve's page loads a font from Google's servers: that line goes; the
   terminal's font is served here);
+- tables (unless ``--no-tables``): a :class:`~mexitrain.net.service.TableService` in this
+  process runs the tables the visitors open (New table…), reached on this same port: the
+  table protocol as a WebSocket at ``/`` (``mexitrain join HOST:PORT CODE``, and the games),
+  a table's page at ``/t/CODE``; each game is told where they are, with a key of its own, in
+  its environment (:data:`SERVED_TABLES_ENV`), and a cookie names each browser, which holds
+  one seat at a table;
 - the page is titled ``mexitrain`` (:data:`PAGE_TITLE`), has an icon (a domino,
   :data:`FAVICON`, at ``/favicon.png``), and its terminal takes the keyboard as soon as the
   page has loaded (:data:`FOCUS_SCRIPT`): Enter starts the game without a click first.

@@ -131,6 +131,9 @@ class TableService:
         self.visitors: dict[str, Visitor] = {}
         self.links = Admission(LINK_CONNECTIONS, LINK_PER_ADDRESS)
         self.lookups = Buckets(LOOKUP_BURST, LOOKUP_RATE, self.limits.tracked)
+        #: connections each address opened lately (a table's own bucket, for all tables:
+        #: guessing codes costs as much as at one table)
+        self.attempts = Buckets(self.limits.attempts_burst, self.limits.attempts_rate, self.limits.tracked)
         self._reaper: asyncio.Task | None = None
 
     # -- the game processes ------------------------------------------------------------------
@@ -240,8 +243,13 @@ class TableService:
         """One table-protocol connection (``ws``, admitted by the caller in :attr:`links`):
         read its Hello, hand it to the table its code names; answer an unreadable Hello, a
         first message that is not one, or an unknown code (after
-        :attr:`Limits.wrong_code_delay`, as a table does) with the table's own errors."""
+        :attr:`Limits.wrong_code_delay`, as a table does) with the table's own errors. An
+        address opening connections faster than a table allows (:attr:`Limits.attempts_burst`
+        at once, :attr:`Limits.attempts_rate` a second) is told ``too_many``."""
         lim = self.limits
+        if not self.attempts.take(address_key(address)):  # this address connects too often
+            await _fail(ws, error("too_many"))
+            return
         try:
             first = await asyncio.wait_for(ws.recv(), lim.hello_timeout)
         except TimeoutError:

@@ -242,8 +242,28 @@ async def test_a_real_served_page_opens_a_table_that_a_terminal_joins(tmp_path) 
                 statuses: list = []
                 await asyncio.wait_for(client.run(on_message, statuses.append), 30)
                 assert welcomed and welcomed[0].seat == 1 and welcomed[0].table == code
+                # the link's page: its game goes straight to that table's seat form
+                link_url = served.url.replace("http:", "ws:") + f"ws/t/{code}?width=120&height=40"
+                async with session.ws_connect(link_url, origin=served.url.rstrip("/")) as friend:
+                    await _screen_until(friend, b"Type your name")
+                    await friend.send_json(["stdin", "\x1b"])  # Esc: the new-game screen
+                    await _screen_until(friend, b"New table")
                 await ws.send_json(["stdin", "\x11"])  # Ctrl+Q
         from support.server import stop
 
         out, err = await asyncio.to_thread(stop, served.proc)
     assert "Traceback" not in out + err
+
+
+async def test_guessing_codes_at_the_serve_port_is_as_slow_as_at_a_table(tmp_path) -> None:
+    from mexitrain.net.links import Limits
+
+    async with serving(tmp_path) as (server, client):
+        server.tables.limits = Limits(wrong_code_delay=0.0, attempts_burst=3, attempts_rate=0.01)
+        server.tables.attempts = service_module.Buckets(3, 0.01, 16)
+        said = []
+        for _ in range(4):
+            async with websockets.connect(f"ws://127.0.0.1:{client.port}/") as ws:
+                await ws.send(encode(Hello(code="ABCDEF", name="Eve")))
+                said.append(decode_server(await ws.recv()).code)
+        assert said == ["wrong_code"] * 3 + ["too_many"]

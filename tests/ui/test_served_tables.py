@@ -19,8 +19,8 @@ from mexitrain.net.served import ServedTables
 from mexitrain.net.service import TableService
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.screens import NewGameScreen
-from mexitrain.ui.screens.lobby import LobbyScreen
 from mexitrain.ui.screens.join import HostSetupScreen, SeatScreen
+from mexitrain.ui.screens.lobby import LobbyScreen
 
 NETWORK = {"Host a table…", "Join a table…"}
 FAKE_GAME = [sys.executable, "-c", "pass", "--data-dir", "/nowhere"]
