@@ -695,7 +695,8 @@ class MexitrainApp(App[None]):
             if name is not None:
                 self.run_worker(self._sit_at_served(code, name), group="served", exclusive=True)
 
-        self.push_screen(SeatScreen(code), named)
+        # no default name: the system's user name would be the server's, not the visitor's
+        self.push_screen(SeatScreen(code, name=""), named)
 
     async def _sit_at_served(self, code: str, name: str) -> None:
         """Take a seat at the served table ``code`` as ``name`` (its lobby at once); refused

@@ -126,7 +126,9 @@ async def test_a_table_link_asks_a_name_and_sits_there_and_a_second_tab_is_told(
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, SeatScreen), "the seat form")
             name = app.screen.query_one("#seat-name")
-            name.value = ""
+            assert name.value == ""  # never the server's user name
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: "Type your name." in str(app.screen.query_one("#seat-problem").render()), "the problem")
             await pilot.press(*"Ben", "enter")
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
@@ -135,7 +137,7 @@ async def test_a_table_link_asks_a_name_and_sits_there_and_a_second_tab_is_told(
             second = game(server, tmp_path / "second", table=code)
             async with second.run_test(size=(100, 30)) as pilot2:
                 await wait_for(pilot2, lambda: isinstance(second.screen, SeatScreen), "the seat form")
-                await pilot2.press("enter")
+                await pilot2.press(*"Ann", "enter")
                 line = ("This browser already has a seat at this table; close the other tab, "
                         "or open the link in another browser.")
                 await wait_for(pilot2, lambda: line in told(second), "the line", seconds=20)
@@ -149,7 +151,7 @@ async def test_a_closed_table_s_link_and_the_bound_are_one_line(tmp_path: Path, 
         app = game(server, tmp_path, table="ZZZZZZ")
         async with app.run_test(size=(100, 30)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, SeatScreen), "the seat form")
-            await pilot.press("enter")
+            await pilot.press(*"Eve", "enter")
             gone = "There is no table ZZZZZZ here: it has closed, or the link is mistyped."
             await wait_for(pilot, lambda: gone in told(app), "the line", seconds=20)
             await pilot.press("ctrl+n")
