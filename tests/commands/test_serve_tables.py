@@ -267,3 +267,29 @@ async def test_guessing_codes_at_the_serve_port_is_as_slow_as_at_a_table(tmp_pat
                 await ws.send(encode(Hello(code="ABCDEF", name="Eve")))
                 said.append(decode_server(await ws.recv()).code)
         assert said == ["wrong_code"] * 3 + ["too_many"]
+
+
+def test_a_served_game_reads_its_tables_from_the_environment_serve_gives_it(monkeypatch) -> None:
+    import mexitrain.ui.app as app_module
+    from mexitrain.cli import main
+    from mexitrain.net.served import ENV, ServedTables
+
+    assert serve.SERVED_TABLES_ENV == ENV  # one name on both sides
+    seen: list[dict] = []
+    monkeypatch.setattr(app_module, "run", lambda setup, speed, **kwargs: seen.append(kwargs) or 0)
+    told = {"service": "http://127.0.0.1:8012", "key": "k", "link": "https://d.example", "table": "kxm-ptr"}
+    monkeypatch.setenv(ENV, json.dumps(told))
+    assert main(["play", "--served"]) == 0
+    assert seen[-1]["served_tables"] == ServedTables("http://127.0.0.1:8012", "k", "https://d.example", "KXMPTR")
+    assert "tables" not in seen[-1]
+    assert seen[-1]["served_tables"].address == "ws://127.0.0.1:8012/"
+    assert seen[-1]["served_tables"].table_link("KXMPTR") == "https://d.example/t/KXMPTR"
+    assert main(["play", "--served", "--no-tables"]) == 0  # --no-tables wins
+    assert seen[-1]["tables"] is False and "served_tables" not in seen[-1]
+    for bad in ("not json", "[]", json.dumps({**told, "service": "file:///etc"}), json.dumps({**told, "key": 3})):
+        monkeypatch.setenv(ENV, bad)
+        assert main(["play", "--served"]) == 0
+        assert seen[-1]["tables"] is False  # no tables rather than Host a table… / Join a table…
+    # a link that is not a page's address: the service's own, never text from elsewhere
+    odd = ServedTables.from_environment({ENV: json.dumps({**told, "link": "javascript:alert(1)"})})
+    assert odd is not None and odd.link == "http://127.0.0.1:8012"
