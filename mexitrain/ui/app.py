@@ -15,6 +15,7 @@ statistics, theme, Textual's own texts) meets here, as Textual wants them on the
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace as dc_replace
@@ -682,6 +683,13 @@ class MexitrainApp(App[None]):
             self.notify(refusal.text, title=_("Cannot open the table"), severity="error", timeout=15, markup=False)
             return
         name = setup.seats[humans[0]].name if humans else _("Host")
+        # kept as a guest's token is: the creator's page may close, and the same link, in
+        # the same browser and name, takes the seat (and the host's rights) back
+        from ..storage import tokens
+        from ..storage.savefile import SaveError
+
+        with contextlib.suppress(SaveError, OSError):
+            tokens.save_token(self.root, served.address, code, name, token)
         request = TableRequest(
             served.address, code, name, host_token=token, served=True,
             join_line=served_join_line(served.table_link(code), served.link, code),

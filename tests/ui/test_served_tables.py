@@ -159,3 +159,24 @@ async def test_a_closed_table_s_link_and_the_bound_are_one_line(tmp_path: Path, 
             await pilot.press("ctrl+s")
             full = "This server has 0 tables open, as many as it holds; try again later."
             await wait_for(pilot, lambda: full in told(app), "the line", seconds=20)
+
+
+async def test_the_creator_back_from_the_link_takes_their_seat_and_host_rights_back(tmp_path: Path) -> None:
+    async with serving(tmp_path) as server:
+        app = game(server, tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await form(pilot, app)
+            await pilot.press("ctrl+n")
+            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
+            [code] = server.tables.tables
+            name = app.source.request.name
+        server.tables.gone(app.served_tables.key)  # its page closed (serve says so)
+        back = game(server, tmp_path, table=code)  # the same browser, the same data folder
+        async with back.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: isinstance(back.screen, SeatScreen), "the seat form")
+            await pilot.press(*name, "enter")
+            await wait_for(pilot, lambda: back.source.state.welcome is not None, "the Welcome", seconds=20)
+            assert back.source.state.seat == 0 and back.source.state.host
+        assert code in server.tables.tables  # the table stayed open meanwhile
