@@ -621,7 +621,12 @@ def _make_server(
             from ..net.protocol import normalise_code
 
             code = normalise_code(request.match_info.get("code", "")) if "code" in request.match_info else None
-            told = {"service": self.service_url, "key": key, "link": request.headers.get("Origin", ""), "table": code}
+            import hashlib
+
+            told = {
+                "service": self.service_url, "key": key, "link": request.headers.get("Origin", ""), "table": code,
+                "browser": hashlib.sha256(browser.encode("ascii")).hexdigest()[:32],
+            }
             return {SERVED_TABLES_ENV: json.dumps(told)}, key
 
         async def handle_table_page(self, request: web.Request) -> web.Response:

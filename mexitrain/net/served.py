@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ TIMEOUT = 10.0
 MAX_ANSWER = 16 * 1024
 #: The most characters of a link kept from the environment.
 MAX_LINK = 300
+_HEX = re.compile(r"[0-9a-f]{16,64}\Z")
 
 
 class ServedRefusal(Exception):
@@ -51,11 +53,18 @@ class ServedTables:
     key: str
     link: str  # http(s)://HOST:PORT as the visitor opened the page
     table: str | None = None  # a /t/CODE page's table
+    #: the page's browser, as a digest of its cookie: in a data folder the visitors share, a
+    #: seat's token is kept under the browser as well as the table and the name, so another
+    #: browser typing the same name does not find it
+    browser: str = ""
 
     @property
     def address(self) -> str:
-        """The table protocol's address (a ``ws://`` URI: the serve port's ``/``)."""
-        return "ws" + self.service.removeprefix("http") + "/"
+        """The table protocol's address (a ``ws://`` URI: the serve port's ``/``; the
+        browser's digest in its query, which the server ignores: the tokens are kept by
+        address)."""
+        address = "ws" + self.service.removeprefix("http") + "/"
+        return f"{address}?b={self.browser}" if self.browser else address
 
     def table_link(self, code: str) -> str:
         """The link friends open to sit at ``code``: ``http://HOST:PORT/t/CODE``."""
@@ -82,7 +91,10 @@ class ServedTables:
             link = service  # the page's address unknown: the service's own
         table = data.get("table")
         table = normalise_code(table) if isinstance(table, str) else None
-        return cls(service.rstrip("/"), key, link.rstrip("/"), table)
+        browser = data.get("browser")
+        if not isinstance(browser, str) or not _HEX.match(browser):
+            browser = ""
+        return cls(service.rstrip("/"), key, link.rstrip("/"), table, browser)
 
 
 def _call(url: str, key: str, body: dict) -> dict:

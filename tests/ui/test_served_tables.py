@@ -56,8 +56,11 @@ async def serving(root: Path):
 
 def game(server, root: Path, browser: str = BROWSER, table: str | None = None) -> MexitrainApp:
     """A page's game as serve starts it: served, with its tables (net/served.py)."""
+    import hashlib
+
     key = server.tables.visitor(browser, "127.0.0.1")
-    served = ServedTables(server.service_url, key, "https://friends.example:8443", table)
+    digest = hashlib.sha256(browser.encode()).hexdigest()[:32]
+    served = ServedTables(server.service_url, key, "https://friends.example:8443", table, digest)
     return MexitrainApp(None, 0, seed=1, data_dir=root, served=True, served_tables=served)
 
 
@@ -180,3 +183,25 @@ async def test_the_creator_back_from_the_link_takes_their_seat_and_host_rights_b
             await wait_for(pilot, lambda: back.source.state.welcome is not None, "the Welcome", seconds=20)
             assert back.source.state.seat == 0 and back.source.state.host
         assert code in server.tables.tables  # the table stayed open meanwhile
+
+
+async def test_another_browser_typing_the_creator_s_name_does_not_get_their_seat(tmp_path: Path) -> None:
+    """The visitors share one data folder by default: a seat's token is kept under the
+    browser too, so a name is not a key to someone else's seat."""
+    async with serving(tmp_path) as server:
+        app = game(server, tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await form(pilot, app)
+            await pilot.press("ctrl+n")
+            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
+            [code] = server.tables.tables
+            name = app.source.request.name
+            other = game(server, tmp_path, browser="ab" * 16, table=code)  # the same shared folder
+            async with other.run_test(size=(100, 30)) as pilot2:
+                await wait_for(pilot2, lambda: isinstance(other.screen, SeatScreen), "the seat form")
+                await pilot2.press(*name, "enter")
+                await wait_for(pilot2, lambda: other.source.state.welcome is not None, "the Welcome", seconds=20)
+                assert other.source.state.seat == 1 and not other.source.state.host
+            assert app.source.state.seat == 0 and app.source.state.host
