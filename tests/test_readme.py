@@ -306,6 +306,7 @@ SCREENS = {
     "a table's game": _bound(GameScreen, ids=("hand-over",)),
     "Join a table…": _bound(join.JoinScreen),
     "Host a table…": _bound(join.HostScreen),
+    "a table's link (served game)": _bound(join.SeatScreen),
 }
 
 

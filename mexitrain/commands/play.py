@@ -140,5 +140,11 @@ def run(args: argparse.Namespace) -> int:
 
             print(resume_line(data_dir))
 
+    if extra["served"] and extra["tables"] is None:  # mexitrain serve's tables (net/served.py)
+        from ..net.served import ServedTables
+
+        extra["served_tables"] = ServedTables.from_environment()
+        if extra["served_tables"] is None:  # never Host a table… / Join a table… in a served game
+            extra["tables"] = False
     status = run_app(setup, args.speed, then=say_how_to_resume, **{k: v for k, v in extra.items() if v is not None})
     return int(status or 0)  # a crash inside the app is raised (mexitrain.ui.crash.AppCrashed)

@@ -34,6 +34,12 @@ What this module adds to textual-serve's :class:`~textual_serve.server.Server`:
 - the page is in the player's language ("Session ended.", "Restart") and asks nothing from
   other sites (textual-serve's page loads a font from Google's servers: that line goes; the
   terminal's font is served here);
+- tables (unless ``--no-tables``): a :class:`~mexitrain.net.service.TableService` in this
+  process runs the tables the visitors open (New table…), reached on this same port: the
+  table protocol as a WebSocket at ``/`` (``mexitrain join HOST:PORT CODE``, and the games),
+  a table's page at ``/t/CODE``; each game is told where they are, with a key of its own, in
+  its environment (:data:`SERVED_TABLES_ENV`), and a cookie names each browser, which holds
+  one seat at a table;
 - the page is titled ``mexitrain`` (:data:`PAGE_TITLE`), has an icon (a domino,
   :data:`FAVICON`, at ``/favicon.png``), and its terminal takes the keyboard as soon as the
   page has loaded (:data:`FOCUS_SCRIPT`): Enter starts the game without a click first.
@@ -111,6 +117,19 @@ FOCUS_SCRIPT = """<script>
         if (keys) { keys.focus(); }
       });
     </script>"""
+
+#: Tables (``serve`` without ``--no-tables``, :mod:`mexitrain.net.service`): a table's page
+#: is ``/t/CODE`` (its terminal's websocket ``/ws/t/CODE``); the table protocol is a WebSocket
+#: at ``/``; the visitors' games open tables and take seats with a POST to
+#: :data:`SERVICE_TABLES` and :data:`SERVICE_CLAIM`, showing the key (header
+#: :data:`SERVICE_KEY_HEADER`) the server gave each in its environment
+#: (:data:`SERVED_TABLES_ENV`), never seen by a page; a body is at most :data:`SERVICE_BODY`.
+TABLE_PAGE = "/t/"
+SERVICE_TABLES = "/served/tables"
+SERVICE_CLAIM = "/served/claim"
+SERVICE_KEY_HEADER = "X-Mexitrain-Game"
+SERVICE_BODY = 64 * 1024
+SERVED_TABLES_ENV = "MEXITRAIN_SERVED_TABLES"
 
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?\Z")
 _HOST_HEADER = re.compile(r"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(:[0-9]{1,5})?\Z")
@@ -190,8 +209,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-tables", action="store_true",
         help=_(
-            "leave out Host a table… and Join a table… (a visitor could open a port on this "
-            "machine or make it connect to any address)"
+            "run no tables: the visitors' games offer no New table…, and no table page "
+            "(/t/CODE) nor table connection is answered"
         ),
     )
 
@@ -369,12 +388,15 @@ def _bounded(value: Any, bounds: tuple[int, int], default: int) -> int:
 # The server
 # ---------------------------------------------------------------------------------------
 def _make_server(
-    argv: list[str], host: str, port: int, *, private: bool = False, allowed: list[str] | tuple[str, ...] = ()
+    argv: list[str], host: str, port: int, *, private: bool = False, allowed: list[str] | tuple[str, ...] = (),
+    tables: Any = None,
 ):
     """The web server, its classes defined here so that aiohttp and textual-serve are imported
     only by this command. ``private``: each visitor's game in the visitor's own data folder
     (:func:`visitor_command`), the visitor named by a cookie the page sets. ``allowed``: the
-    ``--allow-host`` names, answered to besides :func:`served_names`' own."""
+    ``--allow-host`` names, answered to besides :func:`served_names`' own. ``tables``: the
+    :class:`~mexitrain.net.service.TableService` whose tables the visitors' games open and
+    join (None: ``--no-tables``)."""
     from aiohttp import WSCloseCode, WSMsgType, web
 
     names = served_names(host, allowed)
@@ -401,14 +423,17 @@ def _make_server(
     class GameProcess(AppService):
         """One visitor's game: ``argv`` started without a shell, in a session of its own."""
 
-        def __init__(self, argv: list[str], on_closed: Callable[[], object], **kwargs: Any) -> None:
+        def __init__(
+            self, argv: list[str], on_closed: Callable[[], object], env: dict[str, str] | None = None, **kwargs: Any
+        ) -> None:
             super().__init__(" ".join(argv), **kwargs)
             self.argv = argv
+            self.env = env or {}
             self._on_closed = on_closed
             self._closing: asyncio.Future[None] | None = None
 
         async def _open_app_process(self, width: int = 80, height: int = 24):
-            environment = self._build_environment(width=width, height=height)
+            environment = {**self._build_environment(width=width, height=height), **self.env}
             self._process = process = await asyncio.create_subprocess_exec(
                 *self.argv,
                 stdin=asyncio.subprocess.PIPE,
@@ -452,10 +477,19 @@ def _make_server(
             super().__init__(" ".join(argv), host=host, port=port, title=_("Mexican Train"))
             self.argv = argv
             self.games: dict[web.WebSocketResponse, GameProcess | None] = {}
+            #: the table service (None: --no-tables) and its address for the game processes
+            #: (set once the port is bound: :func:`_serve`)
+            self.tables = tables
+            self.service_url: str | None = None
 
         async def _make_app(self) -> web.Application:
             app = await super()._make_app()
             app.router.add_get(FAVICON_PATH, self.handle_favicon)
+            if self.tables is not None:
+                app.router.add_get(TABLE_PAGE + "{code}", self.handle_table_page)
+                app.router.add_get("/ws" + TABLE_PAGE + "{code}", self.handle_websocket)
+                app.router.add_post(SERVICE_TABLES, self.handle_new_table)
+                app.router.add_post(SERVICE_CLAIM, self.handle_claim)
             app.middlewares.append(check_host)
             app.on_response_prepare.append(not_framed)
             return app
@@ -480,9 +514,15 @@ def _make_server(
                 headers={"Cache-Control": "max-age=86400"},
             )
 
-        async def handle_index(self, request: web.Request) -> web.Response:
+        async def handle_index(self, request: web.Request) -> web.StreamResponse:
             """The page, in the player's language, its websocket's address the one the page
-            was asked at (so that it works through any of the machine's names)."""
+            was asked at (so that it works through any of the machine's names). A WebSocket
+            asked at ``/`` speaks the table protocol (:meth:`handle_table_link`)."""
+            if self.tables is not None and request.headers.get("Upgrade", "").lower() == "websocket":
+                return await self.handle_table_link(request)
+            return self.page(request, "/ws")
+
+        def page(self, request: web.Request, websocket_path: str) -> web.Response:
             import aiohttp_jinja2
 
             origin = self.public_url
@@ -492,13 +532,13 @@ def _make_server(
             context = {
                 "font_size": font_size,
                 "app_websocket_url": ("wss:" if origin.startswith("https:") else "ws:")
-                + origin.partition(":")[2] + "/ws",
+                + origin.partition(":")[2] + websocket_path,
                 "config": {"static": {"url": origin + "/static/"}},
                 "application": {"name": self.title},
             }
             page = aiohttp_jinja2.render_string("app_index.html", request, context)
             response = web.Response(text=translate_page(page), content_type="text/html")
-            if private:  # the visitor's browser is named (again: kept another VISITOR_DAYS)
+            if private or self.tables is not None:  # the visitor's browser is named (again: kept another VISITOR_DAYS)
                 visitor = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
                 response.set_cookie(
                     VISITOR_COOKIE, visitor, max_age=VISITOR_DAYS * 86400, path="/",
@@ -529,6 +569,7 @@ def _make_server(
                     text=_("Too many games are running; try again later.")
                 )
             command = self.command_for(request)
+            env, key = self.table_env(request)
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE, timeout=2.0)
             self.games[websocket] = None  # the place is taken before anything is awaited
             width = _bounded(request.query.get("width"), COLUMNS, 80)
@@ -538,7 +579,8 @@ def _make_server(
                 await websocket.prepare(request)
                 game = GameProcess(
                     command,
-                    on_closed=lambda: self.games.pop(websocket, None),  # its place is free
+                    on_closed=lambda: self._closed(websocket, key),  # its place is free
+                    env=env,
                     write_bytes=websocket.send_bytes,
                     write_str=websocket.send_str,
                     close=websocket.close,
@@ -553,12 +595,125 @@ def _make_server(
                 pass
             finally:
                 if game is None:
-                    self.games.pop(websocket, None)
+                    self._closed(websocket, key)
                 else:
                     await game.close()
                 if not websocket.closed:
                     await websocket.close()
             return websocket
+
+        def _closed(self, websocket: web.WebSocketResponse, key: str | None) -> None:
+            self.games.pop(websocket, None)
+            if self.tables is not None:
+                self.tables.gone(key)
+
+        def table_env(self, request: web.Request) -> tuple[dict[str, str], str | None]:
+            """What a page's game is told of the table service (:data:`SERVED_TABLES_ENV`): its
+            address, the game's own key (what it shows the service to act for this page's
+            browser), the address the visitor used (for the links it shows: the page's
+            ``Origin``, which :func:`same_origin` checked), the table of a ``/t/CODE`` page."""
+            if self.tables is None or self.service_url is None:
+                return {}, None
+            browser = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
+            key = self.tables.visitor(browser, request.remote or "?")
+            if key is None:
+                return {}, None
+            from ..net.protocol import normalise_code
+
+            code = normalise_code(request.match_info.get("code", "")) if "code" in request.match_info else None
+            import hashlib
+
+            told = {
+                "service": self.service_url, "key": key, "link": request.headers.get("Origin", ""), "table": code,
+                "browser": hashlib.sha256(browser.encode("ascii")).hexdigest()[:32],
+            }
+            return {SERVED_TABLES_ENV: json.dumps(told)}, key
+
+        async def handle_table_page(self, request: web.Request) -> web.Response:
+            """``/t/CODE``: the page, whose game goes straight to that table's lobby; an
+            unknown or closed code is one line (HTTP 404); an address asking for too many
+            pages is told to wait (HTTP 429: pages must not be a fast way to guess codes)."""
+            from ..net.protocol import normalise_code
+            from ..net.service import no_table_text
+
+            if not self.tables.lookup(request.remote or "?"):
+                raise web.HTTPTooManyRequests(text=_("Too many table pages asked for; try again in a minute."))
+            code = normalise_code(request.match_info["code"])
+            if code is None or not self.tables.has(code):
+                raise web.HTTPNotFound(text=no_table_text(code or shown(request.match_info["code"][:32])))
+            return self.page(request, "/ws" + TABLE_PAGE + code)
+
+        async def _service_call(self, request: web.Request) -> tuple[str | None, Any]:
+            key = request.headers.get(SERVICE_KEY_HEADER)
+            try:
+                body = await request.content.read(SERVICE_BODY + 1)
+                data = json.loads(body) if len(body) <= SERVICE_BODY else None
+            except ValueError:
+                data = None
+            if not isinstance(data, dict):
+                raise web.HTTPBadRequest(text="?")
+            return key, data
+
+        async def handle_new_table(self, request: web.Request) -> web.Response:
+            """A game opens a table (its key says for which page): ``{"setup": ...}`` ->
+            ``{"code", "host_token"}``, or the refusal's line and status."""
+            from pydantic import ValidationError
+
+            from ..game_setup import GameSetup
+            from ..net.service import ServiceRefusal
+
+            key, data = await self._service_call(request)
+            try:
+                setup = GameSetup.model_validate(data.get("setup"))
+                code, token = await self.tables.create(key, setup)
+            except ValidationError:
+                return web.json_response({"error": "setup"}, status=400)
+            except ServiceRefusal as refusal:
+                return web.json_response({"error": refusal.text}, status=refusal.status)
+            return web.json_response({"code": code, "host_token": token})
+
+        async def handle_claim(self, request: web.Request) -> web.Response:
+            """A game is to take a seat at ``{"code"}``: ``{}``, or the refusal's line."""
+            from ..net.service import ServiceRefusal
+
+            key, data = await self._service_call(request)
+            try:
+                self.tables.claim(key, str(data.get("code", ""))[:32])
+            except ServiceRefusal as refusal:
+                return web.json_response({"error": refusal.text}, status=refusal.status)
+            return web.json_response({})
+
+        async def handle_table_link(self, request: web.Request) -> web.StreamResponse:
+            """The table protocol at ``/`` (``mexitrain join HOST:PORT CODE``, and the
+            visitors' games): a terminal's client sends no ``Origin``, a page of this server
+            its own; a page of another site is refused (HTTP 403). The connections held are
+            bounded (:data:`~mexitrain.net.service.LINK_CONNECTIONS`, per address
+            :data:`~mexitrain.net.service.LINK_PER_ADDRESS`: HTTP 503); then the service
+            reads the Hello and hands it to its table."""
+            origin = request.headers.get("Origin")
+            if origin is not None and not same_origin(origin, request.host):
+                raise web.HTTPForbidden(text=_("This game is played from its own page only."))
+            from ..net.guard import address_key
+
+            address = request.remote or "?"
+            ws = web.WebSocketResponse(
+                heartbeat=self.tables.limits.ping_interval, max_msg_size=self.tables.limits.frame_cap,
+                timeout=self.tables.limits.close_timeout,
+            )
+            link = TableLink(ws)
+            if self.tables.links.open(link, address_key(address)) is not None:
+                raise web.HTTPServiceUnavailable(text=_("Too many connections to the tables; try again later."))
+            try:
+                await ws.prepare(request)
+                await self.tables.route(link, address)
+            except (asyncio.CancelledError, ConnectionError, OSError):
+                pass
+            finally:
+                self.tables.links.close(link, address_key(address))
+                if not ws.closed:
+                    with contextlib.suppress(Exception):
+                        await ws.close()
+            return ws
 
         async def _process_messages(self, websocket: web.WebSocketResponse, app_service: Any) -> None:
             """The page's messages to its game: keys, size, focus; anything else ignored."""
@@ -586,6 +741,60 @@ def _make_server(
                     await app_service.focus()
 
     return GameServer()
+
+
+class TableLink:
+    """An aiohttp WebSocket as the table server reads one (websockets' ``recv``, ``send``,
+    ``close``, async iteration, :class:`~websockets.exceptions.ConnectionClosed` at the end),
+    with the Hello the service read put back (:meth:`unread`)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.address = ""
+        self._unread: list[str] = []
+
+    @property
+    def transport(self) -> Any:
+        request = getattr(self.ws, "_req", None)
+        return None if request is None else request.transport
+
+    def unread(self, text: str) -> None:
+        self._unread.append(text)
+
+    async def recv(self) -> str | bytes:
+        from aiohttp import WSMsgType
+        from websockets.exceptions import ConnectionClosed
+
+        if self._unread:
+            return self._unread.pop()
+        message = await self.ws.receive()
+        if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+            return message.data
+        raise ConnectionClosed(None, None)
+
+    def __aiter__(self) -> TableLink:
+        return self
+
+    async def __anext__(self) -> str | bytes:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            return await self.recv()
+        except ConnectionClosed:
+            raise StopAsyncIteration from None
+
+    async def send(self, text: str) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        if self.ws.closed:
+            raise ConnectionClosed(None, None)
+        try:
+            await self.ws.send_str(text)
+        except (ConnectionError, RuntimeError) as exc:
+            raise ConnectionClosed(None, None) from exc
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self.ws.close(code=code, message=reason.encode("utf-8")[:120])
 
 
 def same_origin(origin: str | None, host: str | None) -> bool:
@@ -653,6 +862,9 @@ async def _serve(server, host: str, port: int, announce: Callable[[int], None]) 
             raise _bind_error(exc, host, port) from None
         bound = runner.addresses[0][1] if runner.addresses else port  # --port 0: the one taken
         server.public_url = f"http://{_in_url(host)}:{bound}"  # the page's fallback address
+        if getattr(server, "tables", None) is not None:  # the games reach the tables here
+            server.service_url = f"http://{_in_url(service_host(host))}:{bound}"
+            server.tables.start()
         for signum in (signal.SIGINT, signal.SIGTERM):
             try:
                 loop.add_signal_handler(signum, on_signal, signum)
@@ -669,16 +881,32 @@ async def _serve(server, host: str, port: int, announce: Callable[[int], None]) 
                     pass
         games = await server.close_all()
     finally:
+        if getattr(server, "tables", None) is not None:
+            await server.tables.stop()
         await runner.cleanup()
     return received[0], games
+
+
+def service_host(host: str) -> str:
+    """Where the visitors' games reach the tables: this machine's own address when serving
+    the network (``0.0.0.0``, ``::``), else the address served."""
+    if _wildcard(host):
+        return "::1" if ":" in host else "127.0.0.1"
+    return host
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl+C: one line with the address, one line when stopped (status 130)."""
     host, port = args.host, args.port
     allowed = [name for names in (getattr(args, "allow_host", None) or ()) for name in names]
+    argv = game_command(args)
+    tables = None
+    if not getattr(args, "no_tables", False):
+        from ..net.service import TableService
+
+        tables = TableService(argv[argv.index("--data-dir") + 1])
     server = _make_server(
-        game_command(args), host, port, private=getattr(args, "private_saves", False), allowed=allowed
+        argv, host, port, private=getattr(args, "private_saves", False), allowed=allowed, tables=tables
     )
 
     def announce(bound: int) -> None:

@@ -317,6 +317,39 @@ class TableServer:
         game is over."""
         return not (self.state is not None and self.state.over)
 
+    # -- a table of a table service (mexitrain serve: mexitrain.net.service) ----------------------
+    async def open_unlistened(self) -> None:
+        """Start the table without a port of its own (:meth:`start` without ``serve``): its
+        connections come from a table service listening for many tables (:meth:`take`)."""
+        self.files.hold()  # the table's lock, as start()
+        await self.files.table_saved()
+        self._driver = asyncio.create_task(self._drive())
+        self._timer = asyncio.create_task(self._time_turns())
+        if self.state is not None:
+            self._kick.set()
+
+    @property
+    def connections(self) -> int:
+        """The connections this table holds now (a table service closes idle tables)."""
+        return len(self._conns)
+
+    async def take(self, ws: Any, address: str) -> None:
+        """Run the session of a connection a table service accepted and routed here: ``ws``
+        has a websockets connection's ``recv``/``send``/``close`` and async iteration, its
+        Hello read again by the first ``recv``. It counts in this table's caps (connections
+        held, per address, attempts) as one accepted on its own port would."""
+        ws.address = address_key(address)
+        over = self._admission.open(ws, ws.address)
+        if over is not None:
+            self._refused("full" if over == "full" else "connections", ws.address)
+            with contextlib.suppress(Exception):
+                await ws.close(1013, "too_many")
+            return
+        try:
+            await self._handle(ws)
+        finally:
+            self._admission.close(ws, ws.address)
+
     # -- the host's decisions -------------------------------------------------------------------
     def start_game(self, level: str = "planner", turn_time: int | None = None, absent: str | None = None) -> bool:
         """Start now: the open seats become computer players of ``level``. False if started.

@@ -241,6 +241,14 @@ def join_line(address: str, code: str) -> str:
     return _("Others join with: {command}").format(command=f"mexitrain join {address} {code}")
 
 
+def served_join_line(link: str, page: str, code: str) -> str:
+    """The line a served table's lobby gives the others: the link to open in a browser, and
+    the command for a terminal (the page's own address: the same port serves the tables)."""
+    address = page.split("://", 1)[-1]
+    command = f"mexitrain join {address} {code}"
+    return _("Friends open {link} · at a terminal: {command}").format(link=link, command=command)
+
+
 def serving_line(address: str, code: str, seats: int) -> str:
     return ngettext(
         "Table {code} open on {address}, {n} seat.",

@@ -15,10 +15,12 @@ statistics, theme, Textual's own texts) meets here, as Textual wants them on the
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace as dc_replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import App, SystemCommand
@@ -73,6 +75,9 @@ from .source import Source
 from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, real_client
 from .textual_compat import add_notice, guard_output, own_bindings, withdraw_notices
 
+if TYPE_CHECKING:
+    from ..net.served import ServedTables
+
 
 class SaveProblem(Message):
     """The autosave thread's one-line problem or notice (posted thread-safely)."""
@@ -123,6 +128,7 @@ class MexitrainApp(App[None]):
         client_factory: ClientFactory | None = None,
         clock: Callable[[], float] = time.monotonic,
         tables: bool = True,
+        served_tables: ServedTables | None = None,
     ) -> None:
         """``setup`` None shows the new-game screen; ``seed`` fixes that screen's seed (tests);
         ``state`` starts ``setup``'s game from a prepared snapshot instead of a fresh deal.
@@ -133,7 +139,10 @@ class MexitrainApp(App[None]):
         (``mexitrain join``/``host``); ``client_factory`` makes its client (tests give a fake
         with the same interface); ``clock`` is the away clocks' and the link countdown's time
         (tests stop it); ``tables`` False (``serve --no-tables``): no Host a table… nor Join a
-        table… at all (neither their keys, nor the palette's commands, nor the form's row)."""
+        table… at all (neither their keys, nor the palette's commands, nor the form's row).
+        ``served_tables`` (``mexitrain serve``'s games, :mod:`mexitrain.net.served`): New
+        table… opens a table on the serve process instead of Host a table… / Join a
+        table…, and a ``/t/CODE`` page's game goes to that table's seat form first."""
         super().__init__()
         typography.install()  # no wrapped line starts with the ':' of a French ' :'
         guard_output(UNSAFE, dropped)  # no text, whatever its source, reaches the terminal as an order
@@ -156,6 +165,7 @@ class MexitrainApp(App[None]):
             setup, state = load.setup, load.state
         self._setup = setup
         self._tables = tables
+        self._served_tables = served_tables if tables and served else None
         self._request = table
         self._client_factory = client_factory or real_client
         #: the away clocks' and the retry countdown's time (tests stop it, for the pictures)
@@ -177,6 +187,13 @@ class MexitrainApp(App[None]):
         ``serve --no-tables`` leaves them out of its visitors' games, where a visitor could
         open a port on the server's machine or make it connect anywhere)."""
         return self._tables
+
+    @property
+    def served_tables(self) -> ServedTables | None:
+        """``mexitrain serve``'s tables (None: a terminal's app, or ``--no-tables``): New
+        table… replaces Host a table… and Join a table…, which would open a port on the
+        server's machine or make it connect anywhere."""
+        return self._served_tables
 
     @property
     def local(self) -> LocalTable | None:
@@ -290,7 +307,11 @@ class MexitrainApp(App[None]):
                 self.push_screen(RevealScreen(), answer)
         elif self._setup is None:
             self.push_screen(NewGameScreen(seed=self.form_seed))
-            self._offer_resume()
+            served = self._served_tables
+            if served is not None and served.table is not None:  # a /t/CODE page: its table first
+                self._ask_seat(served.table)
+            else:
+                self._offer_resume()
         else:
             self.call_later(self.start_game, self._setup, self.start_state)
 
@@ -592,6 +613,9 @@ class MexitrainApp(App[None]):
     def action_host_table(self) -> None:
         if not self.check_action("host_table", ()):  # also when called from elsewhere than a key
             return
+        if self._served_tables is not None:  # a served game: New table… on the server's tables
+            self._new_served_table()
+            return
         from .screens.join import HostScreen, HostSetupScreen
 
         setup = self.session.setup if self.session is not None else None
@@ -622,6 +646,82 @@ class MexitrainApp(App[None]):
         request = TableRequest(
             f"127.0.0.1:{thread.port}", server.code, name, host_token=server.host_token,
             join_line=join_line(address_text(lan_address(), thread.port), server.code), server=thread,
+        )
+        self.call_later(self.sit_at, request)
+
+    # -- mexitrain serve's tables: New table…, a /t/CODE page (mexitrain.net.served) ----------
+    def _new_served_table(self) -> None:
+        from ..game_setup import default_seats, random_seed
+        from ..rules import RuleSet
+        from .screens.join import HostSetupScreen
+
+        last = self.session.setup if self.session is not None else None
+        rules = last.rules if last is not None else RuleSet()
+        players = last.players if last is not None else 4
+        # every seat a person's to begin with: the first is the creator's, the others wait for
+        # friends; those still open at Start become computer players (the lobby's level)
+        setup = GameSetup(rules=rules, seed=random_seed(), seats=default_seats(players, players))
+
+        def chosen(setup: GameSetup | None) -> None:
+            if setup is not None:
+                self.run_worker(self._open_served_table(setup), group="served", exclusive=True)
+
+        self.push_screen(HostSetupScreen(setup, seed=self.form_seed), chosen)
+
+    async def _open_served_table(self, setup: GameSetup) -> None:
+        """Open ``setup``'s table on the serve process and sit at it as its host (its lobby
+        shows the link to give friends); a refusal (a bound reached) is one line."""
+        from ..net.served import ServedRefusal, new_table
+        from ..text.net import served_join_line
+
+        served = self._served_tables
+        assert served is not None
+        humans = setup.humans
+        try:
+            code, token = await new_table(served, setup)
+        except ServedRefusal as refusal:
+            self.notify(refusal.text, title=_("Cannot open the table"), severity="error", timeout=15, markup=False)
+            return
+        name = setup.seats[humans[0]].name if humans else _("Host")
+        # kept as a guest's token is: the creator's page may close, and the same link, in
+        # the same browser and name, takes the seat (and the host's rights) back
+        from ..storage import tokens
+        from ..storage.savefile import SaveError
+
+        with contextlib.suppress(SaveError, OSError):
+            tokens.save_token(self.root, served.address, code, name, token)
+        request = TableRequest(
+            served.address, code, name, host_token=token, served=True,
+            join_line=served_join_line(served.table_link(code), served.link, code),
+        )
+        self.call_later(self.sit_at, request)
+
+    def _ask_seat(self, code: str) -> None:
+        from .screens.join import SeatScreen
+
+        def named(name: str | None) -> None:
+            if name is not None:
+                self.run_worker(self._sit_at_served(code, name), group="served", exclusive=True)
+
+        # no default name: the system's user name would be the server's, not the visitor's
+        self.push_screen(SeatScreen(code, name=""), named)
+
+    async def _sit_at_served(self, code: str, name: str) -> None:
+        """Take a seat at the served table ``code`` as ``name`` (its lobby at once); refused
+        (no such table, or this browser sits there already in another tab): one line."""
+        from ..net.served import ServedRefusal, claim
+        from ..text.net import served_join_line
+
+        served = self._served_tables
+        assert served is not None
+        try:
+            await claim(served, code)
+        except ServedRefusal as refusal:
+            self.notify(refusal.text, title=_("Cannot sit at the table"), severity="error", timeout=30, markup=False)
+            return
+        request = TableRequest(
+            served.address, code, name, served=True,
+            join_line=served_join_line(served.table_link(code), served.link, code),
         )
         self.call_later(self.sit_at, request)
 
@@ -804,6 +904,7 @@ def run(
     served: bool = False,
     tables: bool = True,
     then: Callable[[MexitrainApp], None] | None = None,
+    served_tables: ServedTables | None = None,
 ) -> int:
     """Play: ``setup`` None shows the new-game screen first (and offers an unfinished autosave);
     ``speed`` = seconds between computer moves; ``data_dir`` overrides the data directory;
@@ -814,7 +915,10 @@ def run(
     exit status; a crash raises mexitrain.ui.crash.AppCrashed (Textual's report kept for the log)."""
     from .crash import run_app
 
-    app = MexitrainApp(setup, speed, data_dir=data_dir, load=load, replay=replay, served=served, tables=tables)
+    app = MexitrainApp(
+        setup, speed, data_dir=data_dir, load=load, replay=replay, served=served, tables=tables,
+        served_tables=served_tables,
+    )
     status = run_app(app)
     if then is not None:
         then(app)

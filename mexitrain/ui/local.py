@@ -204,6 +204,8 @@ class LocalTable(Source):
             return False  # the host's setup: Load… ^O, Stats ^T... lead away from the table
         if action in ("host_table", "join_table"):
             # a local game in progress stays in its autosave; not again from a form on the way
+            if action == "join_table" and self.app.served_tables is not None:
+                return False  # a served game: the server's own tables only (New table…, links)
             return self.app.tables and not on_the_way(screen)
         if action == "save_as":
             return isinstance(screen, GameScreen) and state is not None
@@ -228,7 +230,9 @@ class LocalTable(Source):
                 _("Open replay…"), _("Step through a saved game or record move by move"), app.action_open_replay
             )
             yield SystemCommand(_("Statistics"), _("Games played and won, totals, rounds gone out"), app.action_stats)
-            if app.tables:
+            if app.served_tables is not None:
+                yield SystemCommand(_("New table…"), _("Open a table on this server and get a link for your friends (Ctrl+N)"), app.action_host_table)
+            elif app.tables:
                 yield SystemCommand(_("Host a table…"), _("Open a table on this computer for players on the network (Ctrl+N)"), app.action_host_table)
                 yield SystemCommand(_("Join a table…"), _("Sit at a table on the network: its address and code (Ctrl+G)"), app.action_join_table)
 
@@ -261,9 +265,9 @@ LOCAL_ONLY = ("load_game", "open_replay", "stats", "new_game", "save_as")
 def on_the_way(screen: Screen) -> bool:
     """``screen`` is one of the forms that lead to a table: Host a table… (its port, then
     its setup) or Join a table…."""
-    from .screens.join import HostScreen, HostSetupScreen, JoinScreen
+    from .screens.join import HostScreen, HostSetupScreen, JoinScreen, SeatScreen
 
-    return isinstance(screen, HostScreen | HostSetupScreen | JoinScreen)
+    return isinstance(screen, HostScreen | HostSetupScreen | JoinScreen | SeatScreen)
 
 
 __all__ = ["LOCAL_ONLY", "AiChose", "LocalTable", "on_the_way"]

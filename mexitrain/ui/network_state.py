@@ -47,13 +47,16 @@ class TableRequest:
     host_token: str | None = None
     join_line: str | None = None
     server: Any = None
+    #: a table of ``mexitrain serve`` (New table…, a ``/t/CODE`` page): the serve process
+    #: holds it, and it stays open when this page leaves (until nobody is at it for a while)
+    served: bool = False
 
     @property
     def runs_server(self) -> bool:
         """Whether this process runs the table's server, which ends with the app: the host's
         rights come only with it (``mexitrain host``, whose command stops it; Host a table…,
-        whose ``server`` the app stops)."""
-        return self.server is not None or self.host_token is not None
+        whose ``server`` the app stops); never a served table (:attr:`served`)."""
+        return (self.server is not None or self.host_token is not None) and not self.served
 
 
 @dataclass

@@ -33,7 +33,9 @@ def test_play_no_tables_is_hidden_and_reaches_the_app(monkeypatch, capsys) -> No
     assert main(["play", "--served", "--no-tables"]) == 0
     assert main(["play", "--served"]) == 0
     assert seen[0]["tables"] is False and seen[0]["served"] is True
-    assert "tables" not in seen[1]  # the default: tables
+    # without the tables serve names in its games' environment (net/served.py): none either,
+    # never Host a table… / Join a table… on the server's machine (issue #35 item 7)
+    assert seen[1]["tables"] is False and "served_tables" not in seen[1]
     assert main(["play", "--help"]) == 0
     assert "--no-tables" not in capsys.readouterr().out
     assert main(["serve", "--help"]) == 0

@@ -56,6 +56,56 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+class SeatScreen(ModalScreen[str | None]):
+    """A table of ``mexitrain serve`` opened from its link (``/t/CODE``): your name, then
+    the seat (the table's address and code come with the link)."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "join", "Join", tooltip="Join the table", id="seat-go"),
+        Binding("escape", "cancel", "Cancel", id="seat-cancel"),
+    ]
+
+    def __init__(self, code: str, name: str | None = None) -> None:
+        super().__init__()
+        self.code = code
+        self.initial = default_name() if name is None else name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="join-box", classes="save-box"):
+            yield Label("[b]" + _("Join a table") + "[/] " + self.code)
+            yield Label(_("Type your name and take a seat at the table."), classes="note")
+            with Horizontal(classes="row"):
+                yield Label(_("Your name"), classes="field-label")
+                yield Input(value=self.initial, max_length=NAME_MAX, compact=True, id="seat-name")
+            yield Static("", id="seat-problem", classes="problem", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button(_("Join ▶"), id="seat-go", variant="success", compact=True, action="screen.join")
+                yield Button(_("Cancel"), id="seat-cancel", compact=True, action="screen.cancel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#seat-name", Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_join()
+
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        self.query_one("#seat-problem", Static).update("")
+
+    def action_join(self) -> None:
+        name = self.query_one("#seat-name", Input).value.strip()
+        problem = name_problem(name)
+        if problem is not None:
+            self.query_one("#seat-problem", Static).update(plain(problem))
+            return
+        self.dismiss(name)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 @dataclass(frozen=True)
 class JoinRequest:
     """What the Join form asks: the table's address (HOST:PORT), its code and a name."""

@@ -170,6 +170,8 @@ class NewGameScreen(Screen):
                 with Horizontal(classes="row", id="row-net"):  # a table on the network (ui/remote.py)
                     yield Label(_("Play together"), classes="field-label")
                     net = (
+                        Button(_("New table… ^N"), id="new-table", compact=True, action="app.host_table", tooltip=_("Open a table on this server and get a link for your friends (Ctrl+N)")),
+                    ) if getattr(self.app, "served_tables", None) is not None else (
                         Button(_("Host a table… ^N"), id="host", compact=True, action="app.host_table", tooltip=_("Open a table on this computer for players on the network (Ctrl+N)")),
                         Button(_("Join a table… ^G"), id="join", compact=True, action="app.join_table", tooltip=_("Sit at a table on the network: its address and code (Ctrl+G)")),
                     )
