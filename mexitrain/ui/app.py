@@ -666,7 +666,7 @@ class MexitrainApp(App[None]):
             if setup is not None:
                 self.run_worker(self._open_served_table(setup), group="served", exclusive=True)
 
-        self.push_screen(HostSetupScreen(setup, seed=self.form_seed), chosen)
+        self.push_screen(HostSetupScreen(setup, seed=self.form_seed, served=True), chosen)
 
     async def _open_served_table(self, setup: GameSetup) -> None:
         """Open ``setup``'s table on the serve process and sit at it as its host (its lobby

@@ -173,7 +173,8 @@ class NetworkState:
             if link.state == "closed":  # "Disconnected: <why>" whenever a link ends
                 return disconnected_text(problem_text(link.error) if link.error else None)
             text = link_text(SimpleNamespace(state=link.state, attempt=link.attempt, retry_in=retry, error=None))
-            if link.state == "connecting":
+            if link.state == "connecting" and not self.request.served:
+                # a served table's address is the serve process's own, inside the machine
                 text = f"{text} ({self.request.address})"
             if link.error:  # the reason of the last attempt, in the words of this client
                 text = f"{text} {problem_text(link.error)}"

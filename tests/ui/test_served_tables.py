@@ -82,6 +82,8 @@ async def test_a_served_game_offers_new_table_instead_of_host_and_join(tmp_path:
         assert app.screen is screen
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+        title = str(app.screen.query_one("#form-title").render())
+        assert title.startswith("New table") and "Host" not in title  # the form says what it opens
 
 
 async def test_with_no_tables_a_served_game_has_neither(tmp_path: Path) -> None:
@@ -205,3 +207,16 @@ async def test_another_browser_typing_the_creator_s_name_does_not_get_their_seat
                 await wait_for(pilot2, lambda: other.source.state.welcome is not None, "the Welcome", seconds=20)
                 assert other.source.state.seat == 1 and not other.source.state.host
             assert app.source.state.seat == 0 and app.source.state.host
+
+
+def test_connecting_to_a_served_table_does_not_show_the_serve_process_inner_address():
+    from types import SimpleNamespace
+
+    from mexitrain.ui.network_state import NetworkState, TableRequest
+
+    inner = "ws://127.0.0.1:40123/?b=0123456789abcdef"
+    link = SimpleNamespace(state="connecting", attempt=1, retry_in=None, error=None)
+    served = NetworkState(TableRequest(inner, "ABCDEF", "Ann", served=True), link=link)
+    assert served.bar_text(0.0) and "127.0.0.1" not in served.bar_text(0.0)
+    terminal = NetworkState(TableRequest("192.168.1.5:8765", "ABCDEF", "Ann"), link=link)
+    assert "192.168.1.5:8765" in terminal.bar_text(0.0)  # a terminal's join shows where it goes

@@ -250,17 +250,20 @@ class HostSetupScreen(NewGameScreen):
     of people: the first is the host's, the others are open for those who join. No "Play
     together" row (already on the way to a table), no "allow undo" box (a table has no undo),
     no Load… ^O nor Stats ^T (they lead away from the table; the app disables their keys
-    here, :func:`mexitrain.ui.remote._on_the_way`); the title wraps (it is long)."""
+    here, :func:`mexitrain.ui.local.on_the_way`); the title wraps (it is long)."""
 
     NETWORK_ROW = False
     FILE_BUTTONS = False
 
-    def __init__(self, setup: GameSetup | None = None, seed: int | None = None) -> None:
+    def __init__(self, setup: GameSetup | None = None, seed: int | None = None, served: bool = False) -> None:
         super().__init__(setup, seed=seed, can_go_back=True)
+        #: New table… in a served game (the serve process holds the table), not Host a table…
+        self.served = served
 
     def on_mount(self) -> None:
+        title = _("New table") if self.served else _("Host a table")
         self.query_one("#form-title", Label).update(
-            "[b]" + _("Host a table") + "[/] · [dim]" + _("person seats: the first is yours, the others are for those who join") + "[/]"
+            "[b]" + title + "[/] · [dim]" + _("person seats: the first is yours, the others are for those who join") + "[/]"
         )
         self.query_one("#start", Button).label = _("Open ▶")
         self.query_one("#undo_with_several").display = False  # no undo at a table on the network
