@@ -9,7 +9,6 @@ import asyncio
 import json
 from typing import Any
 
-import pytest
 from support.net import FAST, address, bots, served, table, until
 from websockets.asyncio.client import connect
 
@@ -163,3 +162,37 @@ async def test_an_old_watch_gets_the_version_line(tmp_path):
             await ws.send(json.dumps({"type": "watch", "version": 4, "code": server.code}))
             err = decode_server(await asyncio.wait_for(ws.recv(), 5))
         assert err.code == "version" and err.server_version == 5 and err.fatal
+
+
+def test_a_watcher_refuses_what_no_onlooker_may_be_sent():
+    """The decoder bounds an Onlooker as strictly as an Update: no hand, no draw's tile, a
+    view its rules could give; and a seat's Update is never taken by a watcher."""
+    from mexitrain.net.protocol import ProtocolError, check_follows
+    from mexitrain.rules import RuleSet, new_game, view
+
+    state = new_game(RuleSet(), players=3, seed=2)
+    good = Onlooker(seq=0, view=onlooker(state), names=("A", "B", "C"), kinds=("person",) * 3)
+    assert decode_server(encode(good)) == good
+
+    def refused(data) -> dict:
+        try:
+            decode_server(json.dumps(data))
+        except ProtocolError as exc:
+            return exc.values
+        raise AssertionError("taken")
+
+    data = json.loads(encode(good))
+    assert refused({**data, "view": {**data["view"], "hand": [[1, 2]]}})["reason"] == "unknown_field"
+    draw = {"type": "draw", "seat": 0, "tile": [1, 2], "train": None, "branch": 0}
+    assert refused({**data, "view": {**data["view"], "events": [draw]}})["field"] == "view.events"
+    assert refused({**data, "view": {**data["view"], "hand_sizes": [15, 15, 99]}})["reason"] in ("out_of_range", "inconsistent")
+    assert refused({**data, "names": ["A", "B"]})["field"] == "names"
+    watching = Watching(table="ABCDEF")
+    update = Update(seq=0, view=view(state, 0), names=("A", "B", "C"), kinds=("person",) * 3)
+    try:
+        check_follows(update, welcome=watching)
+    except ProtocolError as exc:
+        assert exc.values["reason"] == "inconsistent"
+    else:
+        raise AssertionError("a seat's view taken by a watcher")
+    check_follows(good, welcome=watching)
