@@ -47,6 +47,9 @@ class Source:
 
     #: the game screen shows the link's line (who is away, the link's state) under the status
     link: bool = False
+    #: the game is watched, not played: an onlooker's view (no hand, no move); the game screen
+    #: says "Watching" where a hand would be
+    watching: bool = False
     #: a note the help screen shows first (what this kind of game does not do), or None
     help_note: str | None = None
 

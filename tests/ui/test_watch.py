@@ -1,0 +1,109 @@
+"""Watching a table (issue #35 item 2, the app's side): the one game screen shows the
+onlooker's view at 80x24, trains, station and counts, no hand ("Watching" in its place), and
+no key that moves works; in French too. The server's side is tests/net/test_watch.py."""
+
+from __future__ import annotations
+
+import pytest
+from support.fake_table import NAMES, FakeClient, factory, lobby, my_turn_game
+from support.pilot import wait_for
+
+from mexitrain import i18n
+from mexitrain.net.protocol import Intent, Onlooker, Rematch, Seen, Watching
+from mexitrain.rules import apply, legal_actions, onlooker
+from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.network_state import TableRequest
+from mexitrain.ui.screens import GameScreen
+from mexitrain.ui.screens.lobby import LobbyScreen
+from mexitrain.ui.widgets import HandTray, StatusLine, TrainRows
+from mexitrain.ui.widgets.hub import StationHub
+
+MOVES = ("tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort", "why")
+
+
+def seen_by_watcher(game, seq: int = 1) -> Onlooker:
+    return Onlooker(seq=seq, view=onlooker(game), names=NAMES, kinds=("person", "person", "computer"))
+
+
+@pytest.fixture
+def french():
+    before = i18n.language()
+    yield lambda: i18n.set_language("fr")
+    i18n.set_language(before)
+
+
+async def _watching(pilot, app, client, game):
+    await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+    client.link("connected")
+    client.say(Watching(table="KXMPTR"))
+    client.say(lobby(started=False).model_copy(update={"watchers": 2}))
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+    client.say(lobby(started=True, open_seat=False))
+    client.say(seen_by_watcher(game))
+    await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.board is not None, "the game screen")
+
+
+async def test_a_watcher_sees_trains_and_counts_never_a_hand_and_cannot_move():
+    client = FakeClient()
+    request = TableRequest("127.0.0.1:8765", "KXMPTR", "Zoé", watch=True)
+    app = MexitrainApp(None, 0, table=request, client_factory=factory(client))
+    game = my_turn_game(0)  # a person's turn: still no move for a watcher
+    for _ in range(4):
+        game = apply(game, legal_actions(game)[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _watching(pilot, app, client, game)
+        screen = app.screen
+        board = screen.board
+        assert board.watching and board.view.hand == () and not board.my_turn and board.legal == ()
+        assert board.view.hand_sizes == game.hand_sizes and board.view.trains == game.trains
+        tray = screen.query_one(HandTray)
+        assert tray.header().startswith("Watching")
+        for action in MOVES:
+            assert not screen.check_action(action, (0,)), action
+        assert not app.check_action("undo", ()) and not app.check_action("hand_over", ())
+        shown = {k for k, b in screen.active_bindings.items() if b.binding.show and b.enabled}  # the footer's keys
+        assert not shown & {"enter", "d", "m", "g", "f", "o", "n", "u", "left", "up", "c"}
+        status = str(screen.query_one(StatusLine).render())
+        assert NAMES[game.turn] in status and "Your" not in status  # every seat named, nobody is "you"
+        hub = str(screen.query_one(StationHub).render())
+        assert all(name in hub for name in NAMES)
+        await pilot.press("enter", "d", "m", "n", "left", "1")
+        await pilot.pause()
+        assert not [m for m in client.sent if isinstance(m, Intent)]
+        rows = screen.query_one(TrainRows)
+        assert rows.region.height > 0 and rows.display
+        text = str(tray.render())
+        assert "Watching" in text
+        hand = set(game.hands[0]) | set(game.hands[1]) | set(game.hands[2])
+        assert not {t for t in hand if f"{t[0]}-{t[1]}" in text}
+        # the next moves come as onlooker views too
+        later = apply(game, legal_actions(game)[0])
+        client.say(seen_by_watcher(later, seq=2))
+        await wait_for(pilot, lambda: screen.board.view.events == onlooker(later).events, "the next view")
+        assert app.source.can_play_again() is False
+        await app.source.seen(1)
+        app.source.again()
+        await pilot.pause()
+        assert not [m for m in client.sent if isinstance(m, Seen | Rematch)]
+
+
+async def test_a_watcher_in_french(french):
+    french()
+    client = FakeClient()
+    request = TableRequest("127.0.0.1:8765", "KXMPTR", "", watch=True)
+    app = MexitrainApp(None, 0, table=request, client_factory=factory(client))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+        client.link("connected")
+        client.say(Watching(table="KXMPTR"))
+        client.say(lobby(started=False).model_copy(update={"watchers": 2}))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        await pilot.pause()
+        assert "2 spectateurs" in str(app.screen.query_one("#lobby-rules").render())
+        assert "Spectateur" in str(app.screen.query_one("#lobby-wait").render())
+        client.say(lobby(started=True, open_seat=False))
+        client.say(seen_by_watcher(my_turn_game(0)))
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.board is not None, "the game screen")
+        header = app.screen.query_one(HandTray).header()
+        assert header.startswith("Spectateur") and "main" in header
+        assert app.source.help_note.startswith("Vous regardez")
