@@ -588,7 +588,7 @@ class MexitrainApp(App[None]):
 
         def chosen(request: JoinRequest | None) -> None:
             if request is not None:
-                self.call_later(self.sit_at, TableRequest(request.address, request.code, request.name))
+                self.call_later(self.sit_at, TableRequest(request.address, request.code, request.name, watch=request.watch))
 
         self.push_screen(JoinScreen(), chosen)
 

@@ -107,3 +107,31 @@ async def test_a_watcher_in_french(french):
         header = app.screen.query_one(HandTray).header()
         assert header.startswith("Spectateur") and "main" in header
         assert app.source.help_note.startswith("Vous regardez")
+
+
+async def test_the_join_forms_watch_button_watches_the_table_without_a_name():
+    from mexitrain.ui.screens import NewGameScreen
+    from mexitrain.ui.screens.join import JoinScreen
+
+    client = FakeClient()
+    requests: list = []
+
+    def make(request, root):
+        requests.append(request)
+        return client
+
+    app = MexitrainApp(None, 0, client_factory=make, seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen), "the new-game screen")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), "the Join form")
+        form = app.screen
+        form.query_one("#join-address").value = "10.0.0.5:8765"
+        form.query_one("#join-code").value = "kxm ptr"
+        form.query_one("#join-name").value = ""
+        form.query_one("#join-watch").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+        [request] = requests
+        assert (request.address, request.code, request.name, request.watch) == ("10.0.0.5:8765", "KXMPTR", "", True)
+        assert app.source.watching
