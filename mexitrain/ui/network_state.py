@@ -138,7 +138,7 @@ class NetworkState:
             self.round_over_pending = True
         names = update.names
         notices = [
-            knock_notice(names[seat] if seat < len(names) else str(seat + 1), seat == self.seat)
+            knock_notice(names[seat] if seat < len(names) else str(seat + 1), seat == new.seat and not self.watching)
             for seat in knocked(old, new)
         ]
         if update.timed is not None and update.seq != self.timed_seq and update.timed < len(names):
@@ -147,7 +147,7 @@ class NetworkState:
         if old_update is not None:  # a person whose link had dropped is back
             now_away = {a.seat for a in update.away}
             for a in old_update.away:
-                if a.seat not in now_away and a.seat != self.seat and a.seat < len(names):
+                if a.seat not in now_away and (self.watching or a.seat != new.seat) and a.seat < len(names):
                     notices.append(Notice(back_text(names[a.seat]), _("Back at the table"), timeout=4))
         return notices
 

@@ -196,3 +196,30 @@ def test_a_watcher_refuses_what_no_onlooker_may_be_sent():
     else:
         raise AssertionError("a seat's view taken by a watcher")
     check_follows(good, welcome=watching)
+
+
+async def test_a_rematch_does_not_wait_for_a_watcher_who_sees_the_new_game(tmp_path):
+    """One person at the table: their rematch deals the new game at once, a watcher being
+    there or not; the watcher's Rematch and Seen change nothing; it is sent the new game."""
+    from mexitrain.net.bot import play_bot
+    from mexitrain.net.protocol import Rematch, Seen
+
+    setup = table(2, 1, rounds=1, seed=7, hand_size="5")
+    async with served(setup, tmp_path) as server:
+        w = Watcher(server)
+        await until(lambda: w.of(Watching))
+        bot = await asyncio.wait_for(
+            play_bot(address(server), server.code, "Ann", backoff=FAST, rematches=1), 60
+        )
+        assert bot.error is None
+        await until(lambda: server.game.games == 2 and server.state.over)
+        await until(lambda: w.last is not None and w.last.view.phase == "game_over" and w.last.seq == server.seq
+                    and w.last.view.seal == onlooker(server.state).seal)
+        seals = {m.view.seal for m in w.of(Onlooker)}
+        assert len(seals) == 2  # the first game and the rematch, each with its own seal
+        await w.client.send(Rematch())
+        await w.client.send(Seen(round=1))
+        await w.client.send(Intent(seq=99, action=Draw()))  # answered after the two before it
+        await until(lambda: any(m.seq == 99 for m in w.of(Refused)))
+        assert server.game.rematch == set() and server.game.games == 2
+        await w.close()

@@ -135,3 +135,24 @@ async def test_the_join_forms_watch_button_watches_the_table_without_a_name():
         [request] = requests
         assert (request.address, request.code, request.name, request.watch) == ("10.0.0.5:8765", "KXMPTR", "", True)
         assert app.source.watching
+
+
+def test_the_watchers_lines_in_both_languages(french):
+    from mexitrain.net.protocol import Refused, refusal
+    from mexitrain.text.net import error_text, refused_line, refused_text, watching_line
+
+    def lines():
+        return (
+            error_text("watchers_full", {"limit": 20}),
+            refused_text(refusal(Refused(seq=1, code="watching"))),
+            refused_line("watchers", "10.0.0.9", 3, {"limit": 20}),
+            watching_line(2),
+        )
+
+    english = lines()
+    assert "20" in english[0] and "watching" in english[1] and "3 watchers refused" in english[2]
+    assert english[3] == "Someone watches the table (2 watching)."
+    french()
+    fr = lines()
+    assert "spectateurs" in fr[0] and "spectateur" in fr[1] and "3 spectateurs refusés" in fr[2]
+    assert fr[3] == "Quelqu'un regarde la table (2 spectateurs)."
