@@ -156,3 +156,42 @@ def test_the_watchers_lines_in_both_languages(french):
     fr = lines()
     assert "spectateurs" in fr[0] and "spectateur" in fr[1] and "3 spectateurs refusés" in fr[2]
     assert fr[3] == "Quelqu'un regarde la table (2 spectateurs)."
+
+
+async def test_watching_a_real_table_to_its_end(tmp_path):
+    """Over a real socket: the app watches a table of two computer players from the lobby to
+    the final standings; the game does not wait for it to read a round's results, and no Play
+    again is offered."""
+    from mexitrain.game_setup import GameSetup, SeatConfig
+    from mexitrain.net.server import TableServer
+    from mexitrain.rules import RuleSet
+    from mexitrain.ui.screens import GameOverScreen, RoundOverScreen
+
+    setup = GameSetup(
+        rules=RuleSet(set=6, rounds=2), seed=5,
+        seats=(SeatConfig(name="Cal", kind="random"), SeatConfig(name="Dee", kind="random")),
+    )
+    server = TableServer(setup, data_dir=tmp_path / "server", open_seats=(), host_seat=None, pace=0.02)
+    await server.start("127.0.0.1", 0)
+    try:
+        request = TableRequest(f"127.0.0.1:{server.port}", server.code, "", watch=True)
+        app = MexitrainApp(None, 0, data_dir=tmp_path / "client", table=request)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.source.state.connected, "the lobby", seconds=20)
+            await wait_for(pilot, lambda: server.lobby().watchers == 1, "counted as a watcher")
+            server.start_game("random")
+            await wait_for(pilot, lambda: app.game_screen is not None and app.game_screen.board is not None, "the board", seconds=20)
+            board = app.game_screen.board
+            assert board.watching and board.view.hand == () and board.names == ("Cal", "Dee")
+            # the table never waits for the watcher to read the results: the game ends meanwhile
+            await wait_for(pilot, lambda: server.state.over, "the game's end", seconds=30)
+            for _ in range(4):
+                await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen | RoundOverScreen), "the results", seconds=20)
+                if isinstance(app.screen, GameOverScreen):
+                    break
+                await pilot.press("enter")  # the watcher reads round 1's results: nothing is sent
+            assert isinstance(app.screen, GameOverScreen) and not app.screen.again
+            assert not (tmp_path / "client" / "tokens").exists()  # a watcher keeps no token
+            assert server.state.over and len(server.state.results) == 2
+    finally:
+        await server.stop()
