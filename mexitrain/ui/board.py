@@ -224,6 +224,8 @@ def build(
         tray=tray,
         plan_len=plan_len,
     )
+    if watching:
+        return board  # nothing to select: no tile, no train to aim at (the view scrolls nowhere)
     selected = previous.selected if previous is not None and previous.seat == view.seat else None
     target = previous.target if previous is not None and previous.seat == view.seat else None
     # a tip is about one decision: it stays only while the view it was asked for does

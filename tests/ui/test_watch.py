@@ -55,6 +55,7 @@ async def test_a_watcher_sees_trains_and_counts_never_a_hand_and_cannot_move():
         screen = app.screen
         board = screen.board
         assert board.watching and board.view.hand == () and not board.my_turn and board.legal == ()
+        assert board.selected is None and board.target is None  # nothing aimed at, nothing scrolled to
         assert board.view.hand_sizes == game.hand_sizes and board.view.trains == game.trains
         tray = screen.query_one(HandTray)
         assert tray.header().startswith("Watching")
