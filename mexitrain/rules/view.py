@@ -242,28 +242,37 @@ def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: 
 
 def _facts(state: GameState, seat: int) -> dict:
     """The view's facts (see :class:`SeatView`), worked out once, from the core."""
-    from .engine import core_of, legal_actions
+    from .engine import legal_actions
 
-    c = core_of(state)
     legal: tuple[Action, ...] = ()
     if state.turn == seat and state.phase != "game_over":
         legal = legal_actions(state)
     forced = legal[0] if len(legal) == 1 and legal[0].type in ("mark", "pass") else None
-    doubles = tuple(
+    return dict(legal=legal, forced=forced, doubles=_doubles(state), knock=_knock(state))
+
+
+def _doubles(state: GameState) -> tuple[OpenDouble, ...]:
+    """Every double at a line's end, as the core judges it (a seat's and an onlooker's)."""
+    from .engine import core_of
+
+    return tuple(
         [
             construct(
                 OpenDouble,
                 dict(train=ti, line=li, pips=pips, satisfiable=sat, owed=owed, blocks=sat and not owed),
             )
-            for ti, li, pips, sat, owed in _open_doubles(c)
+            for ti, li, pips, sat, owed in _open_doubles(core_of(state))
         ]
     )
-    knock = None
+
+
+def _knock(state: GameState) -> int | None:
+    """The seat the last move left with one tile, while the game runs."""
     if state.events and state.phase != "game_over":
         last = state.events[-1]
         if last.type == "play" and state.hand_sizes[last.seat] == 1:
-            knock = last.seat
-    return dict(legal=legal, forced=forced, doubles=doubles, knock=knock)
+            return last.seat
+    return None
 
 
 def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
@@ -386,28 +395,9 @@ def _hide_all(events: tuple[Event, ...]) -> tuple[Event, ...]:
     return hidden
 
 
-def _doubles(state: GameState) -> tuple[OpenDouble, ...]:
-    from .engine import core_of
-
-    return tuple(
-        [
-            construct(
-                OpenDouble,
-                dict(train=ti, line=li, pips=pips, satisfiable=sat, owed=owed, blocks=sat and not owed),
-            )
-            for ti, li, pips, sat, owed in _open_doubles(core_of(state))
-        ]
-    )
-
-
 def onlooker(state: GameState, chosen: bool = False) -> OnlookerView:
     """What someone watching ``state`` may know (see :class:`OnlookerView`); ``chosen`` as
     for :func:`view`."""
-    knock = None
-    if state.events and state.phase != "game_over":
-        last = state.events[-1]
-        if last.type == "play" and state.hand_sizes[last.seat] == 1:
-            knock = last.seat
     last_round: tuple[Event, ...] = ()
     if state.results:
         last_round = tuple([_seen_by(e, _NOBODY) for e in state.results[-1].events])
@@ -440,7 +430,7 @@ def onlooker(state: GameState, chosen: bool = False) -> OnlookerView:
             seed_chosen=chosen,
             revealed_seed=state.seed if state.phase == "game_over" else None,
             doubles=_doubles(state),
-            knock=knock,
+            knock=_knock(state),
         ),
     )
 
