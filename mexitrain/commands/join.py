@@ -1,4 +1,5 @@
-"""``mexitrain join HOST:PORT CODE [--name NAME]``: sit at a table on the network.
+"""``mexitrain join HOST:PORT CODE [--name NAME] [--watch]``: sit at a table on the network,
+or watch it (``--watch``: no seat, the game as an onlooker sees it, no move).
 
 The address and the code are checked first (a bad one is one line, exit status 2); a table
 that cannot be reached is not an error here: the game's screen opens and says it is trying
@@ -18,6 +19,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", metavar=_("HOST:PORT"), help=_("the table's address, as the host's screen shows it"))
     p.add_argument("code", metavar=_("CODE"), help=_("the table's code (6 letters)"))
     p.add_argument("--name", type=name_value, metavar=_("NAME"), help=_("your name at the table (default: your user name)"))
+    p.add_argument("--watch", action="store_true",
+                   help=_("watch the table rather than sit at it: no seat, never a hand, no move"))
     add_data_dir_argument(p)
 
 
@@ -39,10 +42,12 @@ def run(args: argparse.Namespace) -> int:
         from ..ui.screens.join import default_name
     except ImportError as exc:
         raise CommandError(_("the game screens are not available: {error}").format(error=exc)) from None
+    watch = bool(getattr(args, "watch", False))
     name = args.name or default_name()
-    if not name:
+    if not name and not watch:  # a watcher needs no name
         raise UsageError(_("say your name at the table with --name NAME"))
     from ..i18n import language
 
-    status = run_table_app(args.address.strip(), code, name, data_dir=getattr(args, "data_dir", None), lang=language())
+    status = run_table_app(args.address.strip(), code, name or "", data_dir=getattr(args, "data_dir", None),
+                           lang=language(), watch=watch)
     return int(status or 0)

@@ -47,6 +47,8 @@ from .protocol import (
     Error,
     Hello,
     ProtocolError,
+    Watch,
+    Watching,
     Welcome,
     decode_server,
     encode,
@@ -137,7 +139,9 @@ class TableClient:
     only). ``backoff``: the first and longest wait between attempts; ``retry=False`` stops at
     the first lost connection. ``hello_timeout``: how long the table may take to welcome the
     Hello; ``error_bound`` and ``error_window``: how many non-fatal errors it may send in how
-    many seconds (``clock``'s).
+    many seconds (``clock``'s). ``watch``: watch the table rather than sit at it (a
+    :class:`Watch`, no seat and no token kept; the table answers :class:`Watching`, then sends
+    the onlooker's view).
     """
 
     def __init__(
@@ -157,7 +161,11 @@ class TableClient:
         error_bound: int = ERROR_BOUND,
         error_window: float = ERROR_WINDOW,
         clock: Callable[[], float] = time.monotonic,
+        watch: bool = False,
     ) -> None:
+        self.watch = watch
+        if watch:
+            data_dir = None  # a watcher keeps nothing: no token, no mark of a closed table
         self.address = address
         self.code = normalise_code(code) or code
         self.name = name
@@ -175,7 +183,7 @@ class TableClient:
         self.error_window = error_window
         self.clock = clock
         self._errors: deque[float] = deque()
-        self.welcome: Welcome | None = None
+        self.welcome: Welcome | Watching | None = None
         self.fatal: Error | None = None
         self._ws: ClientConnection | None = None
         self._closing = False
@@ -267,7 +275,11 @@ class TableClient:
             compression=None,
             proxy=None,
         ) as ws:
-            hello = Hello(version=PROTOCOL_VERSION, code=self.code, name=self.name, token=self.token, lang=self.lang)
+            hello: Hello | Watch
+            if self.watch:
+                hello = Watch(version=PROTOCOL_VERSION, code=self.code, name=self.name or None, lang=self.lang)
+            else:
+                hello = Hello(version=PROTOCOL_VERSION, code=self.code, name=self.name, token=self.token, lang=self.lang)
             await ws.send(encode(hello))
             self._ws = ws
             try:
@@ -290,7 +302,7 @@ class TableClient:
                         msg = decode_server(text)
                     except ProtocolError as exc:
                         return await self._end(ws, on_message, BAD_SERVER_MESSAGE, reason=_reason(exc))
-                    if isinstance(msg, Welcome):
+                    if isinstance(msg, Welcome | Watching):
                         welcomed = True
                         self._welcomed(msg)
                         await status(LinkStatus("connected", 0, None, None))
@@ -333,8 +345,10 @@ class TableClient:
             await r
         return code
 
-    def _welcomed(self, msg: Welcome) -> None:
+    def _welcomed(self, msg: Welcome | Watching) -> None:
         self.welcome = msg
+        if isinstance(msg, Watching):
+            return  # a watcher has no token to keep
         self._unmark_closed()  # the table is open again
         if msg.token != self.token:
             self.token = msg.token

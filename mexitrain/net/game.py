@@ -16,7 +16,7 @@ from typing import Any
 
 from ..game_setup import DEFAULT_NAMES, PLAY_STRIDE, GameSetup, SeatConfig, seat_seed
 from ..players import make_player
-from ..rules import GameState, IllegalAction, apply, new_game, view
+from ..rules import GameState, IllegalAction, apply, new_game, onlooker, view
 from ..storage import tokens
 from .protocol import (
     TURN_TIME_MAX,
@@ -25,6 +25,7 @@ from .protocol import (
     Intent,
     Lobby,
     LobbySeat,
+    Onlooker,
     Refused,
     Update,
     encode,
@@ -238,7 +239,8 @@ class ServerGame:
         return self.state
 
     # -- what is sent -----------------------------------------------------------------------------
-    def lobby(self) -> Lobby:
+    def lobby(self, watchers: int = 0) -> Lobby:
+        """Who sits where; ``watchers``: how many watch the table."""
         return Lobby(
             seats=tuple(
                 LobbySeat(
@@ -255,6 +257,7 @@ class ServerGame:
             started=self.started,
             turn_time=self._wire_turn_time(),
             absent=self.absent,  # type: ignore[arg-type]
+            watchers=watchers,
         )
 
     def _wire_turn_time(self) -> int | None:
@@ -295,6 +298,23 @@ class ServerGame:
             return {}
         away = self.away()
         return {seat: encode(self.update_for(seat, away)) for seat in sorted(seats)}
+
+    def onlooker_update(self, away: tuple[Away, ...] | None = None) -> Onlooker:
+        """What a watcher is sent now (:class:`Onlooker`): ``rules.onlooker(state)`` only,
+        with the fields an Update has beside its view."""
+        assert self.state is not None
+        return Onlooker(
+            seq=self.seq,
+            view=onlooker(self.state, self.setup.seed_chosen),
+            names=tuple(s.name for s in self.seats),
+            kinds=tuple("computer" if s.computer_plays else "person" for s in self.seats),
+            away=self.away() if away is None else away,
+            waiting=tuple(sorted(self.waiting)),
+            turn_time=self._wire_turn_time(),
+            turn_left=self.turn_left(),
+            timed=self.timed,
+            rematch=tuple(sorted(self.rematch)),
+        )
 
     # -- the game -------------------------------------------------------------------------------
     def seat_view(self, seat: int):

@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 #: Errors after which reconnecting cannot help: the client stops (TableClient.run returns).
 FATAL = frozenset(
-    {"version", "hello_first", "wrong_code", "bad_token", "bad_name", "table_full", "replaced", "flood", "table_closed"}
+    {"version", "hello_first", "wrong_code", "bad_token", "bad_name", "table_full", "replaced", "flood", "table_closed",
+     "watchers_full"}
 )
 
 
@@ -46,6 +47,7 @@ class Limits:
     close_timeout: float = 2.0
     write_limit: int = 64 * 1024  # bytes buffered for one client before a send waits
     sndbuf: int | None = None  # the kernel's send buffer for each connection (None: the system's)
+    watchers: int = 20  # watchers of the table at once (at most protocol.MAX_WATCHERS); more: watchers_full
     # What one address, one seat and everyone together may cost (net/guard.py,
     # docs/threat-model/flood.md). Over a cap a new TCP connection is closed at once; over a
     # rate the connection gets Error("too_many") and is closed (the client retries later).
@@ -91,6 +93,8 @@ class Connection:
         #: the last lobby and update texts sent: the same again is not sent
         self.last_lobby: str | None = None
         self.last_update: str | None = None
+        #: a watcher (a Watch, not a Hello): no seat, sent the onlooker's view, never moves
+        self.watcher = False
 
     def open(self) -> None:
         """Start the task that writes the queue to the socket."""

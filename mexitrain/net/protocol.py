@@ -40,7 +40,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..game_setup import AI_LEVELS
-from ..rules import Action, RuleSet, SeatView
+from ..rules import Action, OnlookerView, RuleSet, SeatView
 from ..rules.actions import SIMPLE_ACTIONS
 from ..rules.errors import FIELD_CODES, IllegalAction
 from ..rules.ruleset import HAND_SIZES, RuleSetError
@@ -53,8 +53,11 @@ from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, vis
 #: 2: the view carries the fair deal (seal, seed_chosen, revealed_seed); 3: the view carries
 #: the core's facts (legal, forced, doubles, knock) and a mark event its train (issue 33); 4: the
 #: turn timer (StartGame.turn_time, Update.turn_time, turn_left, timed) and the rematch (Rematch,
-#: Update.rematch, Lobby.turn_time and absent; issue 35 items 3 and 5)
-PROTOCOL_VERSION = 4
+#: Update.rematch, Lobby.turn_time and absent; issue 35 items 3 and 5); 5: watchers (Watch, Watching,
+#: Onlooker, Lobby.watchers, the error watchers_full and the refusal watching; issue 35 item 2)
+PROTOCOL_VERSION = 5
+#: The most watchers one table takes at once (:class:`Watch`); one more is told ``watchers_full``.
+MAX_WATCHERS = 20
 #: The turn timer's bounds in whole seconds (``mexitrain host --turn-time``, StartGame.turn_time).
 TURN_TIME_MIN = 10
 TURN_TIME_MAX = 600
@@ -92,6 +95,7 @@ ERROR_CODES: tuple[str, ...] = (
     "server_closing",  # the server restarts: the client reconnects (not sent by mexitrain host)
     "table_closed",  # the host closed the table on purpose (values: resumable): the client stops
     "not_over",  # Rematch while the game is not over
+    "watchers_full",  # a Watch when the table has MAX_WATCHERS watchers already (values: limit)
     "internal",  # the server failed on this message (a bug); the table goes on
 )
 
@@ -101,6 +105,7 @@ REFUSAL_CODES: tuple[str, ...] = (
     "not_your_turn",  # another seat is to move (values: turn)
     "no_seat",  # this client has no seat (the host of a headless table)
     "results_unseen",  # the next round waits for people to see the results (values: seats)
+    "watching",  # an intent from a watcher: someone who watches makes no move
 )
 
 
@@ -217,8 +222,26 @@ class Rematch(_Message):
     absent: Absent | None = None
 
 
-ClientMessage = Annotated[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch, Field(discriminator="type")]
-CLIENT_ADAPTER: TypeAdapter[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch] = TypeAdapter(ClientMessage)
+class Watch(_Message):
+    """The first message of someone who watches table ``code`` (instead of a Hello): no seat,
+    no token; ``name`` is optional (the server does not show it to anyone). The watcher is
+    sent :class:`Watching`, the lobby and an :class:`Onlooker` at every change; any intent
+    it sends is refused (``watching``)."""
+
+    type: Literal["watch"] = "watch"
+    version: int = Field(PROTOCOL_VERSION, ge=0, le=1_000_000)
+    code: str = Field(max_length=32)
+    name: Name | None = None
+    lang: str = Field("en", max_length=16, pattern=r"^[a-z]{2,3}([_-][A-Za-z0-9]{2,8})?$")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else _check_name(value)
+
+
+ClientMessage = Annotated[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch, Field(discriminator="type")]
+CLIENT_ADAPTER: TypeAdapter[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch] = TypeAdapter(ClientMessage)
 
 
 # -- server -> client -------------------------------------------------------------------------
@@ -255,6 +278,8 @@ class Lobby(_Message):
     #: the turn timer in seconds (None: none) and what a rematch does with a person who left
     turn_time: TurnTime | None = None
     absent: Absent = "computer"
+    #: how many watch the table (:class:`Watch`), at most :data:`MAX_WATCHERS`
+    watchers: int = Field(0, ge=0, le=MAX_WATCHERS)
 
 
 class Away(_Message):
@@ -291,6 +316,41 @@ class Update(_Message):
     rematch: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
 
 
+class Watching(_Message):
+    """A watcher's welcome (the answer to :class:`Watch`): the table's code; no seat, no token."""
+
+    type: Literal["watching"] = "watching"
+    version: int = PROTOCOL_VERSION
+    table: str = Field(max_length=32)
+
+    @property
+    def seat(self) -> None:
+        """No seat (read alike with a Welcome's)."""
+        return None
+
+    @property
+    def host(self) -> bool:
+        return False
+
+
+class Onlooker(_Message):
+    """The game after action number ``seq`` as a watcher sees it: ``view`` is
+    ``rules.onlooker(state)`` (never a hand, never the boneyard, no draw's tile); the other
+    fields are an :class:`Update`'s."""
+
+    type: Literal["onlooker"] = "onlooker"
+    seq: Seq
+    view: OnlookerView
+    names: tuple[Annotated[str, Field(max_length=NAME_MAX)], ...] = Field(max_length=MAX_SEATS)
+    kinds: tuple[Literal["person", "computer"], ...] = Field(max_length=MAX_SEATS)
+    away: tuple[Away, ...] = Field((), max_length=MAX_SEATS)
+    waiting: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
+    turn_time: TurnTime | None = None
+    turn_left: int | None = Field(None, ge=0, le=TURN_TIME_MAX)
+    timed: Seat | None = None
+    rematch: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
+
+
 class Refused(_Message):
     """The intent ``seq`` was refused: a rules code (IllegalAction's, with its values as
     JSON: tiles are lists) or one of :data:`REFUSAL_CODES`. The connection stays open."""
@@ -312,11 +372,11 @@ class Error(_Message):
     server_version: int | None = None
 
 
-ServerMessage = Annotated[Welcome | Lobby | Update | Refused | Error, Field(discriminator="type")]
-SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error] = TypeAdapter(ServerMessage)
+ServerMessage = Annotated[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker, Field(discriminator="type")]
+SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker] = TypeAdapter(ServerMessage)
 
-_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen", "rematch"}
-_SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error"}
+_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen", "rematch", "watch"}
+_SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error", "watching", "onlooker"}
 
 
 # -- encoding ---------------------------------------------------------------------------------
@@ -357,7 +417,7 @@ def _field(exc: ValidationError) -> str:
     return ".".join(str(p) for p in errors[0]["loc"][1:])[:80]  # [0] is the type
 
 
-def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch:
+def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch:
     """A client message, or :class:`ProtocolError` (bad_json, unknown_type, bad_message,
     too_big, version). A Hello of another version is ``version`` whatever its other fields."""
     if _size(text) <= MAX_CLIENT_MESSAGE:
@@ -366,10 +426,10 @@ def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | 
         except ValidationError:
             pass  # below: which problem it is
         else:
-            if not (isinstance(msg, Hello) and msg.version != PROTOCOL_VERSION):
+            if not (isinstance(msg, Hello | Watch) and msg.version != PROTOCOL_VERSION):
                 return msg
     data = _load(text, MAX_CLIENT_MESSAGE, _CLIENT_TYPES)
-    if data["type"] == "hello":
+    if data["type"] in ("hello", "watch"):
         version = data.get("version")
         if isinstance(version, int) and not isinstance(version, bool) and version != PROTOCOL_VERSION:
             raise ProtocolError("version", version=max(-1, min(version, 1_000_000)))
@@ -641,6 +701,7 @@ REFUSED_VALUES: dict[str, dict[str, tuple[Any, bool]]] = {
     "not_your_turn": {"turn": (_SEAT, False)},
     "no_seat": {},
     "results_unseen": {"seats": (_SEATS, False)},
+    "watching": {},
 }
 
 #: code -> {key: (check, required)}: the values each error code (:data:`ERROR_CODES`, and
@@ -654,6 +715,7 @@ ERROR_VALUES: dict[str, dict[str, tuple[Any, bool]]] = {
     "bad_name": {"char": (_CODEPOINT, False), "length": (_COUNT, False)},
     "bad_seat": {"seat": (_SEAT, False)},
     "table_closed": {"resumable": (_BOOL, False)},
+    "watchers_full": {"limit": (_COUNT, False)},
     BAD_SERVER_MESSAGE: {
         "type": (_text_or_none, False),
         "field": (_text, False),
@@ -757,10 +819,11 @@ def _check_facts(v: SeatView, n: int, top: int, field: str) -> None:
     """The core's facts of a view (issue 33) agree with the view: moves only on this seat's
     turn, each a tile of its hand on a line that exists; the forced move one of them and the
     only one; each open double at the end of its line; the knock a seat with one tile."""
-    if v.legal and not v.my_turn:
+    legal = getattr(v, "legal", ())  # an onlooker's view has no moves, no hand
+    if legal and not v.my_turn:
         raise _Refuse(f"{field}.legal", "inconsistent")
-    hand = {(a, b) if a <= b else (b, a) for a, b in v.hand}
-    for k, a in enumerate(v.legal):
+    hand = {(a, b) if a <= b else (b, a) for a, b in getattr(v, "hand", ())}
+    for k, a in enumerate(legal):
         if a.type != "play":
             continue
         ti = n if a.train == "mexican" else a.train
@@ -769,7 +832,8 @@ def _check_facts(v: SeatView, n: int, top: int, field: str) -> None:
         x, y = a.tile
         if ((x, y) if x <= y else (y, x)) not in hand:
             raise _Refuse(f"{field}.legal.{k}.tile", "inconsistent")
-    if v.forced is not None and (v.legal != (v.forced,) or v.forced.type not in ("mark", "pass")):
+    forced = getattr(v, "forced", None)
+    if forced is not None and (legal != (forced,) or forced.type not in ("mark", "pass")):
         raise _Refuse(f"{field}.forced", "inconsistent")
     for k, d in enumerate(v.doubles):
         if not (0 <= d.train <= n and 0 <= d.line < len(v.trains[d.train].lines) and 0 <= d.pips <= top):
@@ -783,12 +847,15 @@ def _check_facts(v: SeatView, n: int, top: int, field: str) -> None:
             raise _Refuse(f"{field}.knock", "inconsistent")
 
 
-def _check_view(v: SeatView, field: str = "view") -> None:
+def _check_view(v: SeatView | OnlookerView, field: str = "view") -> None:
     """Refuse (:class:`_Refuse`) a view its own rules could not give: a number of players
     the rules cannot deal, a seat, turn or starter out of range, per-seat lists of another
     length than the players (the trains one more), tiles outside the set or twice, more tiles
     than the set holds, a round beyond the rules' rounds, more events than a round can have,
-    scores beyond a set's pips, results that are not the rounds played."""
+    scores beyond a set's pips, results that are not the rounds played. An onlooker's view
+    (:class:`OnlookerView`) is checked alike, less what it has not (a seat, hands, a drawn
+    tile, moves), and no draw in it may show its tile."""
+    watcher = isinstance(v, OnlookerView)
     rules = v.rules
     _check_rules(rules, f"{field}.rules")
     n = v.players
@@ -802,7 +869,7 @@ def _check_view(v: SeatView, field: str = "view") -> None:
     tiles = len(full_set(top))
     over = v.phase == "game_over"
     lines = max_lines(top, rules.branching_doubles)
-    for name in ("seat", "first_seat", "turn"):
+    for name in ("first_seat", "turn") if watcher else ("seat", "first_seat", "turn"):
         _seat(getattr(v, name), n, f"{field}.{name}")
     for name in ("engine_seat", "mexican_starter"):
         _seat(getattr(v, name), n, f"{field}.{name}", optional=True)
@@ -810,15 +877,22 @@ def _check_view(v: SeatView, field: str = "view") -> None:
         raise _Refuse(f"{field}.round", "out_of_range")
     if not 0 <= v.engine <= top:
         raise _Refuse(f"{field}.engine", "out_of_range")
-    for name in ("hands", "hand_sizes", "chain_right", "failed"):
+    for name in ("hand_sizes", "chain_right", "failed") if watcher else ("hands", "hand_sizes", "chain_right", "failed"):
         if len(getattr(v, name)) != n:
             raise _Refuse(f"{field}.{name}", "inconsistent")
     if len(v.trains) != n + 1:
         raise _Refuse(f"{field}.trains", "inconsistent")
     # the hands: this seat's own, the others' only with open hands, each as long as its size
-    if v.hands[v.seat] != v.hand:
+    hands = (None,) * n if watcher else v.hands
+    if watcher:
+        if any(not 0 <= size <= tiles for size in v.hand_sizes):
+            raise _Refuse(f"{field}.hand_sizes", "out_of_range")
+        for key in ("events", "last_round_events"):  # an onlooker sees no draw's tile
+            if any(e.type == "draw" and e.tile is not None for e in getattr(v, key)):
+                raise _Refuse(f"{field}.{key}", "inconsistent")
+    elif v.hands[v.seat] != v.hand:
         raise _Refuse(f"{field}.hand", "inconsistent")
-    for i, hand in enumerate(v.hands):
+    for i, hand in enumerate(() if watcher else hands):
         if (hand is None) == (rules.open_hands or i == v.seat):
             raise _Refuse(f"{field}.hands.{i}", "inconsistent")
         if not 0 <= v.hand_sizes[i] <= tiles:
@@ -839,7 +913,7 @@ def _check_view(v: SeatView, field: str = "view") -> None:
             raise _Refuse(where, "inconsistent")
         seen.add(key)
 
-    for i, hand in enumerate(v.hands):
+    for i, hand in enumerate(hands):
         for t in hand or ():
             place(t, f"{field}.hands.{i}")
     on_trains = 0
@@ -878,9 +952,9 @@ def _check_view(v: SeatView, field: str = "view") -> None:
         line = v.trains[v.double_line[0]].lines[v.double_line[1]]
         if not line or line[-1][0] != line[-1][1]:  # a follow-up is owed to a double
             raise _Refuse(f"{field}.double_line", "inconsistent")
-    if (v.drawn is not None) != (v.phase in ("drawn", "follow_up_drawn") and v.turn == v.seat):
+    if not watcher and (v.drawn is not None) != (v.phase in ("drawn", "follow_up_drawn") and v.turn == v.seat):
         raise _Refuse(f"{field}.drawn", "inconsistent")
-    if v.drawn is not None and v.drawn not in v.hand:
+    if not watcher and v.drawn is not None and v.drawn not in v.hand:
         raise _Refuse(f"{field}.drawn", "inconsistent")
     if v.phase == "chain" and rules.opening == "normal":
         raise _Refuse(f"{field}.phase", "inconsistent")
@@ -941,7 +1015,7 @@ def _check_view(v: SeatView, field: str = "view") -> None:
 
 # -- each message ------------------------------------------------------------------------------------
 
-ServerMessageType = Welcome | Lobby | Update | Refused | Error
+ServerMessageType = Welcome | Lobby | Update | Refused | Error | Watching | Onlooker
 
 
 def check_server_message(msg: ServerMessageType) -> ServerMessageType:
@@ -980,7 +1054,13 @@ def _check(msg: ServerMessageType) -> ServerMessageType:
                 raise _Refuse(f"seats.{i}.host", "inconsistent")
         if sum(s.host for s in msg.seats) > 1:
             raise _Refuse("seats", "inconsistent")
-    elif isinstance(msg, Update):
+    elif isinstance(msg, Watching):
+        if msg.version != PROTOCOL_VERSION:
+            raise _Refuse("version", "inconsistent")
+        _text(msg.table, "table")
+        if normalise_code(msg.table) != msg.table:
+            raise _Refuse("table", "bad_field")
+    elif isinstance(msg, Update | Onlooker):
         _check_view(msg.view)
         n = msg.view.players
         if len(msg.names) != n:
@@ -1027,9 +1107,9 @@ def _check(msg: ServerMessageType) -> ServerMessageType:
 def check_follows(
     msg: ServerMessageType,
     *,
-    welcome: Welcome | None = None,
+    welcome: Welcome | Watching | None = None,
     lobby: Lobby | None = None,
-    update: Update | None = None,
+    update: Update | Onlooker | None = None,
 ) -> None:
     """Raise :class:`ProtocolError` (:data:`BAD_SERVER_MESSAGE`) when ``msg``, decoded, cannot
     come after what the client already has of this table: its ``welcome``, last ``lobby`` and
@@ -1044,7 +1124,7 @@ def check_follows(
         raise refused.error(msg.type) from None
 
 
-def _same_table(players: int, rules: RuleSet, lobby: Lobby | None, update: Update | None, field: str) -> None:
+def _same_table(players: int, rules: RuleSet, lobby: Lobby | None, update: Update | Onlooker | None, field: str) -> None:
     if lobby is not None:
         if len(lobby.seats) != players:
             raise _Refuse(field + "players", "inconsistent")
@@ -1057,10 +1137,20 @@ def _same_table(players: int, rules: RuleSet, lobby: Lobby | None, update: Updat
             raise _Refuse(field + "rules", "inconsistent")
 
 
-def _follows(msg: ServerMessageType, welcome: Welcome | None, lobby: Lobby | None, update: Update | None) -> None:
-    if isinstance(msg, Update):
+def _follows(
+    msg: ServerMessageType, welcome: Welcome | Watching | None, lobby: Lobby | None, update: Update | Onlooker | None
+) -> None:
+    if isinstance(msg, Onlooker):  # a watcher's view, only to a watcher
         if welcome is None:
             raise _Refuse("", "out_of_order")
+        if not isinstance(welcome, Watching) or isinstance(update, Update):
+            raise _Refuse("view", "inconsistent")
+        _same_table(msg.view.players, msg.view.rules, lobby, update, "view.")
+    elif isinstance(msg, Update):
+        if welcome is None:
+            raise _Refuse("", "out_of_order")
+        if isinstance(welcome, Watching) or isinstance(update, Onlooker):
+            raise _Refuse("view", "inconsistent")  # a seat's view, never to a watcher
         if welcome.seat != msg.view.seat:
             raise _Refuse("view.seat", "inconsistent")
         if update is not None and update.view.seat != msg.view.seat:
@@ -1068,8 +1158,10 @@ def _follows(msg: ServerMessageType, welcome: Welcome | None, lobby: Lobby | Non
         _same_table(msg.view.players, msg.view.rules, lobby, update, "view.")
     elif isinstance(msg, Lobby):
         _same_table(len(msg.seats), msg.rules, lobby, update, "")
-    elif isinstance(msg, Welcome) and update is not None and msg.seat != update.view.seat:
+    elif isinstance(msg, Welcome) and update is not None and (isinstance(update, Onlooker) or msg.seat != update.view.seat):
         raise _Refuse("seat", "inconsistent")  # coming back takes back the same seat
+    elif isinstance(msg, Watching) and isinstance(update, Update):
+        raise _Refuse("", "inconsistent")  # a seat does not become a watcher
 
 
 # -- reading ------------------------------------------------------------------------------------------
@@ -1118,7 +1210,7 @@ def _precheck(data: dict) -> None:
     (:data:`MAX_PLAYERS`, :data:`MAX_TILES`, :data:`MAX_EVENTS`...) before pydantic builds a
     model of them; :func:`_check_view` checks them against the message's own rules after."""
     v = data.get("view")
-    if data.get("type") != "update" or not isinstance(v, dict):
+    if data.get("type") not in ("update", "onlooker") or not isinstance(v, dict):
         return
     for key in ("hand_sizes", "chain_right", "failed", "opening_queue", "winners"):
         _count(v.get(key), f"view.{key}", MAX_PLAYERS)
@@ -1142,7 +1234,7 @@ def _precheck(data: dict) -> None:
             _count(result.get("scores"), f"view.results.{k}.scores", MAX_PLAYERS)
 
 
-def decode_server(text: str | bytes) -> Welcome | Lobby | Update | Refused | Error:
+def decode_server(text: str | bytes) -> Welcome | Lobby | Update | Refused | Error | Watching | Onlooker:
     """A server message a guest may take (see above: :func:`check_server_message`), or
     :class:`ProtocolError` with code :data:`BAD_SERVER_MESSAGE` and values ``type``,
     ``field``, ``reason`` (:data:`BAD_SERVER_REASONS`), and ``char`` or ``limit``. Never any

@@ -43,6 +43,7 @@ from .guard import FD_RESERVE, Admission, Buckets, Refusals, address_key, open_f
 from .links import FATAL, Connection, Limits
 from .protocol import (
     MAX_SEATS,
+    MAX_WATCHERS,
     PROTOCOL_VERSION,
     Bye,
     Error,
@@ -55,6 +56,8 @@ from .protocol import (
     Rematch,
     Seen,
     StartGame,
+    Watch,
+    Watching,
     Welcome,
     decode_client,
     encode,
@@ -68,7 +71,7 @@ log = logging.getLogger(__name__)
 
 #: on_event(kind, **values): "joined", "back", "left", "started", "over", "timed" (name, seat:
 #: the turn timer played that seat's tip), "rematch" (name, seat: accepted a new game),
-#: "rematch_started", and "refused" (why, who, count and the limit's values: what was refused,
+#: "rematch_started", "watching" (count: someone began watching; how many watch now), and "refused" (why, who, count and the limit's values: what was refused,
 #: said once per window)
 Event = Callable[..., None]
 
@@ -208,7 +211,11 @@ class TableServer:
         return self.files.game_path
 
     def lobby(self) -> Lobby:
-        return self.game.lobby()
+        return self.game.lobby(self.watchers())
+
+    def watchers(self) -> int:
+        """How many watch the table now (:class:`Watch`)."""
+        return min(MAX_WATCHERS, sum(1 for c in self._conns if c.watcher and not c.closing))
 
     def _away(self):
         return self.game.away()
@@ -530,6 +537,7 @@ class TableServer:
         """Each seated connection its update, unless it is the very one it was sent last."""
         if not self._live:
             return
+        self._broadcast_onlooker()
         conns = [c for c in self._conns if c.seat is not None and not c.closing]
         texts = self.game.updates({c.seat for c in conns if c.seat is not None})
         for conn in conns:
@@ -538,10 +546,22 @@ class TableServer:
                 conn.last_update = text
                 conn.send(text)
 
+    def _broadcast_onlooker(self) -> None:
+        """Each watcher the onlooker's view (built and encoded once for them all), unless it
+        is the very one it was sent last."""
+        conns = [c for c in self._conns if c.watcher and not c.closing]
+        if not conns or self.state is None:
+            return
+        text = encode(self.game.onlooker_update())
+        for conn in conns:
+            if text != conn.last_update:
+                conn.last_update = text
+                conn.send(text)
+
     def _broadcast_lobby(self) -> None:
         text = encode(self.lobby())
         for conn in list(self._conns):
-            if (conn.seat is not None or conn.host) and text != conn.last_lobby:
+            if (conn.seat is not None or conn.host or conn.watcher) and text != conn.last_lobby:
                 conn.last_lobby = text
                 conn.send(text)
 
@@ -667,10 +687,13 @@ class TableServer:
         except ProtocolError as exc:
             await conn.fail(exc.code, fatal=True, **exc.values)  # a broken Hello: retrying cannot help
             return
-        if not isinstance(hello, Hello):
+        if isinstance(hello, Watch):
+            if not await self._watch(conn, hello):
+                return
+        elif not isinstance(hello, Hello):
             await conn.fail("hello_first")
             return
-        if not await self._join(conn, hello):
+        elif not await self._join(conn, hello):
             return
         async for text in conn.ws:
             if not conn.allow():
@@ -743,6 +766,27 @@ class TableServer:
         self._kick.set()
         return True
 
+    async def _watch(self, conn: Connection, watch: Watch) -> bool:
+        """Someone watches the table: no seat, no token; sent the lobby and the onlooker's
+        view (:meth:`ServerGame.onlooker_update`) from now on. At most ``Limits.watchers``
+        at once (``watchers_full``, fatal); a wrong code is answered late, as a Hello's."""
+        code = normalise_code(watch.code) or ""
+        if not hmac.compare_digest(code.encode(), self.code.encode()):
+            self._refused("wrong_code", conn.address)
+            await asyncio.sleep(self.limits.wrong_code_delay)
+            await conn.fail("wrong_code")
+            return False
+        limit = min(self.limits.watchers, MAX_WATCHERS)
+        if self.watchers() >= limit:
+            self._refused("watchers", conn.address, limit=limit)
+            await conn.fail("watchers_full", limit=limit)
+            return False
+        conn.watcher = True
+        conn.send(Watching(table=self.code))
+        self._event("watching", count=self.watchers())
+        self._announce(updates=self.started)  # the lobby's count, and this watcher's view
+        return True
+
     def _take_back(self, conn: Connection, s: Seat, hello: Hello) -> None:
         """The person of seat ``s`` is back on ``conn`` (another connection of theirs is closed)."""
         old = s.conn
@@ -773,6 +817,10 @@ class TableServer:
         return unused_name(name, taken)
 
     def _left(self, conn: Connection) -> None:
+        if conn.watcher:  # nothing waits for a watcher: only the lobby's count changes
+            conn.watcher = False
+            self._announce(updates=False)
+            return
         if conn.seat is None:
             return
         s = self.seats[conn.seat]
@@ -789,8 +837,10 @@ class TableServer:
         self._rematch_check()  # a rematch may have waited only for them
 
     def _on_message(self, conn: Connection, msg: Any) -> None:
-        if isinstance(msg, Hello):
+        if isinstance(msg, Hello | Watch):
             conn.send(Error(code="hello_first"))
+        elif isinstance(msg, Intent) and conn.watcher:
+            conn.send(Refused(seq=msg.seq, code="watching"))  # someone who watches makes no move
         elif isinstance(msg, Intent):
             result = self.game.check(conn.seat, msg)
             if not self._live and not isinstance(result, Refused):  # dealt, not yet announced

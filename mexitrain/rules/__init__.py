@@ -30,7 +30,18 @@ from .ruleset import HAND_SIZES, PRESETS, RuleSet, RuleSetError, make_rules
 from .scoring import Standing, decided_by, sides, standings, winners
 from .state import Event, GameState, RoundResult, Train
 from .tiles import Tile, fmt, full_set, is_double, pips, tile
-from .view import OpenDouble, PublicRound, SeatView, determinize, view, view_legal_actions
+from .view import (
+    OnlookerView,
+    OpenDouble,
+    PublicRound,
+    SeatView,
+    determinize,
+    onlooker,
+    public_part,
+    view,
+    view_legal_actions,
+    watched,
+)
 
 __all__ = [
     "ACTION_ADAPTER", "DRAW", "MARK", "MEXICAN", "PASS", "SKIP", "Action", "Draw", "Mark",
@@ -38,6 +49,6 @@ __all__ = [
     "swan_order", "IllegalAction", "HAND_SIZES", "PRESETS",
     "RuleSet", "RuleSetError", "make_rules", "Standing", "decided_by", "sides", "standings",
     "winners", "Event", "GameState", "RoundResult", "Train", "Tile", "fmt", "full_set",
-    "is_double", "pips", "tile", "OpenDouble", "PublicRound", "SeatView", "determinize", "view",
+    "is_double", "pips", "tile", "OnlookerView", "onlooker", "public_part", "watched", "OpenDouble", "PublicRound", "SeatView", "determinize", "view",
     "view_legal_actions",
 ]

@@ -242,28 +242,37 @@ def _last_round_events(results: tuple[RoundResult, ...], seat: int, open_hands: 
 
 def _facts(state: GameState, seat: int) -> dict:
     """The view's facts (see :class:`SeatView`), worked out once, from the core."""
-    from .engine import core_of, legal_actions
+    from .engine import legal_actions
 
-    c = core_of(state)
     legal: tuple[Action, ...] = ()
     if state.turn == seat and state.phase != "game_over":
         legal = legal_actions(state)
     forced = legal[0] if len(legal) == 1 and legal[0].type in ("mark", "pass") else None
-    doubles = tuple(
+    return dict(legal=legal, forced=forced, doubles=_doubles(state), knock=_knock(state))
+
+
+def _doubles(state: GameState) -> tuple[OpenDouble, ...]:
+    """Every double at a line's end, as the core judges it (a seat's and an onlooker's)."""
+    from .engine import core_of
+
+    return tuple(
         [
             construct(
                 OpenDouble,
                 dict(train=ti, line=li, pips=pips, satisfiable=sat, owed=owed, blocks=sat and not owed),
             )
-            for ti, li, pips, sat, owed in _open_doubles(c)
+            for ti, li, pips, sat, owed in _open_doubles(core_of(state))
         ]
     )
-    knock = None
+
+
+def _knock(state: GameState) -> int | None:
+    """The seat the last move left with one tile, while the game runs."""
     if state.events and state.phase != "game_over":
         last = state.events[-1]
         if last.type == "play" and state.hand_sizes[last.seat] == 1:
-            knock = last.seat
-    return dict(legal=legal, forced=forced, doubles=doubles, knock=knock)
+            return last.seat
+    return None
 
 
 def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
@@ -308,6 +317,150 @@ def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
             **_facts(state, seat),
         ),
     )
+
+
+# -- an onlooker (issue #35: a spectator at a table) ---------------------------------------------
+
+
+class OnlookerView(BaseModel):
+    """The game as someone who watches it sees it: no seat, so no hand at all (not even with
+    ``open_hands``: a watcher is not at the table), no drawn tile, no legal move. Hidden
+    information as a type: the fields below are every one it has; none of them holds a tile of
+    a hand or of the boneyard, nor the seed while the game runs.
+
+    It keeps what every seat sees alike (:func:`public_part` of any seat's view is this view):
+    each hand's size, the boneyard's size, the trains and markers, the station, whose turn it
+    is and where that turn stands, the move log with every draw hidden (who drew, never what),
+    the finished rounds with their leftover hands (public once a round is scored, as every seat
+    sees them) and the score sheet, the fair deal's seal (and the seed once the game is over,
+    as every seat is told it then), and the core's facts a screen reads: the open doubles
+    (which block, which one the seat to move follows) and the knock."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rules: RuleSet
+    players: int
+    round: int
+    engine: int
+    engine_seat: int | None
+    first_seat: int
+    turn: int
+    phase: Phase
+    hand_sizes: tuple[int, ...]
+    boneyard_size: int
+    trains: tuple[Train, ...]
+    mexican_starter: int | None
+    double_line: tuple[int, int] | None
+    swan_pos: int | None
+    chain_right: tuple[bool, ...]
+    opening_queue: tuple[int, ...]
+    failed: tuple[bool, ...]
+    idle_turns: int
+    events: tuple[Event, ...]  # this round; every draw without its tile
+    results: tuple[PublicRound, ...]
+    last_round_events: tuple[Event, ...] = ()  # the round just finished, hidden as ``events``
+    winners: tuple[int, ...]
+    seal: str = ""
+    seed_chosen: bool = False
+    revealed_seed: int | None = None  # once the game is over, as every seat is told it
+    doubles: tuple[OpenDouble, ...] = ()
+    knock: int | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "game_over"
+
+    @property
+    def blocking(self) -> tuple[OpenDouble, ...]:
+        """The open doubles that restrict the seat to move now (the core's ``blocks``)."""
+        return tuple(d for d in self.doubles if d.blocks)
+
+
+#: An onlooker's draws: every draw without its tile (the seat number -1 is no seat, so that
+#: :func:`_seen_by` hides each one).
+_NOBODY = -1
+_LAST_ONLOOKER = cache.new("view.last_onlooker")
+
+
+def _hide_all(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """``events`` with every draw hidden (an onlooker's), extending the last result when
+    the round only grew."""
+    done, hidden = _LAST_ONLOOKER.get(0, ((), ()))
+    k = len(done)
+    if not (k and len(events) >= k and events[:k] == done):
+        k, hidden = 0, ()
+    if k < len(events):
+        hidden = hidden + tuple([_seen_by(e, _NOBODY) for e in events[k:]])
+    _LAST_ONLOOKER.put(0, (events, hidden))
+    return hidden
+
+
+def onlooker(state: GameState, chosen: bool = False) -> OnlookerView:
+    """What someone watching ``state`` may know (see :class:`OnlookerView`); ``chosen`` as
+    for :func:`view`."""
+    last_round: tuple[Event, ...] = ()
+    if state.results:
+        last_round = tuple([_seen_by(e, _NOBODY) for e in state.results[-1].events])
+    return construct(
+        OnlookerView,
+        dict(
+            rules=state.rules,
+            players=state.players,
+            round=state.round,
+            engine=state.engine,
+            engine_seat=state.engine_seat,
+            first_seat=state.first_seat,
+            turn=state.turn,
+            phase=state.phase,
+            hand_sizes=state.hand_sizes,
+            boneyard_size=len(state.boneyard),
+            trains=state.trains,
+            mexican_starter=state.mexican_starter,
+            double_line=state.double_line,
+            swan_pos=state.swan_pos,
+            chain_right=state.chain_right,
+            opening_queue=state.opening_queue,
+            failed=state.failed,
+            idle_turns=state.idle_turns,
+            events=_hide_all(state.events),
+            results=_PUBLIC_ROUNDS.memo(state.results, lambda: _public_rounds(state.results)),
+            last_round_events=last_round,
+            winners=state.winners,
+            seal=_SEALS.memo(state.seed, lambda: seal(state.seed) if keyed(state.seed) else ""),
+            seed_chosen=chosen,
+            revealed_seed=state.seed if state.phase == "game_over" else None,
+            doubles=_doubles(state),
+            knock=_knock(state),
+        ),
+    )
+
+
+def public_part(v: SeatView) -> OnlookerView:
+    """What of seat ``v.seat``'s view every seat sees alike: its hands, drawn tile and moves
+    left out, every draw hidden. ``public_part(view(state, s)) == onlooker(state)`` for
+    every seat ``s`` (tests/rules/test_onlooker.py)."""
+    values = {k: getattr(v, k) for k in OnlookerView.model_fields}
+    values["events"] = tuple([_seen_by(e, _NOBODY) for e in v.events])
+    values["last_round_events"] = tuple([_seen_by(e, _NOBODY) for e in v.last_round_events])
+    return construct(OnlookerView, values)
+
+
+def watched(o: OnlookerView) -> SeatView:
+    """An onlooker's view in the form the game screens read (one board for every source):
+    a :class:`SeatView` with no hand (``hands`` all None, ``hand`` empty), no drawn tile and
+    no legal move. Its ``seat`` is no one's: the seat after the one to move, so that it is
+    never "your turn" (the app names every seat for a watcher, and its keys that move are
+    off). Only for showing: never sent, never given to a player."""
+    values = {k: getattr(o, k) for k in OnlookerView.model_fields}
+    values.update(
+        seat=(o.turn + 1) % o.players,
+        hand=(),
+        hands=(None,) * o.players,
+        drawn=None,
+        legal=(),
+        forced=None,
+    )
+    return construct(SeatView, values)
 
 
 def determinize(

@@ -17,7 +17,7 @@ from .names import printable
 from .refusals import reason_text
 
 #: The rules' own refusals are worded by text.refusals; these are the table's.
-_TABLE_REFUSALS = ("not_started", "not_your_turn", "no_seat", "results_unseen")
+_TABLE_REFUSALS = ("not_started", "not_your_turn", "no_seat", "results_unseen", "watching")
 
 
 def clock(seconds: float) -> str:
@@ -42,6 +42,8 @@ def refused_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer:
         return _("You have no seat at this table.")
     if exc.code == "results_unseen":
         return _("The next round waits until everyone has seen the results.")
+    if exc.code == "watching":
+        return _("You are watching this table: someone who watches makes no move.")
     try:
         return reason_text(exc, names, viewer)
     except (KeyError, IndexError, TypeError, ValueError):  # a value missing or of the wrong kind
@@ -116,6 +118,10 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
         return _("The host closed the table; it can be reopened later: join again then.")
     if code == "not_over":
         return _("A new game can be asked for only once this one is over.")
+    if code == "watchers_full":
+        return _("This table has as many watchers as it takes ({limit}): try again later.").format(
+            limit=_number(v.get("limit"))
+        )
     if code == "internal":
         return _("The table failed on that message; the game goes on.")
     # a code of a newer server, or a connection problem of the client (its code)
@@ -307,6 +313,13 @@ def rematch_started_line() -> str:
     return _("Everyone accepted: a new game starts at the table.")
 
 
+def watching_line(count: int) -> str:
+    """The host's log: someone began watching the table (``count`` watch it now)."""
+    return ngettext(
+        "Someone watches the table ({count} watching).", "Someone watches the table ({count} watching).", count
+    ).format(count=count)
+
+
 def game_over_line() -> str:
     return _("The game is over. The table closes once everyone has left (or with Ctrl+C).")
 
@@ -353,6 +366,11 @@ def refused_line(why: str, who: str | None, count: int, values: Mapping[str, Any
             "{who}: {n} attempt with a token no seat has.",
             "{who}: {n} attempts with a token no seat has.", n,
         )
+    elif why == "watchers":
+        return ngettext(
+            "{who}: {n} watcher refused: the table has {limit} watchers already.",
+            "{who}: {n} watchers refused: the table has {limit} watchers already.", n,
+        ).format(who=who_, n=n, limit=v.get("limit", "?"))
     elif why == "flood":
         line = ngettext(
             "{who}: {n} connection cut off: too many messages too fast.",

@@ -377,7 +377,8 @@ class MexitrainApp(App[None]):
         """The game screen of the source's game, fresh."""
         self._undo_shown = None
         self.game_screen = GameScreen(
-            hint_time=self.hint_time, saving=self.saver.failing_reason, pips=self.pips, link=self.source.link
+            hint_time=self.hint_time, saving=self.saver.failing_reason, pips=self.pips, link=self.source.link,
+            watching=self.source.watching,
         )
         await self.goto(self.game_screen)
         self.call_after_refresh(self._refresh_undo)
@@ -513,6 +514,8 @@ class MexitrainApp(App[None]):
 
     # -- app-wide keys and commands -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("undo", "undo_why") and self.source.watching:
+            return False  # someone who watches has nothing to take back: not in the bar
         if action in ("undo", "undo_why"):
             # the footer asks often: the last answer shown (_refresh_undo computes the new one)
             ok = (self.source.undo_known or self._undo_shown or (False, ""))[0]
@@ -606,7 +609,7 @@ class MexitrainApp(App[None]):
 
         def chosen(request: JoinRequest | None) -> None:
             if request is not None:
-                self.call_later(self.sit_at, TableRequest(request.address, request.code, request.name))
+                self.call_later(self.sit_at, TableRequest(request.address, request.code, request.name, watch=request.watch))
 
         self.push_screen(JoinScreen(), chosen)
 

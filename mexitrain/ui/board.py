@@ -74,6 +74,8 @@ class Board:
     # the play the tip names (None for a tip that is not a play): the panel says Enter plays
     # it only while it is what Enter plays (:meth:`tip_selected`)
     tip_play: Play | None = None
+    #: the game is watched (an onlooker's view): no hand, no move, whoever's turn it is
+    watching: bool = False
     tray: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     plan_len: int = field(default=0, compare=False)
 
@@ -95,7 +97,7 @@ class Board:
 
     @property
     def my_turn(self) -> bool:
-        return self.view.my_turn and self.kinds[self.view.seat] == "human"
+        return not self.watching and self.view.my_turn and self.kinds[self.view.seat] == "human"
 
     @property
     def plays(self) -> tuple[Play, ...]:
@@ -191,10 +193,12 @@ def build(
     pips: bool = False,
     auto_events: frozenset[int] = frozenset(),
     you: int | None = VIEW_SEAT,
+    watching: bool = False,
 ) -> Board:
-    """A fresh board for a new view, keeping the selection where it still makes sense."""
+    """A fresh board for a new view, keeping the selection where it still makes sense
+    (``watching``: an onlooker's view, :func:`mexitrain.rules.watched`)."""
     # the seat's legal moves, worked out by the core when the view was made
-    legal: tuple[Action, ...] = view.legal if kinds[view.seat] == "human" else ()
+    legal: tuple[Action, ...] = view.legal if kinds[view.seat] == "human" and not watching else ()
     own = view.trains[view.seat]
     hand = view.hand
     if plain:
@@ -216,9 +220,12 @@ def build(
         pips=pips,
         auto_events=auto_events,
         you=you,
+        watching=watching,
         tray=tray,
         plan_len=plan_len,
     )
+    if watching:
+        return board  # nothing to select: no tile, no train to aim at (the view scrolls nowhere)
     selected = previous.selected if previous is not None and previous.seat == view.seat else None
     target = previous.target if previous is not None and previous.seat == view.seat else None
     # a tip is about one decision: it stays only while the view it was asked for does

@@ -26,8 +26,10 @@ from pydantic import BaseModel
 
 from ..net.protocol import (
     Lobby,
+    Onlooker,
     ProtocolError,
     Update,
+    Watching,
     Welcome,
     check_follows,
     check_server_message,
@@ -77,7 +79,7 @@ def _fields(model: BaseModel):
             yield name, data[name]
 
 
-def unreadable(msg: Any, welcome: Welcome | None) -> str | None:
+def unreadable(msg: Any, welcome: Welcome | Watching | None) -> str | None:
     """Why ``msg`` (an Update or a Lobby) cannot be shown to the seat ``welcome`` gave this
     client, as the place it fails ("update.view.results.0.scores", for "the table sent
     something this version cannot read: …"), or None when it holds together. Other
@@ -87,7 +89,7 @@ def unreadable(msg: Any, welcome: Welcome | None) -> str | None:
     and shapes the rules can produce; :func:`~mexitrain.net.protocol.check_follows`: the
     welcome's seat), asked again of what reaches the app: they hold for a message that got
     past the decoder, built in any way."""
-    if not isinstance(msg, (Update, Lobby)):
+    if not isinstance(msg, (Update, Lobby, Onlooker)):
         return None
     try:
         check_server_message(msg)

@@ -33,11 +33,13 @@ from ..net.protocol import (
     HandOver,
     Intent,
     Lobby,
+    Onlooker,
     Refused,
     Rematch,
     Seen,
     StartGame,
     Update,
+    Watching,
     Welcome,
     refusal,
 )
@@ -48,7 +50,7 @@ from ..text.guest import disconnected_text, more_errors_text, problem_text
 from ..text.net import refused_text
 from ..text.visible import visible
 from .guest import details, scrub, unreadable
-from .network_state import NetworkState, TableRequest, forced_notice
+from .network_state import NetworkState, TableRequest, board_update, forced_notice
 from .screens import GameOverScreen, QuitScreen, RoundOverScreen, ScoreScreen
 from .screens.lobby import LobbyScreen
 from .source import Source
@@ -62,6 +64,12 @@ if TYPE_CHECKING:
 KEY_WORDS = (
     N_("Host a table…"), N_("Join a table…"),
     N_("Hand over"), N_("Hand the seat of a player who is away to a computer player"),
+)
+
+WATCH_NOTE = N_(
+    "You are watching this table: you see the trains, the station, how many tiles each player "
+    "holds, the scores and the move log, never a hand nor the boneyard, and you make no move. "
+    "q stops watching."
 )
 
 NETWORK_NOTE = N_(
@@ -92,7 +100,12 @@ class NetworkTable(Source):
 
     @property
     def help_note(self) -> str:  # type: ignore[override]
-        return _(NETWORK_NOTE)
+        return _(WATCH_NOTE) if self.watching else _(NETWORK_NOTE)
+
+    @property
+    def watching(self) -> bool:  # type: ignore[override]
+        """This terminal watches the table: an onlooker's view, no hand, no move (issue #35)."""
+        return self.request.watch
 
     # -- facts -------------------------------------------------------------------------------------
     def view(self) -> SeatView | None:
@@ -129,6 +142,8 @@ class NetworkTable(Source):
         return self.state.waiting_results()
 
     def can_play_again(self) -> bool:
+        if self.watching:
+            return False  # a watcher has no seat to play again in
         return True  # a rematch: the same seats and rules, when every person accepts
 
     def rematch_line(self) -> str:
@@ -137,6 +152,8 @@ class NetworkTable(Source):
 
     def again(self) -> None:
         """Play again at the table: this person accepts a rematch (the bar says whom it waits for)."""
+        if self.watching:
+            return  # a watcher has no seat to play again in
         self.app.call_later(self._send, Rematch())
 
     def next_step(self) -> Step | None:
@@ -214,7 +231,7 @@ class NetworkTable(Source):
         if state.fatal is not None:
             return  # the link is over: what was still on its way is dropped
         msg = scrub(message.msg)
-        if isinstance(msg, Lobby | Update | Refused) and state.welcome is None:
+        if isinstance(msg, Lobby | Update | Refused | Onlooker) and state.welcome is None:
             return  # not this player's table before it welcomed them
         problem = unreadable(msg, state.welcome)
         if problem is None:
@@ -227,9 +244,11 @@ class NetworkTable(Source):
 
     async def _take_message(self, msg: Any) -> None:
         state = self.state
-        if isinstance(msg, Welcome):
+        if isinstance(msg, Welcome | Watching):
             state.welcome = msg
             self._show_lobby()
+        elif isinstance(msg, Onlooker):  # a watcher's view, kept as the screens read a seat's
+            await self._take_update(board_update(msg))
         elif isinstance(msg, Lobby):
             state.lobby = msg
             self._show_lobby()
@@ -321,6 +340,8 @@ class NetworkTable(Source):
         await self._send(Intent(seq=self.state.seq, action=action))
 
     async def seen(self, number: int) -> None:
+        if self.watching:
+            return  # nothing waits for a watcher
         await self._send(Seen(round=number))
 
     async def _send(self, msg: Any) -> bool:
@@ -366,6 +387,8 @@ class NetworkTable(Source):
         state = self.state
         if action in ("host_table", "join_table", "save_as", "load_game", "open_replay", "new_game", "stats"):
             return False
+        if self.watching and action in ("undo", "hand_over"):
+            return False  # a watcher changes nothing at the table
         if action == "hand_over":
             if not state.host or state.update is None:
                 return False
@@ -392,6 +415,9 @@ class NetworkTable(Source):
             yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), app.action_scores)
         if state.host and state.waiting():
             yield SystemCommand(_("Hand over"), _("Hand the seat of a player who is away to a computer player"), app.action_hand_over)
+        if self.watching:
+            yield SystemCommand(_("Stop watching"), _("Stop watching the table"), app.action_request_quit)
+            return
         if self.request.runs_server:
             leave = _("Leave the table (it closes for everyone)")
         else:
@@ -403,7 +429,7 @@ class NetworkTable(Source):
         if isinstance(app.screen, QuitScreen):
             return
         view = self.view()
-        if self.state.fatal is not None or (view is not None and view.phase == "game_over"):
+        if self.watching or self.state.fatal is not None or (view is not None and view.phase == "game_over"):
             # the link is over for good (the table closed, a wrong code...): nothing to keep
             app.call_later(app.leave, False)
             return
@@ -424,17 +450,20 @@ def run_table_app(
     host_token: str | None = None,
     join_line: str | None = None,
     on_exit: Callable[[], None] | None = None,
+    watch: bool = False,
 ) -> int:
     """Sit at the table ``code`` at ``address`` as ``name`` in the full-screen game; returns
     the exit status. ``host_token`` gives host rights (``mexitrain host``), ``join_line`` is
-    what the host's lobby shows the others; ``on_exit`` runs when the app has ended."""
+    what the host's lobby shows the others; ``on_exit`` runs when the app has ended.
+    ``watch``: watch the table rather than sit at it (no seat, no token; ``mexitrain join
+    --watch``; a served page can call :func:`watch_table_app`)."""
     from ..i18n import set_language
     from .app import MexitrainApp
     from .crash import run_app
 
     if lang:
         set_language(lang)
-    request = TableRequest(address, code, name, host_token=host_token, join_line=join_line)
+    request = TableRequest(address, code, name, host_token=host_token, join_line=join_line, watch=watch)
     try:
         return run_app(MexitrainApp(None, 0.6, data_dir=data_dir, table=request))
     finally:
@@ -442,4 +471,17 @@ def run_table_app(
             on_exit()
 
 
-__all__ = ["NETWORK_NOTE", "NetworkTable", "TableRequest", "run_table_app"]
+def watch_table_app(address: str, code: str, *, data_dir: str | Path | None = None, lang: str | None = None,
+                    name: str = "") -> int:
+    """Watch the table ``code`` at ``address`` in the full-screen game (an onlooker's view:
+    trains, station, counts, scores, the move log; never a hand); returns the exit status."""
+    return run_table_app(address, code, name, data_dir=data_dir, lang=lang, watch=True)
+
+
+def watch_request(address: str, code: str, name: str = "") -> TableRequest:
+    """The request that makes an app watch a table (``MexitrainApp(..., table=watch_request(...))``):
+    what a page of ``mexitrain serve`` gives its app to show a table to a watcher."""
+    return TableRequest(address, code, name, watch=True)
+
+
+__all__ = ["NETWORK_NOTE", "WATCH_NOTE", "NetworkTable", "TableRequest", "run_table_app", "watch_request", "watch_table_app"]

@@ -19,8 +19,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..i18n import _
-from ..net.protocol import Away, Lobby, Update, Welcome
-from ..rules import Action, SeatView
+from ..net.protocol import Away, Lobby, Onlooker, Update, Watching, Welcome
+from ..rules import Action, SeatView, watched
 from ..session import Notice, knock_notice, knocked
 from ..session import forced_notice as session_forced_notice
 from ..text.guest import disconnected_text, problem_text
@@ -50,6 +50,8 @@ class TableRequest:
     #: a table of ``mexitrain serve`` (New table…, a ``/t/CODE`` page): the serve process
     #: holds it, and it stays open when this page leaves (until nobody is at it for a while)
     served: bool = False
+    #: watch the table rather than sit at it (``mexitrain join --watch``, Watch in the join form)
+    watch: bool = False
 
     @property
     def runs_server(self) -> bool:
@@ -65,7 +67,7 @@ class NetworkState:
     and what is due on screen (a round's results, the final standings). Plain Python."""
 
     request: TableRequest
-    welcome: Welcome | None = None
+    welcome: Welcome | Watching | None = None
     lobby: Lobby | None = None
     update: Update | None = None
     link: Any = None
@@ -93,6 +95,11 @@ class NetworkState:
     @property
     def host(self) -> bool:
         return self.welcome is not None and self.welcome.host
+
+    @property
+    def watching(self) -> bool:
+        """This terminal watches the table (no seat, no move)."""
+        return self.request.watch
 
     @property
     def connected(self) -> bool:
@@ -134,7 +141,7 @@ class NetworkState:
             self.round_over_pending = True
         names = update.names
         notices = [
-            knock_notice(names[seat] if seat < len(names) else str(seat + 1), seat == new.seat)
+            knock_notice(names[seat] if seat < len(names) else str(seat + 1), seat == new.seat and not self.watching)
             for seat in knocked(old, new)
         ]
         if update.timed is not None and update.seq != self.timed_seq and update.timed < len(names):
@@ -143,7 +150,7 @@ class NetworkState:
         if old_update is not None:  # a person whose link had dropped is back
             now_away = {a.seat for a in update.away}
             for a in old_update.away:
-                if a.seat not in now_away and a.seat != new.seat and a.seat < len(names):
+                if a.seat not in now_away and (self.watching or a.seat != new.seat) and a.seat < len(names):
                     notices.append(Notice(back_text(names[a.seat]), _("Back at the table"), timeout=4))
         return notices
 
@@ -235,9 +242,20 @@ class NetworkState:
             self.link = SimpleNamespace(state="closed", attempt=0, retry_in=None, error=error)
 
 
+def board_update(msg: Onlooker) -> Update:
+    """A watcher's :class:`Onlooker` in the form the network table keeps a seat's Update: its
+    view as the screens read one (:func:`mexitrain.rules.watched`: no hand, no move), every
+    other field as sent. Local only: never sent, never checked again (the message was)."""
+    return Update.model_construct(
+        seq=msg.seq, view=watched(msg.view), names=msg.names, kinds=msg.kinds, away=msg.away,
+        waiting=msg.waiting, turn_time=msg.turn_time, turn_left=msg.turn_left, timed=msg.timed,
+        rematch=msg.rematch,
+    )
+
+
 def forced_notice(view: SeatView, action: Action) -> Notice:
     """What a forced move made for the person says (the words of a local game)."""
     return session_forced_notice(view.drawn, action)
 
 
-__all__ = ["NetworkState", "TableRequest", "forced_notice"]
+__all__ = ["NetworkState", "TableRequest", "board_update", "forced_notice"]

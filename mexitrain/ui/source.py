@@ -18,10 +18,10 @@ screens post) and the rest. Every fact a source gives is read off a seat's
 :class:`~mexitrain.rules.SeatView`, worked out by the rules core; no source or screen decides a
 rule.
 
-A replay or a spectator would be a third source: it gives views (an onlooker's, or a seat's
-view of a recorded game at the step shown), has no legal moves to act on (``act`` refuses),
-no undo, and its own commands; the game, score sheet, round-over and game-over screens show it
-unchanged. See the design page for the steps.
+A spectator is the network table in its watching mode (:attr:`Source.watching`): it shows an
+onlooker's view (:func:`mexitrain.rules.watched`), has no legal moves to act on, no undo, and
+its own commands; the game, score sheet, round-over and game-over screens show it unchanged.
+A replay driven like a game would be a third source on the same pattern. See the design page.
 """
 
 from __future__ import annotations
@@ -47,6 +47,9 @@ class Source:
 
     #: the game screen shows the link's line (who is away, the link's state) under the status
     link: bool = False
+    #: the game is watched, not played: an onlooker's view (no hand, no move); the game screen
+    #: says "Watching" where a hand would be
+    watching: bool = False
     #: a note the help screen shows first (what this kind of game does not do), or None
     help_note: str | None = None
 

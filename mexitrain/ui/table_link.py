@@ -50,7 +50,7 @@ def real_client(request: TableRequest, root: Path) -> Any:
     from ..net.client import TableClient
 
     return TableClient(request.address, request.code, request.name, data_dir=root, lang=language(),
-                       token=request.host_token)
+                       token=request.host_token, watch=request.watch)
 
 
 async def relay(client: Any, post: Callable[[Message], Any]) -> None:

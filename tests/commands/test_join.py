@@ -65,3 +65,15 @@ def test_without_a_name_the_user_name(capsys, joined, monkeypatch):
 def test_french(capsys, joined):
     assert main(["--lang", "fr", "join", "nowhere", "KXMPTR"]) == 2
     assert "n'est pas l'adresse d'une table" in capsys.readouterr().err
+
+
+def test_watch_opens_the_table_to_watch_it_without_a_name(capsys, joined, monkeypatch):
+    """Issue #35: ``--watch`` watches the table (no seat, no token): no name is needed."""
+    import mexitrain.ui.screens.join as join_screen
+
+    monkeypatch.setattr(join_screen, "default_name", lambda: "")
+    assert main(["join", "192.168.1.5:8765", "KXMPTR", "--watch"]) == 0
+    [(address, code, name, kwargs)] = joined
+    assert (address, code, name) == ("192.168.1.5:8765", "KXMPTR", "") and kwargs["watch"] is True
+    assert main(["join", "192.168.1.5:8765", "KXMPTR", "--name", "Ann"]) == 0
+    assert joined[1][3]["watch"] is False

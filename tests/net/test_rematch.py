@@ -236,9 +236,9 @@ async def test_an_older_client_is_told_to_update(tmp_path):
             await ws.send(json.dumps({"type": "hello", "version": 3, "code": server.code, "name": "Old", "token": None,
                                       "lang": "en"}))
             err = decode_server(await asyncio.wait_for(ws.recv(), 10))
-    assert PROTOCOL_VERSION == 4
+    assert PROTOCOL_VERSION == 5
     assert isinstance(err, Error) and err.code == "version" and err.fatal
-    assert err.server_version == 4 and err.values == {"version": 3}
+    assert err.server_version == 5 and err.values == {"version": 3}
 
 
 # -- what a client refuses of the new fields -----------------------------------------------------

@@ -105,11 +105,14 @@ class GameScreen(Screen):
             super().__init__()
 
     def __init__(
-        self, *, hint_time: float | None = None, saving: str | None = None, pips: bool = False, link: bool = False
+        self, *, hint_time: float | None = None, saving: str | None = None, pips: bool = False, link: bool = False,
+        watching: bool = False,
     ) -> None:
         """``link``: one more line under the status line, the link to a table on the network
-        and who is away (a :class:`~mexitrain.ui.widgets.net.NetBar`)."""
+        and who is away (a :class:`~mexitrain.ui.widgets.net.NetBar`); ``watching``: the game
+        is watched (an onlooker's view: the hand's place says so, no move key works)."""
         super().__init__()
+        self.watching = watching
         self.hint_time = hint_time
         self.link = link
         self.set_reactive(GameScreen.pips, pips)
@@ -156,7 +159,8 @@ class GameScreen(Screen):
         """The board of ``view``; ``you`` the seat the texts call "you" (VIEW_SEAT: the
         view's seat when exactly one person plays here)."""
         self.board = build(
-            view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips, auto_events=auto_events, you=you
+            view, names, kinds, previous=self.board, plain=self.plain, pips=self.pips, auto_events=auto_events, you=you,
+            watching=self.watching,
         )
 
     _MOVES = frozenset({"tile", "target", "train", "place", "draw", "end_turn", "skip", "flip", "hint", "sort", "why"})

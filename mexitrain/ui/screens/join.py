@@ -113,6 +113,8 @@ class JoinRequest:
     address: str
     code: str
     name: str
+    #: watch the table rather than sit at it (the form's Watch button)
+    watch: bool = False
 
 
 class JoinScreen(ModalScreen[JoinRequest | None]):
@@ -144,6 +146,8 @@ class JoinScreen(ModalScreen[JoinRequest | None]):
             yield Static("", id="join-problem", classes="problem", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(_("Join ▶"), id="join-go", variant="success", compact=True, action="screen.join")
+                yield Button(_("Watch"), id="join-watch", compact=True, action="screen.watch",
+                             tooltip=_("Watch the table: no seat, never a hand, no move"))
                 yield Button(_("Cancel"), id="join-cancel", compact=True, action="screen.cancel")
         yield Footer()
 
@@ -183,6 +187,20 @@ class JoinScreen(ModalScreen[JoinRequest | None]):
             self.query_one("#join-problem", Static).update(plain(problem))
             return
         self.dismiss(request)
+
+    def action_watch(self) -> None:
+        """Watch the table (the Watch button): the address and code as for joining; a name is
+        not needed (one that is typed must be one a seat could have)."""
+        request, problem = self.check()
+        name = self.query_one("#join-name", Input).value.strip()
+        if request is None and not name and split_address(self.query_one("#join-address", Input).value.strip()):
+            code = normalise_code(self.query_one("#join-code", Input).value)
+            if code is not None:
+                request, problem = JoinRequest(self.query_one("#join-address", Input).value.strip(), code, ""), ""
+        if request is None:
+            self.query_one("#join-problem", Static).update(plain(problem))
+            return
+        self.dismiss(JoinRequest(request.address, request.code, request.name, watch=True))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

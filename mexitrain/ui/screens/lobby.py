@@ -18,7 +18,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static
 
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
+from ...net.protocol import Watching
 from ...players import LEVELS
 from ...text.basics import level_name, player_count, round_count
 from ...text.guest import own_seat_retrying
@@ -166,6 +167,9 @@ class LobbyScreen(Screen[None]):
             rules = _("{players} · double-{set} · {rounds}").format(
                 players=player_count(n), set=r.set, rounds=round_count(r.round_count)
             )
+        watchers = getattr(lobby, "watchers", 0) if lobby is not None else 0
+        if watchers:  # how many watch the table (never who)
+            rules += " · " + ngettext("{count} watching", "{count} watching", watchers).format(count=watchers)
         self.query_one("#lobby-rules", Static).update(rules)
         join = self.join_line if self.is_host and self.join_line else ""
         self.query_one("#lobby-join", Static).update(join)
@@ -176,6 +180,8 @@ class LobbyScreen(Screen[None]):
         elif self.is_host:
             open_seats = sum(1 for s in seats if s.kind == "open")
             wait = _("Start when everyone is here (Ctrl+S): the open seats go to computer players.") if open_seats else _("Every seat is taken: start the game (Ctrl+S).")
+        elif isinstance(self.welcome, Watching):
+            wait = _("Watching: the game shows here once the host starts it.")
         else:
             wait = _("Waiting for the host to start the game…")
         self.query_one("#lobby-wait", Static).update(wait)

@@ -100,6 +100,8 @@ class HandTray(BoardWidget):
         board = self.board
         assert board is not None
         v = board.view
+        if board.watching:  # an onlooker's view: no hand to show, no move to make
+            return markup("[b]$what[/] · $line", what=_("Watching"), line=_("no hand is shown to someone who watches"))
         count = len(v.hand)
         if board.kinds[v.seat] == "human" and board.viewer == v.seat:
             whose = _("Your hand")
@@ -134,6 +136,8 @@ class HandTray(BoardWidget):
         my_turn = board.my_turn
         playable = board.playable if my_turn else frozenset()
         lines = [""]  # the header, as Content (see _joined)
+        if board.watching:
+            return self._joined(lines)
         if not board.tray:
             lines.append("[dim](empty)[/]")
             return self._joined(lines)
