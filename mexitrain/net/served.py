@@ -40,9 +40,12 @@ _HEX = re.compile(r"[0-9a-f]{16,64}\Z")
 class ServedRefusal(Exception):
     """The service refused (or could not be reached): ``text`` is the one line to show."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, status: int | None = None) -> None:
         super().__init__(text)
         self.text = text
+        #: the HTTP status of the service's answer (None: not reached); 409: this browser
+        #: already sits at the table (one browser, one seat)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ def _call(url: str, key: str, body: dict) -> dict:
         text = data.get("error") if isinstance(data, dict) else None
         if not isinstance(text, str) or not text or text == "setup":
             text = _("The server refused the table ({status}).").format(status=exc.code)
-        raise ServedRefusal(text[:300]) from None
+        raise ServedRefusal(text[:300], exc.code) from None
     except (OSError, ValueError):
         raise ServedRefusal(_("The server's tables cannot be reached; try again.")) from None
     if not isinstance(data, dict):
@@ -132,9 +135,14 @@ async def new_table(served: ServedTables, setup: GameSetup) -> tuple[str, str]:
     return code, token
 
 
+#: The status of a claim refused because this browser already sits at the table.
+SEATED = 409
+
+
 async def claim(served: ServedTables, code: str) -> None:
-    """Ask for a seat at ``code`` (refused: no such table, or this browser sits there)."""
+    """Ask for a seat at ``code`` (refused: no such table, or this browser sits there:
+    ``status`` :data:`SEATED`)."""
     await asyncio.to_thread(_call, served.service + CLAIM_PATH, served.key, {"code": code})
 
 
-__all__ = ["ENV", "ServedRefusal", "ServedTables", "claim", "new_table"]
+__all__ = ["ENV", "SEATED", "ServedRefusal", "ServedTables", "claim", "new_table"]

@@ -41,7 +41,7 @@ from ..game_setup import GameSetup
 from ..i18n import _
 from .guard import Admission, Buckets, address_key
 from .links import Limits, error
-from .protocol import Hello, ProtocolError, decode_client, encode, normalise_code
+from .protocol import Hello, ProtocolError, Watch, decode_client, encode, normalise_code
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +241,7 @@ class TableService:
     # -- the table protocol --------------------------------------------------------------------
     async def route(self, ws: Any, address: str) -> None:
         """One table-protocol connection (``ws``, admitted by the caller in :attr:`links`):
-        read its Hello, hand it to the table its code names; answer an unreadable Hello, a
+        read its Hello (or a watcher's Watch), hand it to the table its code names; answer an unreadable Hello, a
         first message that is not one, or an unknown code (after
         :attr:`Limits.wrong_code_delay`, as a table does) with the table's own errors. An
         address opening connections faster than a table allows (:attr:`Limits.attempts_burst`
@@ -262,7 +262,7 @@ class TableService:
         except ProtocolError as exc:
             await _fail(ws, error(exc.code, fatal=True, **exc.values))
             return
-        if not isinstance(hello, Hello):
+        if not isinstance(hello, Hello | Watch):  # a seat's Hello, or a watcher's Watch
             await _fail(ws, error("hello_first"))
             return
         table = self.tables.get(normalise_code(hello.code) or "")

@@ -255,6 +255,11 @@ def served_join_line(link: str, page: str, code: str) -> str:
     return _("Friends open {link} · at a terminal: {command}").format(link=link, command=command)
 
 
+def watching_seated_text() -> str:
+    """A table's link opened again in a browser that sits there: the tab watches."""
+    return _("This browser already has a seat at this table: this tab watches it.")
+
+
 def serving_line(address: str, code: str, seats: int) -> str:
     return ngettext(
         "Table {code} open on {address}, {n} seat.",

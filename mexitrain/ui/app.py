@@ -49,6 +49,7 @@ from ..storage.stats import load_stats
 from ..text.basics import quote
 from ..text.errors import error_text
 from ..text.files import in_play_line
+from ..text.net import watching_seated_text
 from ..text.stats import format_stats
 from ..text.visible import UNSAFE, dropped
 from . import typography
@@ -700,14 +701,43 @@ class MexitrainApp(App[None]):
         self.call_later(self.sit_at, request)
 
     def _ask_seat(self, code: str) -> None:
-        from .screens.join import SeatScreen
+        """A ``/t/CODE`` page: this browser's claim on the table first (a second tab of a
+        browser that sits there watches it), then the name, or Watch."""
+        self.run_worker(self._claim_then_ask(code), group="served", exclusive=True)
+
+    async def _claim_then_ask(self, code: str) -> None:
+        from ..net.served import SEATED, ServedRefusal, claim
+        from .screens.join import WATCH, SeatScreen
+
+        served = self._served_tables
+        assert served is not None
+        try:
+            await claim(served, code)
+        except ServedRefusal as refusal:
+            if refusal.status == SEATED:  # one browser, one seat: this tab watches
+                self.notify(watching_seated_text(), title=_("Watching"), timeout=15, markup=False)
+                self._watch_served(code)
+            else:
+                self.notify(refusal.text, title=_("Cannot sit at the table"), severity="error", timeout=30, markup=False)
+            return
 
         def named(name: str | None) -> None:
-            if name is not None:
+            if name == WATCH:
+                self._watch_served(code)
+            elif name is not None:
                 self.run_worker(self._sit_at_served(code, name), group="served", exclusive=True)
 
         # no default name: the system's user name would be the server's, not the visitor's
         self.push_screen(SeatScreen(code, name=""), named)
+
+    def _watch_served(self, code: str) -> None:
+        from .network import watch_request
+
+        served = self._served_tables
+        assert served is not None
+        request = watch_request(served.address, code)
+        request.served = True
+        self.call_later(self.sit_at, request)
 
     async def _sit_at_served(self, code: str, name: str) -> None:
         """Take a seat at the served table ``code`` as ``name`` (its lobby at once); refused

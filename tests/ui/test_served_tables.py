@@ -119,7 +119,7 @@ async def test_new_table_sits_its_creator_in_the_lobby_with_the_link(tmp_path: P
             assert not app.source.request.runs_server  # leaving does not close a served table
 
 
-async def test_a_table_link_asks_a_name_and_sits_there_and_a_second_tab_is_told(tmp_path: Path) -> None:
+async def test_a_table_link_asks_a_name_and_sits_there_and_a_second_tab_watches(tmp_path: Path) -> None:
     async with serving(tmp_path) as server:
         from mexitrain.game_setup import GameSetup, SeatConfig
 
@@ -138,16 +138,36 @@ async def test_a_table_link_asks_a_name_and_sits_there_and_a_second_tab_is_told(
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
             assert app.source.state.seat == 1 and not app.source.state.host
-            # the same browser in a second tab: told, and no seat taken
+            # the same browser in a second tab: told, no seat taken, the tab watches the table
             second = game(server, tmp_path / "second", table=code)
             async with second.run_test(size=(100, 30)) as pilot2:
-                await wait_for(pilot2, lambda: isinstance(second.screen, SeatScreen), "the seat form")
-                await pilot2.press(*"Ann", "enter")
-                line = ("This browser already has a seat at this table; close the other tab, "
-                        "or open the link in another browser.")
+                line = "This browser already has a seat at this table: this tab watches it."
                 await wait_for(pilot2, lambda: line in told(second), "the line", seconds=20)
-                assert isinstance(second.screen, NewGameScreen)
+                await wait_for(pilot2, lambda: isinstance(second.screen, LobbyScreen), "the lobby, watching")
+                await wait_for(pilot2, lambda: second.source.state.welcome is not None, "the Watching", seconds=20)
+                assert second.source.watching and not isinstance(second.screen, SeatScreen)
+                table = server.tables.tables[code].server
+                await wait_for(pilot2, lambda: table.lobby().watchers == 1, "one watcher", seconds=20)
             assert sum(s.kind == "person" for s in server.tables.tables[code].server.seats) == 2
+
+
+async def test_a_table_link_s_watch_button_watches_without_a_name(tmp_path: Path) -> None:
+    async with serving(tmp_path) as server:
+        from mexitrain.game_setup import GameSetup, SeatConfig
+
+        creator = server.tables.visitor("f" * 32, "10.0.0.1")
+        setup = GameSetup(seats=(SeatConfig(name="Ann", kind="human"), SeatConfig(name="P2", kind="human")))
+        code, _token = await server.tables.create(creator, setup)
+        app = game(server, tmp_path, table=code)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, SeatScreen), "the seat form")
+            app.screen.query_one("#seat-watch").press()
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby, watching")
+            await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Watching", seconds=20)
+            assert app.source.watching
+            table = server.tables.tables[code].server
+            await wait_for(pilot, lambda: table.lobby().watchers == 1, "one watcher", seconds=20)
+            assert sum(s.kind == "person" and s.conn is not None for s in table.seats) == 0
 
 
 async def test_a_closed_table_s_link_and_the_bound_are_one_line(tmp_path: Path, monkeypatch) -> None:
@@ -155,10 +175,10 @@ async def test_a_closed_table_s_link_and_the_bound_are_one_line(tmp_path: Path, 
     async with serving(tmp_path) as server:
         app = game(server, tmp_path, table="ZZZZZZ")
         async with app.run_test(size=(100, 30)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, SeatScreen), "the seat form")
-            await pilot.press(*"Eve", "enter")
             gone = "There is no table ZZZZZZ here: it has closed, or the link is mistyped."
             await wait_for(pilot, lambda: gone in told(app), "the line", seconds=20)
+            # said before any name is asked: the page is the new-game screen, not the seat form
+            assert isinstance(app.screen, NewGameScreen)
             await pilot.press("ctrl+n")
             await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
             await pilot.press("ctrl+s")

@@ -56,9 +56,14 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+#: What :class:`SeatScreen` gives back for its Watch button (a name is a ``str``).
+WATCH = "\x00watch"  # never a name: a name has no control character (name_problem)
+
+
 class SeatScreen(ModalScreen[str | None]):
     """A table of ``mexitrain serve`` opened from its link (``/t/CODE``): your name, then
-    the seat (the table's address and code come with the link)."""
+    the seat (the table's address and code come with the link); or Watch (:data:`WATCH`),
+    which watches the table without a seat or a name."""
 
     BINDINGS = [
         Binding("ctrl+s", "join", "Join", tooltip="Join the table", id="seat-go"),
@@ -80,6 +85,10 @@ class SeatScreen(ModalScreen[str | None]):
             yield Static("", id="seat-problem", classes="problem", markup=False)
             with Horizontal(classes="buttons"):
                 yield Button(_("Join ▶"), id="seat-go", variant="success", compact=True, action="screen.join")
+                yield Button(
+                    _("Watch"), id="seat-watch", compact=True, action="screen.watch",
+                    tooltip=_("Watch the table: no seat, never a hand, no move"),
+                )
                 yield Button(_("Cancel"), id="seat-cancel", compact=True, action="screen.cancel")
         yield Footer()
 
@@ -101,6 +110,9 @@ class SeatScreen(ModalScreen[str | None]):
             self.query_one("#seat-problem", Static).update(plain(problem))
             return
         self.dismiss(name)
+
+    def action_watch(self) -> None:
+        self.dismiss(WATCH)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
