@@ -285,3 +285,22 @@ async def test_a_bad_say_or_remove_is_a_bad_message(tmp_path, raw):
         await ann.ws.send(json.dumps(raw))
         await until(lambda: any(isinstance(m, Error) for m in ann.messages))
         assert [m.code for m in ann.messages if isinstance(m, Error)] == ["bad_message"]
+
+
+async def test_a_finished_games_save_gets_the_chat_beside_it(tmp_path):
+    from mexitrain.net.files import chat_beside
+    from mexitrain.storage import saves_dir
+
+    setup = table(2, 0, seed=3, hand_size="5")  # two computer players, a host without a seat
+    server = TableServer(setup, data_dir=tmp_path, open_seats=(), host_seat=None)
+    await server.start("127.0.0.1", 0)
+    try:
+        said = server.chat.say(0, "P0", Say(seq=1, text="gl hf"))
+        server.files.said(said)
+        assert server.start_game("random")
+        await until(lambda: server.kept is not None, timeout=60)
+    finally:
+        await server.stop()
+    kept = sorted(saves_dir(tmp_path).glob("table-*.json"))
+    assert kept == [server.kept]
+    assert [line.text for line in read_chat(chat_beside(server.kept))] == ["gl hf"]

@@ -203,3 +203,50 @@ async def test_the_chat_keys_do_not_exist_in_a_local_game():
         await pilot.press("w", "r", "v", "ctrl+x")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_replay_of_a_finished_table_game_shows_its_chat(tmp_path):
+    """The chat is kept beside a finished table's game in saves/ (tests/net/test_chat.py); the
+    replay viewer's c shows it, as plain text; a game without one has no c."""
+    import shutil
+    from pathlib import Path
+
+    from textual.app import App
+
+    from mexitrain.net.files import chat_beside, write_chat
+    from mexitrain.storage import load_save
+    from mexitrain.ui.resources import stylesheet_path
+    from mexitrain.ui.screens.chat import ChatLogScreen
+    from mexitrain.ui.screens.replay import ReplayScreen
+
+    records = Path(__file__).resolve().parent.parent / "fixtures" / "records"
+    path = tmp_path / "table-KXMPTR-20261205-070000.json"
+    shutil.copy(records / "set6-2p.json", path)
+    write_chat(chat_beside(path), [
+        ChatLine(n=1, seat=0, name="Ann", text="[bold]gl[/bold]"),
+        ChatLine(n=2, seat=1, name="Bea", reaction="good_game"),
+    ])
+    game = load_save(path)
+
+    class Viewer(App[None]):
+        CSS_PATH = str(stylesheet_path())
+
+        def __init__(self, screen) -> None:
+            super().__init__()
+            self._first = screen
+
+        def on_mount(self) -> None:
+            self.push_screen(self._first)
+
+    app = Viewer(ReplayScreen(game))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        assert app.screen.check_action("chat", ()) is True
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatLogScreen), "the chat")
+        text = str(app.screen.query_one("#chat-log").render())
+        assert "Ann: [bold]gl[/bold]" in text and "Bea ✦ good game!" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "back")
+    chat_beside(path).unlink()
+    assert ReplayScreen(load_save(path)).check_action("chat", ()) is False

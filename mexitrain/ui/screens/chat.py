@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from ...i18n import N_, _
 from ...text.chat import CHAT_MAX, REACTIONS, reaction_text
 from ...text.names import shorten
 from ..cells import plain
+from ..colours import seat_colour
 
 #: The dialogs' key descriptions, for the catalog (:mod:`mexitrain.ui.lang`).
-KEY_WORDS = (N_("Cancel"), N_("Remove"), N_("Keep"), N_("Reaction"), N_("Seat"))
+KEY_WORDS = (N_("Cancel"), N_("Remove"), N_("Keep"), N_("Reaction"), N_("Seat"), N_("Close"),
+             N_("Chat"), N_("The chat said at the table"))
 
 
 class ChatInputScreen(ModalScreen[str | None]):
@@ -154,3 +156,30 @@ class ConfirmRemoveScreen(ModalScreen[bool]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.id == "remove-yes")
+
+
+class ChatLogScreen(ModalScreen[None]):
+    """Every chat line kept with a finished table's game (the replay viewer's c): one a row,
+    the speaker's name in their seat's colour, all plain text."""
+
+    BINDINGS = [Binding("escape,q,c", "close", "Close", id="chat-log-close")]
+
+    def __init__(self, rows: list[tuple[int, str, str, bool]], title: str = "") -> None:
+        super().__init__()
+        self.rows = rows
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="chat-log-box", classes="dialog"):
+            yield Label(Content.from_markup("[b]$chat[/] ", chat=_("Chat")) + plain(self.title_text))
+            lines = [
+                plain(name, f"b {seat_colour(seat)}") + plain((" ✦ " if reaction else ": ") + words)
+                for seat, name, words, reaction in self.rows
+            ]
+            with VerticalScroll(id="chat-log-scroll"):
+                yield Static(Content("\n").join(lines), id="chat-log")
+            yield Label("[dim]" + _("Esc closes") + "[/]")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
