@@ -87,8 +87,9 @@ class LobbyScreen(Screen[None]):
         Binding("l", "level", "Level", tooltip="The level of the computer players that take the open seats", id="lobby-level"),
         Binding("q,escape", "app.request_quit", "Leave", tooltip="Leave the table", id="lobby-leave"),
         Binding("w", "app.chat_say", "Chat", tooltip="Say a line to the table", id="lobby-chat-say"),
-        Binding("r", "app.chat_react", "React", tooltip="Send a quick reaction", id="lobby-chat-react"),
-        Binding("v", "app.chat_mute", "Mute chat", tooltip="Hide or show the others' chat lines", id="lobby-chat-mute"),
+        # r and v leave the footer to ? Help at 80 columns: the help lists them
+        Binding("r", "app.chat_react", "React", show=False, tooltip="Send a quick reaction", id="lobby-chat-react"),
+        Binding("v", "app.chat_mute", "Mute chat", show=False, tooltip="Hide or show the others' chat lines", id="lobby-chat-mute"),
         Binding("ctrl+x", "app.remove_player", "Remove", tooltip="Remove a person from the table", id="lobby-remove"),
     ]
 
@@ -138,13 +139,26 @@ class LobbyScreen(Screen[None]):
                 )
                 yield Button(_("Start ▶"), id="lobby-start", variant="success", compact=True, action="screen.start")
             yield Static("", id="lobby-wait", markup=False)
-            yield Label("[b]" + _("Chat") + "[/]", classes="section", id="lobby-chat-title")
+            title = Label("[b]" + _("Chat") + "[/]", classes="section", id="lobby-chat-title")
+            title.display = False
+            yield title
             yield ChatLines(rows=8, id="lobby-chat").data_bind(lines=LobbyScreen.chat_rows, note=LobbyScreen.chat_note)
         yield NetBar(id="lobby-net").data_bind(text=LobbyScreen.link_text)
         yield Footer()
 
     def on_mount(self) -> None:
         self._refresh()
+
+    def watch_chat_rows(self) -> None:
+        self._chat_title()
+
+    def watch_chat_note(self) -> None:
+        self._chat_title()
+
+    def _chat_title(self) -> None:
+        """The chat's heading only once there is something under it."""
+        for title in self.query("#lobby-chat-title"):
+            title.display = bool(self.chat_rows or self.chat_note)
 
     # -- fed by the app ---------------------------------------------------------------------
     def show(self, lobby=None, welcome=None, *, connected: bool | None = None, over: bool | None = None) -> None:
