@@ -186,7 +186,7 @@ async def test_who_comes_back_is_given_the_last_lines(tmp_path):
     async with hosted(tmp_path, clock=clock) as (server, (host, ann, ben)):
         for i in range(7):
             await host.send(Say(seq=i, text=f"line {i}"))
-            await until(lambda: len(ann.chat()) == i + 1)
+            await until(lambda i=i: len(ann.chat()) == i + 1)
             clock.now += 3
         await until(lambda: len(ann.chat()) == 7)
         token = ann.welcome.token
@@ -304,3 +304,43 @@ async def test_a_finished_games_save_gets_the_chat_beside_it(tmp_path):
     kept = sorted(saves_dir(tmp_path).glob("table-*.json"))
     assert kept == [server.kept]
     assert [line.text for line in read_chat(chat_beside(server.kept))] == ["gl hf"]
+
+
+@pytest.mark.parametrize("line, field, reason", [
+    ({"n": 1, "seat": 0, "name": "Ann", "text": "hi\u001b[2J"}, "lines.0.text", "unprintable"),
+    ({"n": 1, "seat": 0, "name": "Ann", "text": "\u200b"}, "lines.0.text", "invisible"),
+    ({"n": 1, "seat": 0, "name": "A\u202en", "text": "hi"}, "lines.0.name", "unprintable"),
+    ({"n": 1, "seat": 0, "name": "Ann", "text": "x" * (CHAT_MAX + 1)}, "lines.0.text", "out_of_range"),
+    ({"n": 1, "seat": 0, "name": "Ann"}, "lines.0.text", "inconsistent"),
+    ({"n": 1, "seat": 0, "name": "Ann", "text": "a", "reaction": "nice"}, "lines.0.text", "inconsistent"),
+    ({"n": 1, "seat": 0, "name": "Ann", "reaction": "rm -rf"}, "lines.0.reaction", "bad_field"),
+])
+def test_a_guest_refuses_a_chat_line_a_hostile_host_could_harm_it_with(line, field, reason):
+    from mexitrain.net.protocol import BAD_SERVER_MESSAGE, ProtocolError
+
+    with pytest.raises(ProtocolError) as exc:
+        decode_server(json.dumps({"type": "chat", "lines": [line]}))
+    assert exc.value.code == BAD_SERVER_MESSAGE
+    assert (exc.value.values["field"], exc.value.values["reason"]) == (field, reason)
+
+
+def test_a_guest_refuses_chat_lines_out_of_order_or_too_many():
+    from mexitrain.net.protocol import ProtocolError
+
+    one = {"n": 2, "seat": 0, "name": "Ann", "text": "a"}
+    with pytest.raises(ProtocolError):
+        decode_server(json.dumps({"type": "chat", "lines": [one, {**one, "n": 1}]}))
+    with pytest.raises(ProtocolError):
+        decode_server(json.dumps({"type": "chat", "lines": [{**one, "n": i} for i in range(CHAT_KEEP + 1)]}))
+
+
+async def test_a_removed_seat_stays_a_computers_when_the_table_is_resumed(tmp_path):
+    async with hosted(tmp_path, start=True) as (server, (host, ann, ben)):
+        seat, token = ann.welcome.seat, ann.welcome.token
+        await host.send(Remove(seat=seat, level="greedy"))
+        await until(lambda: ann.closed)
+        await server.files.table_saved()
+    resumed = TableServer.resume(tmp_path, server.code)
+    s = resumed.seats[seat]
+    assert (s.kind, s.level, s.token) == ("computer", "greedy", None)
+    assert resumed.game.seat_of_token(token) is None  # after a resume the token is bad_token

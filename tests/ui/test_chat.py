@@ -20,7 +20,12 @@ from mexitrain.rules import RuleSet
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.network_state import TableRequest
 from mexitrain.ui.screens import GameScreen
-from mexitrain.ui.screens.chat import ChatInputScreen, ConfirmRemoveScreen, ReactionScreen, RemoveScreen
+from mexitrain.ui.screens.chat import (
+    ChatInputScreen,
+    ConfirmRemoveScreen,
+    ReactionScreen,
+    RemoveScreen,
+)
 from mexitrain.ui.screens.lobby import LobbyScreen
 from mexitrain.ui.textual_compat import notices
 from mexitrain.ui.widgets.chat import ChatLines
@@ -250,3 +255,28 @@ async def test_the_replay_of_a_finished_table_game_shows_its_chat(tmp_path):
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), "back")
     chat_beside(path).unlink()
     assert ReplayScreen(load_save(path)).check_action("chat", ()) is False
+
+
+async def test_the_help_at_a_table_lists_the_chat_keys_and_a_reaction_reads_in_french():
+    from mexitrain.i18n import language, set_language
+    from mexitrain.ui.screens.help import HelpScreen
+
+    client = FakeClient()
+    app = app_at_table(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_game(pilot, app, client)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        text = " ".join(str(w.render()) for w in app.screen.query("Static, Label"))
+        assert "w writes a line" in text and "v mutes" in text and "Ctrl+X" in text
+    before = language()
+    set_language("fr")
+    try:
+        client = FakeClient()
+        app = app_at_table(client)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await at_game(pilot, app, client)
+            client.say(line(1, 1, "Bea", reaction="knock"))
+            await wait_for(pilot, lambda: "Bea ✦ toc toc" in shown(app), "the reaction in French")
+    finally:
+        set_language(before)

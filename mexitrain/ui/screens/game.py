@@ -17,9 +17,9 @@ from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from ...text.events import VIEW_SEAT
 from ..board import Board, build, canon, select_target, select_tile, train_index, with_target
 from ..widgets import HandTray, StatusLine, TipPanel, TrainRows
+from ..widgets.chat import ChatLines
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
-from ..widgets.chat import ChatLines
 from ..widgets.net import NetBar
 
 #: What a tip that is not a play adds: the key that does it (the game screen's bindings).
