@@ -216,6 +216,10 @@ def _event_line(kind: str, **v) -> str | None:
         return t.rematch_line(v["name"], v["seat"])
     if kind == "rematch_started":
         return t.rematch_started_line()
+    if kind == "removed":
+        from ..text.chat import removed_line
+
+        return removed_line(v.get("name") or "", v["seat"])
     if kind == "refused":
         extra = {key: value for key, value in v.items() if key not in ("why", "who", "count")}
         return t.refused_line(v["why"], v.get("who"), v.get("count", 1), extra)

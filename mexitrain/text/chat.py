@@ -65,6 +65,19 @@ def chat_line_text(name: str, text: str | None, reaction: str | None) -> str:
     return _("{name}: {text}").format(name=name, text=text or "")
 
 
+def chat_separator(reaction: bool) -> str:
+    """What stands between the speaker's name and their words in this language (": ", or
+    " : " in French), for a screen that styles the two apart."""
+    return chat_line_text("", "", "nice").replace(reaction_text("nice"), "") if reaction else chat_line_text("", "", None)
+
+
+def removed_line(name: str, seat: int) -> str:
+    """The host's log: the host removed a person."""
+    return _("{name} was removed from seat {seat}: a computer player takes it.").format(
+        name=printable(name), seat=seat + 1
+    )
+
+
 def too_long_text(limit: int) -> str:
     return _("That line is too long: at most {limit} characters.").format(limit=limit)
 

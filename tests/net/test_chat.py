@@ -344,3 +344,9 @@ async def test_a_removed_seat_stays_a_computers_when_the_table_is_resumed(tmp_pa
     s = resumed.seats[seat]
     assert (s.kind, s.level, s.token) == ("computer", "greedy", None)
     assert resumed.game.seat_of_token(token) is None  # after a resume the token is bad_token
+
+
+def test_the_hosts_log_says_who_was_removed():
+    from mexitrain.commands.host import _event_line
+
+    assert _event_line("removed", name="Bea\x1b", seat=1) == "Bea\\x1b was removed from seat 2: a computer player takes it."

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from ...i18n import N_, _
-from ...text.chat import CHAT_MAX, REACTIONS, reaction_text
+from ...text.chat import CHAT_MAX, REACTIONS, chat_separator, reaction_text
 from ...text.names import shorten
 from ..cells import plain
 from ..colours import seat_colour
@@ -173,7 +173,7 @@ class ChatLogScreen(ModalScreen[None]):
         with Vertical(id="chat-log-box", classes="dialog"):
             yield Label(Content.from_markup("[b]$chat[/] ", chat=_("Chat")) + plain(self.title_text))
             lines = [
-                plain(name, f"b {seat_colour(seat)}") + plain((" ✦ " if reaction else ": ") + words)
+                plain(name, f"b {seat_colour(seat)}") + plain(chat_separator(reaction) + words)
                 for seat, name, words, reaction in self.rows
             ]
             with VerticalScroll(id="chat-log-scroll"):

@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ...text.chat import chat_separator
 from ...text.names import cells, shorten
 from ..cells import plain
 from ..colours import seat_colour
@@ -36,7 +37,7 @@ class ChatLines(Static):
         rows = []
         for seat, name, words, reaction in shown:
             who = shorten(name, min(20, width // 3))
-            sep = " ✦ " if reaction else ": "
+            sep = chat_separator(reaction)
             rest = shorten(words, max(1, width - cells(who) - cells(sep)))
             rows.append(plain(who, f"b {seat_colour(seat)}") + plain(sep + rest))
         if self.note:
