@@ -11,7 +11,9 @@ it reports comes as Textual messages (:mod:`.table_link`) that the app hands to
 :class:`~.network_state.NetworkState`: the last Welcome, Lobby and Update, a seat's view, never
 the full state), the lobby screen while the game has not started, the link and the server it
 runs (Host a table…). The game screen's moves become ``Intent``\\ s, the lobby's Start a
-``StartGame``, the host's ``c`` a ``HandOver``, a round's results read a ``Seen``. A refusal is
+``StartGame``, the host's ``c`` a ``HandOver``, a round's results read a ``Seen``; the chat's
+``w`` and ``r`` a ``Say``, the host's ``Ctrl+X`` a ``Remove``, and the table's ``Chat`` lines
+show on the lobby and the game screen (``v`` hides the others' here). A refusal is
 said as a local one; undo, save, load and replay are local-only and disabled here.
 """
 
