@@ -22,6 +22,9 @@ file is written, and reading them back for ``mexitrain host --resume``.
   ``CHAT_KEEP``, so it never holds more than that. ``--resume`` reads it back (at most
   :data:`CHAT_FILE_MAX` bytes; a line it cannot read is skipped). A finished game kept in
   ``saves/`` gets the chat said at the table beside it (``<save>.chat.jsonl``).
+- ``removed.txt``: the SHA-256 of each token of a person the host removed, one a line (at
+  most one a seat: a removed seat is a computer's), so that ``--resume`` still answers it
+  ``removed``.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ log = logging.getLogger(__name__)
 #: The chat's file in the table's folder, and the most of it read back.
 CHAT_FILE = "chat.jsonl"
 CHAT_FILE_MAX = 2 * CHAT_KEEP * 2048
+#: The removed tokens' hashes, and the most of that file read back (99 seats, 65 bytes each).
+REMOVED_FILE = "removed.txt"
+REMOVED_FILE_MAX = 100 * 65
 
 
 class TableFiles:
@@ -224,6 +230,28 @@ class TableFiles:
                 self._chat_in_file += 1
         except (OSError, ValueError) as exc:
             log.warning("chat file: %s", exc)
+
+    # -- removed people ---------------------------------------------------------------------------
+    def removed(self, digest: str) -> None:
+        """Keep the hash of a removed person's token (a disk that refuses it: logged; the
+        token is still refused until the server stops)."""
+        try:
+            path = tokens.table_dir(self.root, self.code) / REMOVED_FILE
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a", encoding="ascii") as f:
+                f.write(digest + "\n")
+        except (OSError, ValueError) as exc:
+            log.warning("removed file: %s", exc)
+
+    def removed_hashes(self) -> set[str]:
+        """The hashes ``removed.txt`` holds (none when it cannot be read)."""
+        from ..storage.safe import read_regular
+
+        try:
+            data = read_regular(tokens.table_dir(self.root, self.code) / REMOVED_FILE, REMOVED_FILE_MAX)
+        except (OSError, ValueError):
+            return set()
+        return {h for h in data.decode("ascii", "replace").split() if len(h) == 64}
 
     async def close(self, state: GameState | None, setup: GameSetup, seq: int) -> None:
         """The table closes: ``state`` (action ``seq``) fully saved if it is not yet, every

@@ -7,6 +7,7 @@ player, and checking an intent with the rules (docs/protocol.md).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import math
 import time
@@ -30,6 +31,11 @@ from .protocol import (
     encode,
     refused_of,
 )
+
+
+def token_hash(token: str) -> str:
+    """What a table keeps on disk of a removed person's token: its SHA-256 in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(eq=False)
@@ -86,8 +92,10 @@ class ServerGame:
         #: the seats whose people accepted a rematch of the game that is over
         self.rematch: set[int] = set()
         self.games = 1  # games dealt at this table (in this process)
-        #: the tokens of the people the host removed (coming back with one: ``removed``)
+        #: the tokens of the people the host removed (coming back with one: ``removed``), and
+        #: the SHA-256 of those removed before the table was resumed (kept on disk)
         self.removed_tokens: set[str] = set()
+        self.removed_hashes: set[str] = set()
 
     @classmethod
     def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str, **kw: Any) -> ServerGame:
@@ -158,6 +166,9 @@ class ServerGame:
         found = False
         for t in self.removed_tokens:
             found |= hmac.compare_digest(t.encode(), token.encode())
+        digest = token_hash(token)
+        for h in self.removed_hashes:
+            found |= hmac.compare_digest(h.encode(), digest.encode())
         return found
 
     def start(self, level: str) -> bool:

@@ -39,7 +39,7 @@ from ..storage.savefile import SaveError
 from ..text.names import unused_name
 from . import files
 from .chat import ChatRoom
-from .game import Seat, ServerGame
+from .game import Seat, ServerGame, token_hash
 from .guard import FD_RESERVE, Admission, Buckets, Refusals, address_key, open_files_limit
 from .links import FATAL, Connection, Limits
 from .protocol import (
@@ -240,6 +240,7 @@ class TableServer:
         server.game.absent = old.absent
         server.port = meta.port
         server.chat.restore(server.files.chat_lines())  # what was said, for who comes back
+        server.game.removed_hashes = server.files.removed_hashes()  # who was removed stays so
         if state is not None:
             server.game.state = state
             server.game.seq = files.count_actions(state)
@@ -828,8 +829,11 @@ class TableServer:
         s = self.seats[seat] if 0 <= seat < len(self.seats) else None
         conn = None if s is None else s.conn
         name = None if s is None else s.name
+        token = None if s is None else s.token
         if not self.game.remove(seat, level):
             return False
+        if token is not None:
+            self.files.removed(token_hash(token))
         self.chat.forget(seat)
         if conn is not None:
             conn.seat, conn.host = None, False  # its end is no longer the seat's leaving

@@ -334,7 +334,7 @@ def test_a_guest_refuses_chat_lines_out_of_order_or_too_many():
         decode_server(json.dumps({"type": "chat", "lines": [{**one, "n": i} for i in range(CHAT_KEEP + 1)]}))
 
 
-async def test_a_removed_seat_stays_a_computers_when_the_table_is_resumed(tmp_path):
+async def test_a_removed_seat_stays_a_computers_and_its_token_removed_when_the_table_is_resumed(tmp_path):
     async with hosted(tmp_path, start=True) as (server, (host, ann, ben)):
         seat, token = ann.welcome.seat, ann.welcome.token
         await host.send(Remove(seat=seat, level="greedy"))
@@ -343,7 +343,17 @@ async def test_a_removed_seat_stays_a_computers_when_the_table_is_resumed(tmp_pa
     resumed = TableServer.resume(tmp_path, server.code)
     s = resumed.seats[seat]
     assert (s.kind, s.level, s.token) == ("computer", "greedy", None)
-    assert resumed.game.seat_of_token(token) is None  # after a resume the token is bad_token
+    assert resumed.game.seat_of_token(token) is None
+    assert resumed.game.is_removed(token)  # still answered "removed": only its hash was kept
+    assert token not in (tmp_path / "tables" / server.code / "removed.txt").read_text()
+    await resumed.start("127.0.0.1", 0)
+    try:
+        back = await Peer(resumed, "P1", token).join()
+        await until(lambda: back.closed)
+        assert back.welcome is None and back.fatal.code == "removed"
+        await back.close()
+    finally:
+        await resumed.stop()
 
 
 def test_the_hosts_log_says_who_was_removed():
