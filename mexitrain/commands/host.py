@@ -218,6 +218,10 @@ def _event_line(kind: str, **v) -> str | None:
         return t.rematch_started_line()
     if kind == "watching":
         return t.watching_line(v.get("count", 1))
+    if kind == "removed":
+        from ..text.chat import removed_line
+
+        return removed_line(v.get("name") or "", v["seat"])
     if kind == "refused":
         extra = {key: value for key, value in v.items() if key not in ("why", "who", "count")}
         return t.refused_line(v["why"], v.get("who"), v.get("count", 1), extra)

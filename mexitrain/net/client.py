@@ -310,7 +310,7 @@ class TableClient:
                         continue  # a game, a lobby, a refusal before the welcome: not ours yet
                     if isinstance(msg, Error) and (msg.fatal or msg.code == TABLE_CLOSED):
                         self.fatal = msg
-                        if msg.code == "bad_token":
+                        if msg.code in ("bad_token", "removed"):  # the token will never work again
                             self._forget()
                         elif msg.code == TABLE_CLOSED:
                             self._mark_closed(msg.values.get("resumable") is not False)

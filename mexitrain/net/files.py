@@ -16,6 +16,15 @@ file is written, and reading them back for ``mexitrain host --resume``.
   is told their seat's token only once it is on disk (:meth:`TableFiles.table_saved`).
 - a finished game is kept in ``saves/`` and counted in the statistics; a rematch at the table
   (:meth:`TableFiles.next_game`) leaves it there and starts a fresh journal and full save.
+- ``chat.jsonl``, the chat (issue #35 item 4): each line said is appended, one JSON
+  :class:`~mexitrain.net.protocol.ChatLine` a line; past twice
+  :data:`~mexitrain.net.protocol.CHAT_KEEP` lines the file is rewritten with the last
+  ``CHAT_KEEP``, so it never holds more than that. ``--resume`` reads it back (at most
+  :data:`CHAT_FILE_MAX` bytes; a line it cannot read is skipped). A finished game kept in
+  ``saves/`` gets the chat said at the table beside it (``<save>.chat.jsonl``).
+- ``removed.txt``: the SHA-256 of each token of a person the host removed, one a line (at
+  most one a seat: a removed seat is a computer's), so that ``--resume`` still answers it
+  ``removed``.
 """
 
 from __future__ import annotations
@@ -35,8 +44,16 @@ from ..storage.paths import saves_dir
 from ..storage.savefile import SaveError, load_save
 from ..storage.saves import save_game
 from ..text import journal as tj
+from .protocol import CHAT_KEEP, ChatLine
 
 log = logging.getLogger(__name__)
+
+#: The chat's file in the table's folder, and the most of it read back.
+CHAT_FILE = "chat.jsonl"
+CHAT_FILE_MAX = 2 * CHAT_KEEP * 2048
+#: The removed tokens' hashes, and the most of that file read back (99 seats, 65 bytes each).
+REMOVED_FILE = "removed.txt"
+REMOVED_FILE_MAX = 100 * 65
 
 
 class TableFiles:
@@ -57,6 +74,9 @@ class TableFiles:
         self._writer: asyncio.Task | None = None
         #: where :meth:`keep` put the finished game (None: not yet, or it could not)
         self.kept: Path | None = None
+        #: the chat lines said lately (as the file keeps them), and the lines in the file now
+        self._chat: list[ChatLine] = []
+        self._chat_in_file = 0
 
     @property
     def game_path(self) -> Path:
@@ -175,7 +195,63 @@ class TableFiles:
             self.kept = path
         except SaveError as exc:
             log.warning("keeping the finished game: %s", exc)
+        if self.kept is not None and self._chat:
+            try:  # the chat said at the table, beside the game kept
+                write_chat(chat_beside(self.kept), list(self._chat))
+            except (OSError, ValueError) as exc:
+                log.warning("keeping the chat: %s", exc)
         self.saver.flush()
+
+    # -- the chat ---------------------------------------------------------------------------------
+    @property
+    def chat_path(self) -> Path:
+        return tokens.table_dir(self.root, self.code) / CHAT_FILE
+
+    def chat_lines(self) -> list[ChatLine]:
+        """The lines ``chat.jsonl`` holds (the last :data:`CHAT_KEEP`); none when it cannot be read."""
+        self._chat = read_chat(self.chat_path)[-CHAT_KEEP:]
+        self._chat_in_file = len(self._chat)
+        return list(self._chat)
+
+    def said(self, line: ChatLine) -> None:
+        """Append ``line`` to ``chat.jsonl`` (rewritten with the last :data:`CHAT_KEEP` lines
+        past twice that many); a disk that refuses it costs the chat's file, never the game."""
+        self._chat.append(line)
+        del self._chat[:-CHAT_KEEP]
+        try:
+            path = self.chat_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if self._chat_in_file + 1 > 2 * CHAT_KEEP:
+                write_chat(path, self._chat)
+                self._chat_in_file = len(self._chat)
+            else:
+                with open(path, "a", encoding="utf-8") as f:
+                    f.write(line.model_dump_json() + "\n")
+                self._chat_in_file += 1
+        except (OSError, ValueError) as exc:
+            log.warning("chat file: %s", exc)
+
+    # -- removed people ---------------------------------------------------------------------------
+    def removed(self, digest: str) -> None:
+        """Keep the hash of a removed person's token (a disk that refuses it: logged; the
+        token is still refused until the server stops)."""
+        try:
+            path = tokens.table_dir(self.root, self.code) / REMOVED_FILE
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a", encoding="ascii") as f:
+                f.write(digest + "\n")
+        except (OSError, ValueError) as exc:
+            log.warning("removed file: %s", exc)
+
+    def removed_hashes(self) -> set[str]:
+        """The hashes ``removed.txt`` holds (none when it cannot be read)."""
+        from ..storage.safe import read_regular
+
+        try:
+            data = read_regular(tokens.table_dir(self.root, self.code) / REMOVED_FILE, REMOVED_FILE_MAX)
+        except (OSError, ValueError):
+            return set()
+        return {h for h in data.decode("ascii", "replace").split() if len(h) == 64}
 
     async def close(self, state: GameState | None, setup: GameSetup, seq: int) -> None:
         """The table closes: ``state`` (action ``seq``) fully saved if it is not yet, every
@@ -188,6 +264,37 @@ class TableFiles:
         if self.journal is not None:
             self.journal.close()
         inplay.release_table(self.root, self.code)
+
+
+# -- the chat's files ------------------------------------------------------------------------------
+def chat_beside(save: Path) -> Path:
+    """The chat kept beside a finished table's game in ``saves/``."""
+    return save.with_name(save.stem + ".chat.jsonl")
+
+
+def write_chat(path: Path, lines: list[ChatLine]) -> None:
+    """``lines`` as ``path``, written atomically (one JSON line each)."""
+    from ..storage import atomic
+
+    atomic.write_text(path, "".join(line.model_dump_json() + "\n" for line in lines))
+
+
+def read_chat(path: Path) -> list[ChatLine]:
+    """The chat lines of ``path`` (at most :data:`CHAT_FILE_MAX` bytes read; a line that is
+    not a chat line is skipped; no file: none)."""
+    from ..storage.safe import read_regular
+
+    try:
+        data = read_regular(path, CHAT_FILE_MAX)
+    except (OSError, ValueError):
+        return []
+    lines = []
+    for raw in data.decode("utf-8", "replace").splitlines():
+        try:
+            lines.append(ChatLine.model_validate_json(raw))
+        except ValueError:
+            continue
+    return lines
 
 
 # -- reading a table back -----------------------------------------------------------------------

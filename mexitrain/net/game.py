@@ -7,6 +7,7 @@ player, and checking an intent with the rules (docs/protocol.md).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import math
 import time
@@ -31,6 +32,11 @@ from .protocol import (
     encode,
     refused_of,
 )
+
+
+def token_hash(token: str) -> str:
+    """What a table keeps on disk of a removed person's token: its SHA-256 in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(eq=False)
@@ -87,6 +93,10 @@ class ServerGame:
         #: the seats whose people accepted a rematch of the game that is over
         self.rematch: set[int] = set()
         self.games = 1  # games dealt at this table (in this process)
+        #: the tokens of the people the host removed (coming back with one: ``removed``), and
+        #: the SHA-256 of those removed before the table was resumed (kept on disk)
+        self.removed_tokens: set[str] = set()
+        self.removed_hashes: set[str] = set()
 
     @classmethod
     def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str, **kw: Any) -> ServerGame:
@@ -133,6 +143,34 @@ class ServerGame:
             return False
         s.handed, s.level, s.player = True, level, None
         return True
+
+    def remove(self, seat: int, level: str) -> bool:
+        """The person of seat ``seat`` leaves the table for good (the host removed them): the
+        seat goes to a computer player of ``level``, their token stops working. False when
+        ``seat`` is not a person's, or is the host's own."""
+        if not 0 <= seat < len(self.seats) or seat == self.host_seat:
+            return False
+        s = self.seats[seat]
+        if s.kind != "person":
+            return False
+        if s.token is not None:
+            self.removed_tokens.add(s.token)
+        s.kind, s.level, s.token, s.handed, s.player = "computer", level, None, False, None
+        s.conn, s.away_since = None, None
+        self.waiting.discard(seat)
+        self.rematch.discard(seat)
+        self.note_turn()
+        return True
+
+    def is_removed(self, token: str) -> bool:
+        """Whether ``token`` was the token of a person the host removed (compared in constant time)."""
+        found = False
+        for t in self.removed_tokens:
+            found |= hmac.compare_digest(t.encode(), token.encode())
+        digest = token_hash(token)
+        for h in self.removed_hashes:
+            found |= hmac.compare_digest(h.encode(), digest.encode())
+        return found
 
     def start(self, level: str) -> bool:
         """Deal: the open seats become computer players of ``level``. False if started."""

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 #: Errors after which reconnecting cannot help: the client stops (TableClient.run returns).
 FATAL = frozenset(
     {"version", "hello_first", "wrong_code", "bad_token", "bad_name", "table_full", "replaced", "flood", "table_closed",
-     "watchers_full"}
+     "watchers_full", "removed"}
 )
 
 

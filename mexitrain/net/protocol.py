@@ -36,6 +36,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     field_validator,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError
 
@@ -47,6 +48,7 @@ from ..rules.ruleset import HAND_SIZES, RuleSetError
 from ..rules.seeds import SEED_MAX
 from ..rules.state import RoundEnd
 from ..rules.tiles import full_set
+from ..text.chat import CHAT_MAX, REACTIONS
 from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, visible
 
 #: This protocol's version; a Hello with another one gets ``Error("version", server_version=...)``.
@@ -54,7 +56,8 @@ from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, vis
 #: the core's facts (legal, forced, doubles, knock) and a mark event its train (issue 33); 4: the
 #: turn timer (StartGame.turn_time, Update.turn_time, turn_left, timed) and the rematch (Rematch,
 #: Update.rematch, Lobby.turn_time and absent; issue 35 items 3 and 5); 5: watchers (Watch, Watching,
-#: Onlooker, Lobby.watchers, the error watchers_full and the refusal watching; issue 35 item 2)
+#: Onlooker, Lobby.watchers, the error watchers_full and the refusal watching; issue 35 item 2), chat
+#: and removing a person (Say, Chat, Remove; issue 35 item 4)
 PROTOCOL_VERSION = 5
 #: The most watchers one table takes at once (:class:`Watch`); one more is told ``watchers_full``.
 MAX_WATCHERS = 20
@@ -97,6 +100,8 @@ ERROR_CODES: tuple[str, ...] = (
     "not_over",  # Rematch while the game is not over
     "watchers_full",  # a Watch when the table has MAX_WATCHERS watchers already (values: limit)
     "internal",  # the server failed on this message (a bug); the table goes on
+    "removed",  # the host removed this person (fatal), or their token was a removed seat's
+    "bad_remove",  # Remove of a seat that is not another person's (values: seat)
 )
 
 #: Refusal codes of the table itself, beside the rules' (:data:`mexitrain.rules.errors.CODES`).
@@ -106,6 +111,9 @@ REFUSAL_CODES: tuple[str, ...] = (
     "no_seat",  # this client has no seat (the host of a headless table)
     "results_unseen",  # the next round waits for people to see the results (values: seats)
     "watching",  # an intent from a watcher: someone who watches makes no move
+    "chat_empty",  # a Say whose text is nothing once normalised
+    "chat_too_long",  # a Say longer than CHAT_MAX characters once normalised (values: limit)
+    "chat_too_fast",  # over the seat's chat limit (values: lines, seconds, wait)
 )
 
 
@@ -240,8 +248,56 @@ class Watch(_Message):
         return None if value is None else _check_name(value)
 
 
-ClientMessage = Annotated[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch, Field(discriminator="type")]
-CLIENT_ADAPTER: TypeAdapter[Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch] = TypeAdapter(ClientMessage)
+
+# -- chat and removing a person (version 5, issue 35 item 4) -------------------------------------
+
+#: The longest text a Say may carry on the wire, before the server normalises it (longer:
+#: ``bad_message``); the line kept is at most :data:`CHAT_MAX` characters once normalised.
+CHAT_WIRE_MAX = 1000
+#: The chat lines a table keeps (the oldest go first): a person who comes back is sent them.
+CHAT_KEEP = 200
+#: Each seat's chat limit: at most this many lines in this many seconds (more: ``chat_too_fast``).
+CHAT_LINES = 5
+CHAT_SECONDS = 10
+#: A quick reaction, said by its code (each reader sees it in their own language).
+Reaction = Literal["nice", "oops", "knock", "thanks", "good_game"]
+assert set(Reaction.__args__) == set(REACTIONS)  # type: ignore[attr-defined]
+
+
+class Say(_Message):
+    """A chat line from this client's seat: ``text`` (plain text; the server normalises it and
+    refuses it empty or over :data:`CHAT_MAX` characters) or a quick ``reaction``, exactly one.
+    ``seq`` (the client's count) comes back in a Refused."""
+
+    type: Literal["say"] = "say"
+    seq: Seq
+    text: str | None = Field(None, max_length=CHAT_WIRE_MAX)
+    reaction: Reaction | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> Say:
+        if (self.text is None) == (self.reaction is None):
+            raise PydanticCustomError("one_of", "a text or a reaction, exactly one")
+        return self
+
+
+class Remove(_Message):
+    """Host only: the person of ``seat`` (not the host's own) leaves the table for good: their
+    seat goes to a computer player of ``level``, their token stops working, their connection
+    is closed with ``removed``."""
+
+    type: Literal["remove"] = "remove"
+    seat: Seat
+    level: Level = "planner"
+
+
+
+ClientMessage = Annotated[
+    Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch | Say | Remove, Field(discriminator="type")
+]
+CLIENT_ADAPTER: TypeAdapter[
+    Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch | Say | Remove
+] = TypeAdapter(ClientMessage)
 
 
 # -- server -> client -------------------------------------------------------------------------
@@ -372,11 +428,34 @@ class Error(_Message):
     server_version: int | None = None
 
 
-ServerMessage = Annotated[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker, Field(discriminator="type")]
-SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker] = TypeAdapter(ServerMessage)
+class ChatLine(_Message):
+    """One line said at the table: its number ``n`` (the table's count, one more each line),
+    the speaker's seat and name, and its ``text`` (normalised, at most :data:`CHAT_MAX`
+    characters) or its ``reaction``."""
 
-_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen", "rematch", "watch"}
-_SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error", "watching", "onlooker"}
+    n: Seq
+    seat: Seat
+    name: Annotated[str, Field(max_length=NAME_MAX)]
+    text: str | None = Field(None, max_length=CHAT_MAX)
+    reaction: Reaction | None = None
+
+
+class Chat(_Message):
+    """Chat lines, oldest first: a new line as it is said (to everyone with a seat, and the
+    host), or, right after the Welcome, the last ones the table keeps (``recent``: they replace
+    what the client had)."""
+
+    type: Literal["chat"] = "chat"
+    lines: tuple[ChatLine, ...] = Field(max_length=CHAT_KEEP)
+    recent: bool = False
+
+
+
+ServerMessage = Annotated[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat, Field(discriminator="type")]
+SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat] = TypeAdapter(ServerMessage)
+
+_CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen", "rematch", "watch", "say", "remove"}
+_SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error", "watching", "onlooker", "chat"}
 
 
 # -- encoding ---------------------------------------------------------------------------------
@@ -417,7 +496,9 @@ def _field(exc: ValidationError) -> str:
     return ".".join(str(p) for p in errors[0]["loc"][1:])[:80]  # [0] is the type
 
 
-def decode_client(text: str | bytes) -> Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch:
+def decode_client(
+    text: str | bytes,
+) -> Hello | Intent | StartGame | HandOver | Bye | Seen | Rematch | Watch | Say | Remove:
     """A client message, or :class:`ProtocolError` (bad_json, unknown_type, bad_message,
     too_big, version). A Hello of another version is ``version`` whatever its other fields."""
     if _size(text) <= MAX_CLIENT_MESSAGE:
@@ -702,6 +783,9 @@ REFUSED_VALUES: dict[str, dict[str, tuple[Any, bool]]] = {
     "no_seat": {},
     "results_unseen": {"seats": (_SEATS, False)},
     "watching": {},
+    "chat_empty": {},
+    "chat_too_long": {"limit": (_COUNT, False)},
+    "chat_too_fast": {"lines": (_COUNT, False), "seconds": (_COUNT, False), "wait": (_COUNT, False)},
 }
 
 #: code -> {key: (check, required)}: the values each error code (:data:`ERROR_CODES`, and
@@ -716,6 +800,7 @@ ERROR_VALUES: dict[str, dict[str, tuple[Any, bool]]] = {
     "bad_seat": {"seat": (_SEAT, False)},
     "table_closed": {"resumable": (_BOOL, False)},
     "watchers_full": {"limit": (_COUNT, False)},
+    "bad_remove": {"seat": (_SEAT, False)},
     BAD_SERVER_MESSAGE: {
         "type": (_text_or_none, False),
         "field": (_text, False),
@@ -1015,7 +1100,7 @@ def _check_view(v: SeatView | OnlookerView, field: str = "view") -> None:
 
 # -- each message ------------------------------------------------------------------------------------
 
-ServerMessageType = Welcome | Lobby | Update | Refused | Error | Watching | Onlooker
+ServerMessageType = Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat
 
 
 def check_server_message(msg: ServerMessageType) -> ServerMessageType:
@@ -1091,6 +1176,8 @@ def _check(msg: ServerMessageType) -> ServerMessageType:
             raise _Refuse("rematch", "inconsistent")  # after the game only, each seat once
         for i, s in enumerate(msg.rematch):
             _seat(s, n, f"rematch.{i}")
+    elif isinstance(msg, Chat):
+        _check_chat(msg)
     elif isinstance(msg, Refused):
         values = _check_values(msg.code, msg.values, REFUSED_VALUES)
         if values != msg.values:
@@ -1102,6 +1189,23 @@ def _check(msg: ServerMessageType) -> ServerMessageType:
         if values != msg.values:
             return msg.model_copy(update={"values": values})
     return msg
+
+
+def _check_chat(msg: Chat) -> None:
+    """Chat lines as a guest takes them: numbered upwards, each speaker a seat and a name, each
+    line a text with no character a name may not hold (never a control, never empty) or a
+    reaction, exactly one."""
+    last = -1
+    for i, line in enumerate(msg.lines):
+        if line.n <= last:
+            raise _Refuse(f"lines.{i}.n", "inconsistent")
+        last = line.n
+        _seat(line.seat, MAX_PLAYERS, f"lines.{i}.seat")
+        _name(line.name, f"lines.{i}.name")
+        if (line.text is None) == (line.reaction is None):
+            raise _Refuse(f"lines.{i}.text", "inconsistent")
+        if line.text is not None:
+            _text(line.text, f"lines.{i}.text", CHAT_MAX)
 
 
 def check_follows(
@@ -1234,7 +1338,7 @@ def _precheck(data: dict) -> None:
             _count(result.get("scores"), f"view.results.{k}.scores", MAX_PLAYERS)
 
 
-def decode_server(text: str | bytes) -> Welcome | Lobby | Update | Refused | Error | Watching | Onlooker:
+def decode_server(text: str | bytes) -> Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat:
     """A server message a guest may take (see above: :func:`check_server_message`), or
     :class:`ProtocolError` with code :data:`BAD_SERVER_MESSAGE` and values ``type``,
     ``field``, ``reason`` (:data:`BAD_SERVER_REASONS`), and ``char`` or ``limit``. Never any

@@ -38,7 +38,8 @@ from ..rules import GameState, IllegalAction, new_game
 from ..storage.savefile import SaveError
 from ..text.names import unused_name
 from . import files
-from .game import Seat, ServerGame
+from .chat import ChatRoom
+from .game import Seat, ServerGame, token_hash
 from .guard import FD_RESERVE, Admission, Buckets, Refusals, address_key, open_files_limit
 from .links import FATAL, Connection, Limits
 from .protocol import (
@@ -46,6 +47,7 @@ from .protocol import (
     MAX_WATCHERS,
     PROTOCOL_VERSION,
     Bye,
+    Chat,
     Error,
     HandOver,
     Hello,
@@ -54,6 +56,8 @@ from .protocol import (
     ProtocolError,
     Refused,
     Rematch,
+    Remove,
+    Say,
     Seen,
     StartGame,
     Watch,
@@ -176,6 +180,8 @@ class TableServer:
         self._owe_lobby = False
         self._owe_updates = False
         self._flush_at: asyncio.TimerHandle | None = None
+        #: the table's chat: the last lines, each seat's rate limit (on ``clock``)
+        self.chat = ChatRoom(clock=clock)
 
     # -- the game and seats (mexitrain.net.game) ------------------------------------------------
     @property
@@ -243,6 +249,8 @@ class TableServer:
         server.game = ServerGame(setup, seats, meta.host_seat, meta.host_token, turn_time=turn_time, clock=old.clock)
         server.game.absent = kwargs["absent"] if "absent" in kwargs else meta.absent
         server.port = meta.port
+        server.chat.restore(server.files.chat_lines())  # what was said, for who comes back
+        server.game.removed_hashes = server.files.removed_hashes()  # who was removed stays so
         if state is not None:
             server.game.state = state
             server.game.seq = files.count_actions(state)
@@ -724,6 +732,10 @@ class TableServer:
             await asyncio.sleep(self.limits.wrong_code_delay)
             await conn.fail("wrong_code")
             return False
+        if hello.token is not None and self.game.is_removed(hello.token):
+            self._refused("bad_token", conn.address)
+            await conn.fail("removed", fatal=True)  # the host removed this person: no way back in
+            return False
         if hello.token is not None:
             seat = self.game.seat_of_token(hello.token)
             host = seat is None and hmac.compare_digest(hello.token.encode(), self.host_token.encode())
@@ -759,6 +771,8 @@ class TableServer:
         token = self.host_token if conn.seat is None else self.seats[conn.seat].token
         assert token is not None
         conn.send(Welcome(seat=conn.seat, token=token, host=conn.host, table=self.code))
+        if self.chat.lines:  # what was said lately, for who comes (back)
+            conn.send(Chat(lines=tuple(self.chat.lines), recent=True))
         # the others see the seat is back, this one gets the lobby and its view (at the tick's end)
         self._announce(updates=self.started)
         if not self.started and self.start_when_full and self.game.open_seat() is None:
@@ -783,6 +797,8 @@ class TableServer:
             return False
         conn.watcher = True
         conn.send(Watching(table=self.code))
+        if self.chat.lines:  # what was said lately, as a seat that comes is sent it
+            conn.send(Chat(lines=tuple(self.chat.lines), recent=True))
         self._event("watching", count=self.watchers())
         self._announce(updates=self.started)  # the lobby's count, and this watcher's view
         return True
@@ -868,6 +884,55 @@ class TableServer:
                 conn.send(Error(code="not_host"))
             elif not self.hand_over(msg.seat, msg.level):
                 conn.send(Error(code="bad_seat", values={"seat": msg.seat}))
+        elif isinstance(msg, Say):
+            self._on_say(conn, msg)
+        elif isinstance(msg, Remove):
+            if not conn.host:
+                conn.send(Error(code="not_host"))
+            elif not self.remove(msg.seat, msg.level):
+                conn.send(Error(code="bad_remove", values={"seat": msg.seat}))
+
+    # -- chat and removing a person (issue 35 item 4) ---------------------------------------------
+    def _on_say(self, conn: Connection, msg: Say) -> None:
+        """A line from ``conn``'s seat: refused (no seat, empty, too long, too fast) or kept and
+        sent to everyone with a seat, the host and the watchers (who read it, and say nothing)."""
+        if conn.seat is None:
+            conn.send(Refused(seq=msg.seq, code="no_seat"))
+            return
+        s = self.seats[conn.seat]
+        said = self.chat.say(s.index, s.name, msg)
+        if isinstance(said, Refused):
+            conn.send(said)
+            return
+        self.files.said(said)
+        text = encode(Chat(lines=(said,)))
+        for c in list(self._conns):
+            if (c.seat is not None or c.host or c.watcher) and not c.closing:
+                c.send(text)
+
+    def remove(self, seat: int, level: str = "planner") -> bool:
+        """The host removes the person of ``seat`` (never the host's own seat): a computer of
+        ``level`` plays it from now on, their token stops working and their connection is
+        closed with ``removed``. False when ``seat`` is not another person's seat."""
+        s = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        conn = None if s is None else s.conn
+        name = None if s is None else s.name
+        token = None if s is None else s.token
+        if not self.game.remove(seat, level):
+            return False
+        if token is not None:
+            self.files.removed(token_hash(token))
+        self.chat.forget(seat)
+        if conn is not None:
+            conn.seat, conn.host = None, False  # its end is no longer the seat's leaving
+            asyncio.get_running_loop().create_task(conn.kill(Error(code="removed", fatal=True)))
+        self.files.table_changed()
+        self._event("removed", name=name, seat=seat)
+        self._announce()
+        self._kick.set()
+        self.check_clock()
+        self._rematch_check()
+        return True
 
 
 # the server on its own thread (mexitrain host, Host a table…) is told in .thread

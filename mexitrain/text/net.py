@@ -12,12 +12,15 @@ from typing import Any
 
 from ..i18n import _, ngettext
 from ..rules.errors import IllegalAction
+from . import chat
 from .basics import join_and, level_name
 from .names import printable
 from .refusals import reason_text
 
 #: The rules' own refusals are worded by text.refusals; these are the table's.
-_TABLE_REFUSALS = ("not_started", "not_your_turn", "no_seat", "results_unseen", "watching")
+_TABLE_REFUSALS = (
+    "not_started", "not_your_turn", "no_seat", "results_unseen", "watching", "chat_empty", "chat_too_long", "chat_too_fast",
+)
 
 
 def clock(seconds: float) -> str:
@@ -44,10 +47,27 @@ def refused_text(exc: IllegalAction, names: Sequence[str] | None = None, viewer:
         return _("The next round waits until everyone has seen the results.")
     if exc.code == "watching":
         return _("You are watching this table: someone who watches makes no move.")
+    if exc.code in ("chat_empty", "chat_too_long", "chat_too_fast"):
+        return chat_refused_text(exc.code, exc.values)
     try:
         return reason_text(exc, names, viewer)
     except (KeyError, IndexError, TypeError, ValueError):  # a value missing or of the wrong kind
         return _("That move is not allowed.")
+
+
+def chat_refused_text(code: str, values: Mapping[str, Any]) -> str:
+    """Why a chat line was refused (the table's chat codes, :mod:`mexitrain.text.chat`)."""
+
+    def count(key: str, default: int) -> int:
+        value = values.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+    if code == "chat_empty":
+        return chat.empty_text()
+    if code == "chat_too_long":
+        return chat.too_long_text(count("limit", chat.CHAT_MAX))
+    wait = values.get("wait")
+    return chat.too_fast_text(count("lines", 5), count("seconds", 10), wait if isinstance(wait, int) and not isinstance(wait, bool) else None)
 
 
 def _number(value: Any) -> str:
@@ -124,6 +144,10 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
         )
     if code == "internal":
         return _("The table failed on that message; the game goes on.")
+    if code == "removed":
+        return chat.removed_text()
+    if code == "bad_remove":
+        return chat.cannot_remove_text(v.get("seat"))
     # a code of a newer server, or a connection problem of the client (its code)
     if code == "refused_connection":
         return _("Nobody answers at that address.")

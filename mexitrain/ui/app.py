@@ -566,6 +566,23 @@ class MexitrainApp(App[None]):
         if isinstance(self.source, NetworkTable):
             await self.source.hand_over()
 
+    # -- chat at a network table (issue #35 item 4): the keys exist only there -------------------
+    def action_chat_say(self) -> None:
+        if isinstance(self.source, NetworkTable) and self.source.check("chat_say", self.screen):
+            self.source.say()
+
+    def action_chat_react(self) -> None:
+        if isinstance(self.source, NetworkTable) and self.source.check("chat_react", self.screen):
+            self.source.react()
+
+    def action_chat_mute(self) -> None:
+        if isinstance(self.source, NetworkTable):
+            self.source.mute()
+
+    def action_remove_player(self) -> None:
+        if isinstance(self.source, NetworkTable) and self.source.check("remove_player", self.screen):
+            self.source.remove_player()
+
     @property
     def pips(self) -> bool:
         """The player's preference: tiles shown as pips where they have a face (docs/playing.md)."""

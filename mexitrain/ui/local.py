@@ -213,6 +213,8 @@ class LocalTable(Source):
             return state is not None and not isinstance(screen, NewGameScreen | ScoreScreen | HandoffScreen)
         if action == "hand_over":
             return False
+        if action in ("chat_say", "chat_react", "chat_mute", "remove_player"):
+            return False  # chat and removing a person: at a network table only
         return True
 
     def commands(self, screen: Screen) -> Iterable[SystemCommand]:

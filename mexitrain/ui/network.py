@@ -11,7 +11,9 @@ it reports comes as Textual messages (:mod:`.table_link`) that the app hands to
 :class:`~.network_state.NetworkState`: the last Welcome, Lobby and Update, a seat's view, never
 the full state), the lobby screen while the game has not started, the link and the server it
 runs (Host a table…). The game screen's moves become ``Intent``\\ s, the lobby's Start a
-``StartGame``, the host's ``c`` a ``HandOver``, a round's results read a ``Seen``. A refusal is
+``StartGame``, the host's ``c`` a ``HandOver``, a round's results read a ``Seen``; the chat's
+``w`` and ``r`` a ``Say``, the host's ``Ctrl+X`` a ``Remove``, and the table's ``Chat`` lines
+show on the lobby and the game screen (``v`` hides the others' here). A refusal is
 said as a local one; undo, save, load and replay are local-only and disabled here.
 """
 
@@ -29,6 +31,7 @@ from textual.screen import Screen
 
 from ..i18n import N_, _
 from ..net.protocol import (
+    Chat,
     Error,
     HandOver,
     Intent,
@@ -36,6 +39,8 @@ from ..net.protocol import (
     Onlooker,
     Refused,
     Rematch,
+    Remove,
+    Say,
     Seen,
     StartGame,
     Update,
@@ -80,6 +85,18 @@ NETWORK_NOTE = N_(
 )
 
 
+CHAT_NOTE = N_(
+    "Chat at the table: w writes a line to everyone (Enter sends it, Esc cancels; at most 200 "
+    "characters, 5 lines in 10 seconds), r sends a quick reaction (each person reads it in their "
+    "own language), v mutes the others' lines on this screen (v again shows them). The last lines "
+    "show under the move log, and in the lobby. Ctrl+X, for the host: remove a person from the "
+    "table (a computer player takes the seat; they cannot come back to it)."
+)
+
+#: The actions of the chat's keys and the host's remove (hidden in a local game).
+CHAT_ACTIONS = frozenset({"chat_say", "chat_react", "chat_mute", "remove_player"})
+
+
 class NetworkTable(Source):
     """This terminal's seat at a table on the network (see the module docstring). Owns
     :attr:`state` (what this terminal knows of the table), the client and the lobby screen."""
@@ -100,7 +117,7 @@ class NetworkTable(Source):
 
     @property
     def help_note(self) -> str:  # type: ignore[override]
-        return _(WATCH_NOTE) if self.watching else _(NETWORK_NOTE)
+        return _(WATCH_NOTE) if self.watching else _(NETWORK_NOTE) + "\n\n" + _(CHAT_NOTE)
 
     @property
     def watching(self) -> bool:  # type: ignore[override]
@@ -256,6 +273,8 @@ class NetworkTable(Source):
                 self.app.show_game()  # a seat handed over: its kind changed
         elif isinstance(msg, Update):
             await self._take_update(msg)
+        elif isinstance(msg, Chat):
+            self._take_chat(msg)
         elif isinstance(msg, Refused):
             text = refused_text(refusal(msg), state.names(), state.seat)
             self.app.show_notice(Notice(visible(text), _("Not allowed"), "warning"))
@@ -285,6 +304,7 @@ class NetworkTable(Source):
             await app.open_game()
             self.lobby_screen = None  # the game has started: the lobby's seats are on the board
         self._tick()
+        self._show_chat()  # the game screen may be new: it shows the chat too
         app.source_moved(said, [])
 
     async def _leave_link(self, reason: str) -> None:
@@ -382,9 +402,99 @@ class NetworkTable(Source):
                 title=_("Hand over"), timeout=5, markup=False,
             )
 
+    # -- chat and removing a person (issue #35 item 4) ----------------------------------------
+    def _take_chat(self, msg: Chat) -> None:
+        """The table's chat lines: kept, and shown on the lobby and the game screen."""
+        if self.state.welcome is None:
+            return
+        self.state.take_chat(msg)
+        self._show_chat()
+
+    def _show_chat(self) -> None:
+        rows = self.state.chat_rows()
+        note = _("chat muted (v shows it)") if self.state.muted else ""
+        for screen in (self.lobby_screen, self.app.game_screen):
+            if screen is not None:
+                screen.chat_rows = rows
+                screen.chat_note = note
+
+    def say(self) -> None:
+        """w: a line to say, typed in a one-line dialog; sent on Enter."""
+        from .screens.chat import ChatInputScreen
+
+        def said(text: str | None) -> None:
+            if text:
+                self.state.seq += 1
+                self.app.call_later(self._send, Say(seq=self.state.seq, text=text))
+
+        self.app.push_screen(ChatInputScreen(), said)
+
+    def react(self) -> None:
+        """r: a quick reaction, chosen in a small menu."""
+        from .screens.chat import ReactionScreen
+
+        def chosen(code: str | None) -> None:
+            if code:
+                self.state.seq += 1
+                self.app.call_later(self._send, Say(seq=self.state.seq, reaction=code))
+
+        self.app.push_screen(ReactionScreen(), chosen)
+
+    def mute(self) -> None:
+        """v: hide the others' chat lines on this screen (said once), or show them again."""
+        from ..text.chat import muted_text, unmuted_text
+
+        self.state.muted = not self.state.muted
+        self._show_chat()
+        self.app.notify(muted_text() if self.state.muted else unmuted_text(), title=_("Chat"), timeout=4, markup=False)
+
+    def remove_player(self) -> None:
+        """Ctrl+X, the host's: choose a person, confirm, and the table removes them."""
+        from ..text.chat import removed_notice_text
+        from .screens.chat import ConfirmRemoveScreen, RemoveScreen
+
+        people = self.state.people_to_remove()
+        if not people:
+            self.app.notify(_("There is nobody else to remove."), title=_("Remove"), timeout=4)
+            return
+        names = dict(people)
+
+        def confirmed(seat: int, yes: bool | None) -> None:
+            if not yes:
+                return
+
+            async def send() -> None:
+                if await self._send(Remove(seat=seat, level=self.state.level)):
+                    self.app.notify(removed_notice_text(names[seat], level_name(self.state.level)),
+                                    title=_("Remove"), timeout=5, markup=False)
+
+            self.app.call_later(send)
+
+        def chosen(seat: int | None) -> None:
+            if seat is not None and seat in names:
+                self.app.push_screen(ConfirmRemoveScreen(names[seat]), lambda yes: confirmed(seat, yes))
+
+        self.app.push_screen(RemoveScreen(people), chosen)
+
+    def _check_chat(self, action: str) -> bool | None:
+        state = self.state
+        if state.welcome is None:
+            return False
+        if action == "remove_player":
+            if not state.host:
+                return False
+            return True if state.people_to_remove() and state.connected else None
+        if action in ("chat_say", "chat_react"):
+            if state.seat is None:
+                return False  # a host without a seat reads the chat, and says nothing
+            return True if state.connected else None
+        return True  # mute: any time
+
     # -- keys and commands at a table ----------------------------------------------------------------
     def check(self, action: str, screen: Screen) -> bool | None:
         state = self.state
+        if action in CHAT_ACTIONS:
+            return self._check_chat(action)
         if action in ("host_table", "join_table", "save_as", "load_game", "open_replay", "new_game", "stats"):
             return False
         if self.watching and action in ("undo", "hand_over"):
@@ -418,6 +528,12 @@ class NetworkTable(Source):
         if self.watching:
             yield SystemCommand(_("Stop watching"), _("Stop watching the table"), app.action_request_quit)
             return
+        if state.seat is not None and state.connected:
+            yield SystemCommand(_("Chat"), _("Say a line to the table (w)"), app.action_chat_say)
+            yield SystemCommand(_("React"), _("Send a quick reaction (r)"), app.action_chat_react)
+        yield SystemCommand(_("Mute chat"), _("Hide or show the others' chat lines (v)"), app.action_chat_mute)
+        if state.host and state.people_to_remove():
+            yield SystemCommand(_("Remove a person"), _("Remove a person from the table (Ctrl+X)"), app.action_remove_player)
         if self.request.runs_server:
             leave = _("Leave the table (it closes for everyone)")
         else:
@@ -484,4 +600,7 @@ def watch_request(address: str, code: str, name: str = "") -> TableRequest:
     return TableRequest(address, code, name, watch=True)
 
 
-__all__ = ["NETWORK_NOTE", "WATCH_NOTE", "NetworkTable", "TableRequest", "run_table_app", "watch_request", "watch_table_app"]
+__all__ = [
+    "CHAT_ACTIONS", "CHAT_NOTE", "NETWORK_NOTE", "WATCH_NOTE", "NetworkTable", "TableRequest", "run_table_app", "watch_request",
+    "watch_table_app",
+]

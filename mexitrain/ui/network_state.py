@@ -19,10 +19,21 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..i18n import _
-from ..net.protocol import Away, Lobby, Onlooker, Update, Watching, Welcome
+from ..net.protocol import (
+    CHAT_KEEP,
+    Away,
+    Chat,
+    ChatLine,
+    Lobby,
+    Onlooker,
+    Update,
+    Watching,
+    Welcome,
+)
 from ..rules import Action, SeatView, watched
 from ..session import Notice, knock_notice, knocked
 from ..session import forced_notice as session_forced_notice
+from ..text.chat import reaction_text
 from ..text.guest import disconnected_text, problem_text
 from ..text.net import (
     away_text,
@@ -87,6 +98,10 @@ class NetworkState:
     timed_seq: int | None = None
     #: a new game started at the table (a rematch: a new seal) since the app last looked
     new_game: bool = False
+    #: the chat lines the table sent, oldest first (at most CHAT_KEEP), and whether this
+    #: screen hides the others' lines (the mute key, v)
+    chat: list[ChatLine] = field(default_factory=list)
+    muted: bool = False
 
     @property
     def seat(self) -> int | None:
@@ -233,6 +248,42 @@ class NetworkState:
             return ()
         kinds = self.update.kinds
         return tuple(a for a in self.update.away if a.seat >= len(kinds) or kinds[a.seat] == "person")
+
+    # -- chat (issue #35 item 4) -------------------------------------------------------------
+    def take_chat(self, msg: Chat) -> list[ChatLine]:
+        """Take the table's chat lines: the recent ones after a welcome replace what was
+        kept, new ones are added (a line already had, by its number, is not added twice).
+        Returns the lines that are new to this terminal."""
+        if msg.recent:
+            known = {line.n for line in self.chat}
+            self.chat = list(msg.lines)
+            new = [line for line in msg.lines if line.n not in known]
+        else:
+            last = self.chat[-1].n if self.chat else -1
+            new = [line for line in msg.lines if line.n > last]
+            self.chat.extend(new)
+        del self.chat[:-CHAT_KEEP]
+        return new
+
+    def chat_rows(self) -> tuple[tuple[int, str, str, bool], ...]:
+        """The chat lines this screen shows, as ``(seat, name, words, reaction)``: all of
+        them, or only this seat's own while muted. A reaction in this language."""
+        rows = []
+        for line in self.chat:
+            if self.muted and line.seat != self.seat:
+                continue
+            if line.reaction is not None:
+                rows.append((line.seat, line.name, reaction_text(line.reaction), True))
+            else:
+                rows.append((line.seat, line.name, line.text or "", False))
+        return tuple(rows)
+
+    def people_to_remove(self) -> list[tuple[int, str]]:
+        """The seats the host may remove: every person's but the host's own (seat, name)."""
+        lobby = self.lobby
+        if lobby is None or not self.host:
+            return []
+        return [(s.seat, s.name) for s in lobby.seats if s.kind == "person" and not s.host and s.seat != self.seat]
 
     def link_closed(self) -> None:
         """The client stopped: the link is closed (unless a fatal error already says why),

@@ -233,12 +233,12 @@ async def test_an_older_client_is_told_to_update(tmp_path):
     setup = table(2, 2, seed=7, hand_size="5")
     async with hosted(setup, tmp_path) as server:
         async with websockets.connect(f"ws://{address(server)}/") as ws:
-            await ws.send(json.dumps({"type": "hello", "version": 3, "code": server.code, "name": "Old", "token": None,
+            await ws.send(json.dumps({"type": "hello", "version": 4, "code": server.code, "name": "Old", "token": None,
                                       "lang": "en"}))
             err = decode_server(await asyncio.wait_for(ws.recv(), 10))
-    assert PROTOCOL_VERSION == 5
+    assert PROTOCOL_VERSION == 5  # 5: chat and removing a person (issue 35 item 4)
     assert isinstance(err, Error) and err.code == "version" and err.fatal
-    assert err.server_version == 5 and err.values == {"version": 3}
+    assert err.server_version == 5 and err.values == {"version": 4}
 
 
 # -- what a client refuses of the new fields -----------------------------------------------------

@@ -17,6 +17,7 @@ from ...rules import DRAW, MARK, PASS, SKIP, Action, SeatView
 from ...text.events import VIEW_SEAT
 from ..board import Board, build, canon, select_target, select_tile, train_index, with_target
 from ..widgets import HandTray, StatusLine, TipPanel, TrainRows
+from ..widgets.chat import ChatLines
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, TrainBox, board_widgets
 from ..widgets.net import NetBar
@@ -58,6 +59,11 @@ class GameScreen(Screen):
         Binding("q", "app.request_quit", "Quit", tooltip="Quit (asks first)", id="quit"),
         # at a table on the network, for its host (the app hides it elsewhere)
         Binding("c", "app.hand_over", "Hand over", tooltip="Hand the seat of a player who is away to a computer player", id="hand-over"),
+        # chat at a table on the network (the app hides them elsewhere; the help lists them)
+        Binding("w", "app.chat_say", "Chat", tooltip="Say a line to the table", id="chat-say"),
+        Binding("r", "app.chat_react", "React", show=False, tooltip="Send a quick reaction", id="chat-react"),
+        Binding("v", "app.chat_mute", "Mute chat", show=False, tooltip="Hide or show the others' chat lines", id="chat-mute"),
+        Binding("ctrl+x", "app.remove_player", "Remove", show=False, tooltip="Remove a person from the table", id="remove-player"),
         *[
             Binding(str(i + 1), f"train({i})", f"Seat {i + 1}'s train", show=False, id=f"train-{i + 1}")
             for i in range(9)
@@ -81,6 +87,9 @@ class GameScreen(Screen):
     saving: reactive[str | None] = reactive(None, repaint=False)
     #: at a table: the link's line and who is away (set by the network table every second)
     link_text: reactive[str] = reactive("", repaint=False)
+    #: at a table: the chat lines shown under the move log, and the mute note (set by the table)
+    chat_rows: reactive[tuple] = reactive((), repaint=False)
+    chat_note: reactive[str] = reactive("", repaint=False)
     _keys_state: tuple = ()
     _tip_shown = False
 
@@ -136,6 +145,9 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         self.query_one(SizeGuard).check()
         self.call_after_refresh(self._fit_corner)
+        if self.link:  # at a table: the chat's last lines under the move log
+            strip = ChatLines(id="chat-strip").data_bind(lines=GameScreen.chat_rows, note=GameScreen.chat_note)
+            self.query_one("#corner").mount(strip)
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status").data_bind(GameScreen.board, GameScreen.saving)

@@ -26,10 +26,14 @@ from ...text.guest import own_seat_retrying
 from ...text.names import fit
 from ..cells import markup, plain
 from ..colours import seat_colour
+from ..widgets.chat import ChatLines
 from ..widgets.net import NetBar
 
 #: The lobby's key descriptions and tooltips, for the catalog (:mod:`mexitrain.ui.lang`).
 KEY_WORDS = (
+    N_("Chat"), N_("Say a line to the table"), N_("React"), N_("Send a quick reaction"),
+    N_("Mute chat"), N_("Hide or show the others' chat lines"), N_("Remove"),
+    N_("Remove a person from the table"),
     N_("Start"), N_("Start the game: the open seats go to computer players"),
     N_("Level"), N_("The level of the computer players that take the open seats"),
     N_("Leave"), N_("Leave the table"),
@@ -83,6 +87,11 @@ class LobbyScreen(Screen[None]):
         Binding("ctrl+s", "start", "Start", tooltip="Start the game: the open seats go to computer players", id="lobby-start"),
         Binding("l", "level", "Level", tooltip="The level of the computer players that take the open seats", id="lobby-level"),
         Binding("q,escape", "app.request_quit", "Leave", tooltip="Leave the table", id="lobby-leave"),
+        Binding("w", "app.chat_say", "Chat", tooltip="Say a line to the table", id="lobby-chat-say"),
+        # r and v leave the footer to ? Help at 80 columns: the help lists them
+        Binding("r", "app.chat_react", "React", show=False, tooltip="Send a quick reaction", id="lobby-chat-react"),
+        Binding("v", "app.chat_mute", "Mute chat", show=False, tooltip="Hide or show the others' chat lines", id="lobby-chat-mute"),
+        Binding("ctrl+x", "app.remove_player", "Remove", tooltip="Remove a person from the table", id="lobby-remove"),
     ]
 
     class Start(Message):
@@ -101,6 +110,9 @@ class LobbyScreen(Screen[None]):
 
     #: the link's line and who is away (set by the table every second while something counts)
     link_text: reactive[str] = reactive("", init=False)
+    #: the chat lines and the mute note (set by the table)
+    chat_rows: reactive[tuple] = reactive((), init=False)
+    chat_note: reactive[str] = reactive("", init=False)
 
     def __init__(self, code: str, *, join_line: str | None = None, level: str = "planner") -> None:
         super().__init__()
@@ -128,11 +140,26 @@ class LobbyScreen(Screen[None]):
                 )
                 yield Button(_("Start ▶"), id="lobby-start", variant="success", compact=True, action="screen.start")
             yield Static("", id="lobby-wait", markup=False)
+            title = Label("[b]" + _("Chat") + "[/]", classes="section", id="lobby-chat-title")
+            title.display = False
+            yield title
+            yield ChatLines(rows=8, id="lobby-chat").data_bind(lines=LobbyScreen.chat_rows, note=LobbyScreen.chat_note)
         yield NetBar(id="lobby-net").data_bind(text=LobbyScreen.link_text)
         yield Footer()
 
     def on_mount(self) -> None:
         self._refresh()
+
+    def watch_chat_rows(self) -> None:
+        self._chat_title()
+
+    def watch_chat_note(self) -> None:
+        self._chat_title()
+
+    def _chat_title(self) -> None:
+        """The chat's heading only once there is something under it."""
+        for title in self.query("#lobby-chat-title"):
+            title.display = bool(self.chat_rows or self.chat_note)
 
     # -- fed by the app ---------------------------------------------------------------------
     def show(self, lobby=None, welcome=None, *, connected: bool | None = None, over: bool | None = None) -> None:

@@ -72,6 +72,8 @@ class ReplayScreen(Screen[None]):
         Binding("s", "scores", "Scores", tooltip="The score sheet at this step", id="replay-scores"),
         Binding("r", "review", "Review", tooltip="Value the people's decisions with the expert's search", id="replay-review"),
         Binding("q,escape", "close", "Close", id="replay-close"),
+        # a finished table's game: the chat said at the table (hidden when it has none)
+        Binding("c", "chat", "Chat", tooltip="The chat said at the table", id="replay-chat"),
     ]
 
     board: reactive[Board | None] = reactive(None, repaint=False)
@@ -83,6 +85,8 @@ class ReplayScreen(Screen[None]):
         self.names = tuple(s.name for s in game.setup.seats)
         self.kinds = tuple(s.kind for s in game.setup.seats)
         self.states, self.events = snapshots(game)
+        #: the chat kept beside a finished table's game (``<save>.chat.jsonl``), if any
+        self.chat = chat_rows(game)
         # "you" is the person who played as "You" (the one human's default name), if anyone
         # did, as in step_line(); never simply the seat to move
         self.you = next((i for i, name in enumerate(self.names) if is_you_name(name)), None)
@@ -169,3 +173,28 @@ class ReplayScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return bool(self.chat)
+        return True
+
+    def action_chat(self) -> None:
+        from .chat import ChatLogScreen
+
+        if self.chat:
+            self.app.push_screen(ChatLogScreen(self.chat, self.game.name or ""))
+
+
+def chat_rows(game: SavedGame) -> list[tuple[int, str, str, bool]]:
+    """The chat kept beside ``game``'s file (a finished table's game in ``saves/``), as
+    ``(seat, name, words, reaction)``, reactions in this language; none when there is none."""
+    from ...net.files import chat_beside, read_chat
+    from ...text.chat import reaction_text
+
+    if game.path is None:
+        return []
+    return [
+        (line.seat, line.name, reaction_text(line.reaction) if line.reaction else line.text or "", line.reaction is not None)
+        for line in read_chat(chat_beside(game.path))
+    ]
