@@ -32,6 +32,9 @@ CASES = {
         "--positions", "2", "--deals", "2", "--budget", "2", "--particles", "3", "--processes", "1",
     ],
     "expert_endgame": ["paired", "--games", "1", "--option", "rounds=1", "--option", "set=6"],
+    "ismcts_match": [
+        "--games", "1", "--option", "rounds=1", "--option", "set=6", "--iterations", "8", "--against", "random",
+    ],
     "tune_weights": ["check", "--players", "3", "--deals", "2", "--engine", "1", "--processes", "1"],
     "tournament_speed": [
         "--against", "HEAD", "--games", "1", "--budget", "2", "--repeats", "1", "--processes", "1",
