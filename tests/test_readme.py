@@ -257,7 +257,7 @@ KEY_NAMES = {
 
 def _keys(cell: str) -> set[str]:
     """The key names of a table cell as Textual names them (``← → or h l``: left, right, h, l)."""
-    cell = cell.strip().replace("1 … 9", " ".join("123456789"))
+    cell = re.sub(r"\b([0-9]) … ([0-9])\b", lambda m: " ".join(str(i) for i in range(int(m[1]), int(m[2]) + 1)), cell.strip())
     words = re.split(r"\s+|,|/", cell.replace(" or ", " "))
     return {KEY_NAMES.get(w, w) for w in words if w}
 
@@ -278,7 +278,7 @@ def _table(section: str) -> list[list[str]]:
 
 
 from mexitrain.ui.app import MexitrainApp  # noqa: E402
-from mexitrain.ui.screens import dialogs, help, join, lobby, new_game, replay, results, saves  # noqa: E402
+from mexitrain.ui.screens import chat, dialogs, help, join, lobby, new_game, replay, results, saves  # noqa: E402
 from mexitrain.ui.screens import review as review_screen  # noqa: E402
 from mexitrain.ui.screens.game import GameScreen  # noqa: E402
 
@@ -307,6 +307,11 @@ SCREENS = {
     "Join a table…": _bound(join.JoinScreen),
     "Host a table…": _bound(join.HostScreen),
     "a table's link (served game)": _bound(join.SeatScreen),
+    "chat line box": _bound(chat.ChatInputScreen),
+    "quick reactions": _bound(chat.ReactionScreen),
+    "remove a person": _bound(chat.RemoveScreen),
+    "remove a person?": _bound(chat.ConfirmRemoveScreen),
+    "the table's chat (replay)": _bound(chat.ChatLogScreen),
 }
 
 
@@ -342,7 +347,7 @@ def test_a_key_that_is_not_bound_is_caught() -> None:
     """The comparison above can fail: a made-up key is no binding of the game screen."""
     assert _keys("z or ctrl+y") - GAME_KEYS == {"z", "ctrl+y"}
     assert _keys("← → or h l") == {"left", "right", "h", "l"}
-    assert _keys("1 … 9") == set("123456789")
+    assert _keys("1 … 9") == set("123456789") and _keys("1 … 5 / Esc") == {*"12345", "escape"}
 
 
 # ---------------------------------------------------------------------------------------
