@@ -316,9 +316,12 @@ class ServerGame:
     def update_for(self, seat: int, away: tuple[Away, ...] | None = None) -> Update:
         """Seat ``seat``'s :class:`Update` now: its own view only."""
         assert self.state is not None
-        return Update(
+        return Update(view=view(self.state, seat, self.setup.seed_chosen), **self._beside_view(away))
+
+    def _beside_view(self, away: tuple[Away, ...] | None) -> dict:
+        """The fields an Update and an Onlooker carry beside their view."""
+        return dict(
             seq=self.seq,
-            view=view(self.state, seat, self.setup.seed_chosen),
             names=tuple(s.name for s in self.seats),
             kinds=tuple("computer" if s.computer_plays else "person" for s in self.seats),
             away=self.away() if away is None else away,
@@ -341,18 +344,7 @@ class ServerGame:
         """What a watcher is sent now (:class:`Onlooker`): ``rules.onlooker(state)`` only,
         with the fields an Update has beside its view."""
         assert self.state is not None
-        return Onlooker(
-            seq=self.seq,
-            view=onlooker(self.state, self.setup.seed_chosen),
-            names=tuple(s.name for s in self.seats),
-            kinds=tuple("computer" if s.computer_plays else "person" for s in self.seats),
-            away=self.away() if away is None else away,
-            waiting=tuple(sorted(self.waiting)),
-            turn_time=self._wire_turn_time(),
-            turn_left=self.turn_left(),
-            timed=self.timed,
-            rematch=tuple(sorted(self.rematch)),
-        )
+        return Onlooker(view=onlooker(self.state, self.setup.seed_chosen), **self._beside_view(away))
 
     # -- the game -------------------------------------------------------------------------------
     def seat_view(self, seat: int):
