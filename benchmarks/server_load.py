@@ -12,6 +12,20 @@ update that follows it, and prints p50 / p95 / max, the updates lost (a seat tha
 share of one core: on a 2-core machine the clients run on the same cores as the server).
 ``--profile FILE`` runs the server under cProfile.
 
+The mixed load (issue #35; off by default, so that a run without it is as before):
+``--watchers N`` sends N watchers in all (``Watch`` instead of ``Hello``), spread over the
+tables (50 at 50 tables: one each; a table takes at most 20, more are told
+``watchers_full``), each in the client process of its table; ``--chat-rate R`` has each table's
+seats say R short lines a second in turn (``Say``; at most 5 lines in 10 s a seat, so up to
+2 a second a table are taken), the tables staggered over the first second. With either, the
+seats stay at their table (the game over or not) until the run's end and ``--drain`` seconds
+more (default 1), reading what is on its way, and play no intent after the run's end. The
+script prints besides: the latency from an intent to the watcher's ``Onlooker`` of that
+``seq`` (p50 / p95 / max) and the onlooker updates lost (a watcher that skipped a ``seq``);
+the chat lines said, taken (numbered by the server) and refused (with their codes), the
+latency from a ``Say`` to *every* seat's and watcher's ``Chat`` line (p50 / p95 / max), and the
+lines lost (a receiver missing a line number, between its lines or after its last one).
+
 Storms (docs/threat-model/flood.md), each on one more table of the same server process, from
 a process of its own, while the real players play: ``--reconnect-storm`` (a guest of that
 table takes its seat back with its token as fast as it can, from ``--storm-loops`` loops at
@@ -27,9 +41,12 @@ Python's own allocations too) and the connections it holds, before, at its highe
     .venv/bin/python benchmarks/server_load.py --tables 10 --seconds 5 --think 0
     .venv/bin/python benchmarks/server_load.py --client-processes 1  # every client in one process
     .venv/bin/python benchmarks/server_load.py --tables 20 --seconds 20 --reconnect-storm --half-open 6000 --rounds 3
+    python benchmarks/server_load.py --tables 50 --watchers 50 --chat-rate 1 --seconds 20   # the mixed load
 
 Aim: p95 < 50 ms at 50 tables with people's pace, storms or not; after a storm the server's
-memory back near where it started. A plain script: it prints figures and asserts nothing
+memory back near where it started. The mixed load (50 tables x 4 seats, 50 watchers, a line a
+second a table): p95 < 50 ms from an intent to every seat's update on a quiet machine, 0
+updates lost (seats' and watchers'), 0 chat lines lost. A plain script: it prints figures and asserts nothing
 (timings depend on the machine and on what else runs on it).
 """
 
@@ -159,31 +176,104 @@ def _serve_profiled(tables: int, seed: int, data: str, out: str, target: bool) -
 
 
 class _Table:
-    def __init__(self) -> None:
+    def __init__(self, watchers: int = 0) -> None:
         self.sent: dict[int, float] = {}  # seq of the update an intent leads to -> time sent
         self.got: dict[int, int] = {}  # seq -> seats that have it
         self.latencies: list[float] = []
+        # the mixed load (--watchers, --chat-rate)
+        self.watchers = watchers  # the watchers sent to this table
+        self.intents: dict[int, float] = {}  # seq -> time its intent was sent (kept: for the watchers)
+        self.watch_latencies: list[float] = []  # intent -> a watcher's onlooker of that seq
+        self.seats: list[Any] = []  # the seats' sockets, in the order they were welcomed (who chats)
+        self.receivers: list[_Receiver] = []  # seats and watchers in: who hears the chat
+        self.pending = 4 + watchers  # clients not yet in (nor turned away)
+        self.ready = asyncio.Event()  # every client is in (or turned away): the chat may begin
+        self.said: dict[str, tuple[float, int]] = {}  # a line's text -> (time said, receivers then)
+        self.heard: dict[str, int] = {}  # a line's text -> receivers that have it
+        self.chat_latencies: list[float] = []  # Say -> every receiver's line
+        self.top = 0  # the highest line number heard (the server's count of lines taken)
+
+    def arrived(self) -> None:
+        self.pending -= 1
+        if self.pending <= 0:
+            self.ready.set()
+
+    def hear(self, who: _Receiver, data: dict, now: float, stats: dict) -> None:
+        """A chat message reaches ``who``: the gaps in its line numbers are lines lost."""
+        for line in data["lines"]:
+            n = line["n"]
+            if n <= who.last:
+                continue
+            if n > who.last + 1:
+                stats["chat lost"] += n - who.last - 1
+            who.last = n
+            self.top = max(self.top, n)
+            text = line.get("text")
+            if text not in self.said:
+                continue
+            k = self.heard[text] = self.heard.get(text, 0) + 1
+            when, receivers = self.said[text]
+            if k == receivers:
+                self.chat_latencies.append(now - when)
 
 
-async def _client(port: int, code: str, seat_name: str, table: _Table, stats: dict, think: float, stop: float) -> None:
+class _Receiver:
+    """A seat or a watcher, as the chat sees it: the last line number it has."""
+
+    def __init__(self) -> None:
+        self.last = 0
+
+
+async def _client(port: int, code: str, seat_name: str, table: _Table, stats: dict, think: float, stop: float,
+                  end: float | None = None) -> None:
+    """One seat. ``end`` (the mixed load): the seat stays, reading (the chat too), until
+    ``end`` (after the game's end too); it plays no intent after ``stop``."""
     from websockets.asyncio.client import connect
 
     from mexitrain.net.protocol import Hello, Intent, decode_server, encode
     from mexitrain.rules import view_legal_actions
 
+    mixed = end is not None
     last = None
-    async with connect(f"ws://127.0.0.1:{port}/", max_size=2**20, compression=None) as ws:
-        await ws.send(encode(Hello(code=code, name=seat_name)))
+    me: _Receiver | None = None
+    arrived = False
+
+    async def act(seq: int, action: Any) -> None:  # the mixed load: reading goes on while a seat thinks
+        if think:
+            await asyncio.sleep(think)
+        if time.perf_counter() > stop:
+            return
+        table.sent[seq + 1] = table.intents[seq + 1] = time.perf_counter()
+        stats["actions"] += 1
+        await ws.send(encode(Intent(seq=seq, action=action)))
+
+    async def play() -> None:
+        nonlocal last, me, arrived
         async for text in ws:
             now = time.perf_counter()
             data = json.loads(text)
             kind = data["type"]
+            if mixed and kind == "welcome":
+                table.seats.append(ws)
+                me = _Receiver()
+                table.receivers.append(me)
+                arrived = True
+                table.arrived()
+                continue
+            if kind == "chat":
+                if me is not None:
+                    table.hear(me, data, now, stats)
+                continue
             if kind in ("error", "refused"):
-                stats[kind] += 1
+                if mixed and str(data.get("code", "")).startswith("chat_"):
+                    stats["chat refused"] += 1
+                    stats["chat refusals"][data["code"]] = stats["chat refusals"].get(data["code"], 0) + 1
+                else:
+                    stats[kind] += 1
                 continue
             if kind != "update":
                 continue
-            if now > stop:
+            if now > stop and not mixed:
                 break  # the run is over: this client leaves (the others see it go and leave too)
             seq = data["seq"]
             if last is not None and seq > last + 1:
@@ -196,8 +286,14 @@ async def _client(port: int, code: str, seat_name: str, table: _Table, stats: di
                 table.latencies.append(now - table.sent.pop(seq))
             v = data["view"]
             if v["phase"] == "game_over":
+                if mixed:
+                    continue  # the seat stays at the table (the chat goes on) until the end
                 break
             if v["turn"] == v["seat"]:
+                if mixed:
+                    if now <= stop:
+                        tasks.add(asyncio.ensure_future(act(seq, view_legal_actions(decode_server(text).view)[0])))
+                    continue
                 if think:
                     await asyncio.sleep(think)
                 action = view_legal_actions(decode_server(text).view)[0]
@@ -205,47 +301,181 @@ async def _client(port: int, code: str, seat_name: str, table: _Table, stats: di
                 stats["actions"] += 1
                 await ws.send(encode(Intent(seq=seq, action=action)))
 
+    tasks: set[asyncio.Future] = set()
+    try:
+        async with connect(f"ws://127.0.0.1:{port}/", max_size=2**20, compression=None) as ws:
+            await ws.send(encode(Hello(code=code, name=seat_name)))
+            if not mixed:
+                await play()
+                return
+            try:
+                async with asyncio.timeout(end - time.perf_counter()):
+                    await play()
+            except TimeoutError:
+                pass  # the end of the run
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        if mixed and not arrived:
+            table.arrived()
 
-async def _clients(tables: list[list], think: float, seconds: float) -> dict:
-    stats = {"actions": 0, "lost": 0, "error": 0, "refused": 0}
+
+async def _watcher(port: int, code: str, table: _Table, stats: dict, end: float) -> None:
+    """One watcher of a table (--watchers): the latency from an intent to its onlooker of that
+    seq, the onlooker updates it skipped, the chat it hears; it leaves at ``end``."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+
+    from mexitrain.net.protocol import Watch, encode
+
+    last = None
+    told = False
+    me: _Receiver | None = None
+    arrived = False
+    try:
+        async with connect(f"ws://127.0.0.1:{port}/", max_size=2**20, compression=None) as ws:
+            await ws.send(encode(Watch(code=code)))
+            try:
+                async with asyncio.timeout(end - time.perf_counter()):
+                    async for text in ws:
+                        now = time.perf_counter()
+                        data = json.loads(text)
+                        kind = data["type"]
+                        if kind == "onlooker":
+                            seq = data["seq"]
+                            if last is not None and seq > last + 1:
+                                stats["onlooker lost"] += seq - last - 1
+                            if last is not None and seq <= last:
+                                continue
+                            last = seq
+                            stats["onlookers"] += 1
+                            sent = table.intents.get(seq)
+                            if sent is not None:
+                                table.watch_latencies.append(now - sent)
+                        elif kind == "chat":
+                            if me is not None:
+                                table.hear(me, data, now, stats)
+                        elif kind == "watching":
+                            stats["watching"] += 1
+                            me = _Receiver()
+                            table.receivers.append(me)
+                            arrived = True
+                            table.arrived()
+                        elif kind in ("error", "refused"):
+                            told = True
+                            stats["watch errors"][data.get("code", "?")] = stats["watch errors"].get(data.get("code", "?"), 0) + 1
+            except TimeoutError:
+                pass  # the end of the run
+            except ConnectionClosed:  # closed by the server: after its error (watchers_full), or without a word
+                if not told:
+                    stats["watch errors"]["closed"] = stats["watch errors"].get("closed", 0) + 1
+    finally:
+        if not arrived:
+            table.arrived()
+
+
+async def _chat(table: _Table, rate: float, offset: float, stats: dict, stop: float) -> None:
+    """A table's chat (--chat-rate): ``rate`` lines a second, said by its seats in turn, from
+    when every client of the table is in (``offset`` seconds later, so that the tables do not
+    all speak at once) until ``stop``."""
+    from websockets.exceptions import ConnectionClosed
+
+    from mexitrain.net.protocol import Say, encode
+
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(table.ready.wait(), max(0.0, stop - time.perf_counter()))
+    start = time.perf_counter() + offset
+    i = 0
+    while table.seats:
+        at = start + i / rate
+        if at > stop:
+            break
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        ws = table.seats[i % len(table.seats)]
+        text = f"line {i + 1}, good luck"
+        table.said[text] = (time.perf_counter(), len(table.receivers))
+        stats["chat said"] += 1
+        try:
+            await ws.send(encode(Say(seq=i + 1, text=text)))
+        except ConnectionClosed:
+            stats["chat unsent"] += 1
+        i += 1
+
+
+async def _clients(tables: list[list], think: float, seconds: float, chat_rate: float = 0.0,
+                   drain: float = 0.0) -> dict:
+    """The clients of ``tables`` ([port, code] each; with the mixed load [port, code, watchers,
+    index, tables]: the table's watchers, its index among all the tables and their number) in
+    this process's event loop; their figures."""
+    stats: dict[str, Any] = {"actions": 0, "lost": 0, "error": 0, "refused": 0}
     cpu = time.process_time()
     stop = time.perf_counter() + seconds
-    per_table = [_Table() for _ in tables]
+    per_table = [_Table(*entry[2:3]) for entry in tables]
+    mixed = any(len(entry) > 2 for entry in tables) or chat_rate > 0  # the same in every client process
+    end = stop + drain if mixed else None
+    stats.update({"onlookers": 0, "onlooker lost": 0, "watching": 0, "watch errors": {}, "chat said": 0,
+                  "chat refused": 0, "chat refusals": {}, "chat unsent": 0, "chat lost": 0, "chat taken": 0})
     tasks = []
-    for (port, code), t in zip(tables, per_table, strict=True):
+    chats = []
+    for entry, t in zip(tables, per_table, strict=True):
+        port, code = entry[:2]
         for k in range(4):
-            tasks.append(asyncio.wait_for(_client(port, code, f"P{k}", t, stats, think, stop), seconds + 30))
+            tasks.append(asyncio.wait_for(_client(port, code, f"P{k}", t, stats, think, stop, end), seconds + 30))
+        for _ in range(t.watchers):
+            tasks.append(asyncio.wait_for(_watcher(port, code, t, stats, end), seconds + 30))
+        if chat_rate > 0:
+            index, count = (entry[3], entry[4]) if len(entry) > 4 else (0, 1)
+            chats.append(asyncio.ensure_future(_chat(t, chat_rate, index / count / chat_rate, stats, stop)))
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    for c in chats:
+        c.cancel()
+    await asyncio.gather(*chats, return_exceptions=True)
     stats["failed clients"] = sum(isinstance(r, BaseException) for r in results)
     stats["latencies"] = [x for t in per_table for x in t.latencies]
+    stats["watch latencies"] = [x for t in per_table for x in t.watch_latencies]
+    stats["chat latencies"] = [x for t in per_table for x in t.chat_latencies]
+    for t in per_table:  # the lines a receiver never had after its last one (the gaps are counted as heard)
+        stats["chat lost"] += sum(t.top - r.last for r in t.receivers)
+        stats["chat taken"] += t.top
     stats["cpu"] = time.process_time() - cpu
     return stats
 
 
-def _client_child(think: float, seconds: float) -> None:
+def _client_child(think: float, seconds: float, chat_rate: float, drain: float) -> None:
     """A process of clients: its tables on stdin, its figures on stdout (JSON)."""
     tables = json.loads(sys.stdin.readline())
-    print(json.dumps(asyncio.run(_clients(tables, think, seconds))), flush=True)
+    print(json.dumps(asyncio.run(_clients(tables, think, seconds, chat_rate, drain))), flush=True)
 
 
-def _run_clients(tables: list[list], think: float, seconds: float, processes: int, env: dict) -> dict:
+def _add(stats: dict, more: dict) -> None:
+    for key, value in more.items():
+        if isinstance(value, dict):
+            for k, v in value.items():
+                stats[key][k] = stats[key].get(k, 0) + v
+        else:
+            stats[key] += value
+
+
+def _run_clients(tables: list[list], think: float, seconds: float, processes: int, env: dict,
+                 chat_rate: float = 0.0, drain: float = 0.0) -> dict:
     """The clients of ``tables`` in ``processes`` processes (this one and ``processes - 1``
     children, each with its share of the tables); their figures added up."""
     shares = [share for share in (tables[i::processes] for i in range(processes)) if share] or [[]]
     children = []
     for share in shares[1:]:
         child = subprocess.Popen(
-            [sys.executable, __file__, "--clients", "--think", str(think), "--seconds", str(seconds)],
+            [sys.executable, __file__, "--clients", "--think", str(think), "--seconds", str(seconds),
+             "--chat-rate", str(chat_rate), "--drain", str(drain)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
         )
         child.stdin.write(json.dumps(share) + "\n")
         child.stdin.flush()
         children.append(child)
-    stats = asyncio.run(_clients(shares[0], think, seconds))
+    stats = asyncio.run(_clients(shares[0], think, seconds, chat_rate, drain))
     for child in children:
-        out, _ = child.communicate(timeout=seconds + 60)
-        for key, value in json.loads(out).items():
-            stats[key] += value
+        out, _ = child.communicate(timeout=seconds + drain + 60)
+        _add(stats, json.loads(out))
     return stats
 
 
@@ -445,6 +675,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", metavar="FILE", help="the server process runs under cProfile and writes its stats to FILE")
     p.add_argument("--client-processes", type=int, default=2, metavar="K",
                    help="run the clients in K processes, each with its share of the tables (default 2)")
+    p.add_argument("--watchers", type=int, default=0, metavar="N",
+                   help="N watchers in all, spread over the tables (50 at 50 tables: one each; at most 20 a table)")
+    p.add_argument("--chat-rate", type=float, default=0.0, metavar="R",
+                   help="chat lines a second at each table, said by its seats in turn (default 0: no chat)")
+    p.add_argument("--drain", type=float, default=1.0, metavar="SECONDS",
+                   help="with watchers or chat: seconds everyone stays after the run, to read what is on its way (default 1)")
     p.add_argument("--reconnect-storm", action="store_true",
                    help="a guest of one more table takes its seat back with its token as fast as it can")
     p.add_argument("--storm-loops", type=int, default=4, metavar="K", help="the reconnect storm's loops at once (default 4)")
@@ -473,7 +709,7 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(_serve(args.tables, args.seed, args.data, args.target))
         return 0
     if args.clients:
-        _client_child(args.think, args.seconds)
+        _client_child(args.think, args.seconds, args.chat_rate, args.drain)
         return 0
     if args.attack:
         _attack(args.attack, args.port, args.code, args.seconds, args.storm_loops, args.half_open, args.per_address,
@@ -498,6 +734,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             tables = json.loads(child.stdout.readline())
             target = tables.pop() if storm else None
+            mixed = args.watchers > 0 or args.chat_rate > 0
+            if mixed:  # each table: its watchers (the N spread over the tables), its index, their number
+                n = len(tables)
+                tables = [[port, code, args.watchers // n + (i < args.watchers % n), i, n]
+                          for i, (port, code) in enumerate(tables)]
             memory["before"] = _rss_mb(child.pid)
             memory["before probe"] = _probe(child)
             sampler = _Memory(child.pid)
@@ -516,7 +757,8 @@ def main(argv: list[str] | None = None) -> int:
                         attackers[-1][1].stdout.readline()
                     else:
                         reader = _memory_at_rounds(attackers[-1][1], child, rounds)
-            stats = _run_clients(tables, args.think, args.seconds, max(1, args.client_processes), env)
+            stats = _run_clients(tables, args.think, args.seconds, max(1, args.client_processes), env,
+                                 args.chat_rate, args.drain if mixed else 0.0)
             for kind, proc in attackers:
                 if kind == "half-open":
                     proc.wait(args.seconds + 60)
@@ -548,7 +790,7 @@ def main(argv: list[str] | None = None) -> int:
                 child.kill()
     lat = [x * 1000 for x in stats.pop("latencies")]
     print(f"tables: {args.tables} x 4 clients in {max(1, args.client_processes)} process(es), "
-          f"think {args.think} s, {wall:.1f} s")
+          f"think {args.think} s, {wall:.1f} s" + (f" (the last {args.drain:g} s reading what was on its way)" if mixed else ""))
     print(f"actions: {stats['actions']} ({stats['actions'] / wall:.0f}/s), updates measured: {len(lat)}")
     if lat:
         print(f"intent -> every seat's update: p50 {statistics.median(lat):.1f} ms, "
@@ -558,6 +800,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPU (of one core; {cores} cores): {share}clients {cpu_clients / wall:.0%}")
     print(f"lost updates: {stats['lost']}, errors: {stats['error']}, refused: {stats['refused']}, "
           f"failed clients: {stats['failed clients']}")
+    if args.watchers > 0:
+        watch = [x * 1000 for x in stats["watch latencies"]]
+        print(f"watchers: {args.watchers} ({stats['watching']} watching"
+              + "".join(f", {n} {code}" for code, n in sorted(stats["watch errors"].items()))
+              + f"), onlooker updates: {stats['onlookers']}, measured: {len(watch)}")
+        if watch:
+            print(f"intent -> the watcher's onlooker: p50 {statistics.median(watch):.1f} ms, "
+                  f"p95 {_pct(watch, 0.95):.1f} ms, max {max(watch):.1f} ms")
+        print(f"lost onlooker updates: {stats['onlooker lost']}")
+    if args.chat_rate > 0:
+        said = [x * 1000 for x in stats["chat latencies"]]
+        refusals = ", ".join(f"{n} {code}" for code, n in sorted(stats["chat refusals"].items()))
+        print(f"chat: {args.chat_rate:g} line(s)/s a table, {stats['chat said']} said, {stats['chat taken']} taken "
+              f"(numbered by the servers), refused: {stats['chat refused']}{f' ({refusals})' if refusals else ''}"
+              + (f", unsent (seat gone): {stats['chat unsent']}" if stats["chat unsent"] else "")
+              + f", measured: {len(said)}")
+        if said:
+            print(f"say -> every seat's and watcher's line: p50 {statistics.median(said):.1f} ms, "
+                  f"p95 {_pct(said, 0.95):.1f} ms, max {max(said):.1f} ms")
+        print(f"chat lines lost (a receiver missing a line number): {stats['chat lost']}")
     storm_ = attacks.get("reconnect")
     if storm_:
         secs = storm_["seconds"] or 1

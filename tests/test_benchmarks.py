@@ -40,6 +40,7 @@ CASES = {
         "--against", "HEAD", "--games", "1", "--budget", "2", "--repeats", "1", "--processes", "1",
     ],
     "server_load": ["--tables", "1", "--seconds", "1", "--think", "0"],
+    "server_load --mixed": ["--tables", "1", "--seconds", "1", "--think", "0", "--watchers", "1", "--chat-rate", "1"],
     "server_load --storm": [
         "--tables", "1", "--seconds", "1", "--think", "0", "--reconnect-storm", "--half-open", "40", "--settle", "0",
     ],
