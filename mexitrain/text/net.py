@@ -246,6 +246,16 @@ def turn_clock_text(seconds: int) -> str:
     return _("Turn: {time} left").format(time=clock(seconds))
 
 
+def turn_time_text(seconds: int) -> str:
+    """A turn timer's length as the lobby offers it: "30 s", "1 min", "2 min 30 s"."""
+    minutes, rest = divmod(seconds, 60)
+    if not minutes:
+        return _("{seconds} s").format(seconds=rest)
+    if not rest:
+        return _("{minutes} min").format(minutes=minutes)
+    return _("{minutes} min {seconds} s").format(minutes=minutes, seconds=rest)
+
+
 def timed_text(name: str) -> str:
     """The move log's line: the turn timer ran out and the table played that seat's expert tip
     (``Update.timed``)."""

@@ -236,7 +236,7 @@ class NetworkTable(Source):
         elif isinstance(message, LobbyScreen.Start):
             if self.state.host:
                 self.state.level = message.level
-                await self._send(StartGame(level=message.level))
+                await self._send(StartGame(level=message.level, turn_time=message.turn_time, absent=message.absent))
         elif isinstance(message, LobbyScreen.LevelChosen):
             self.state.level = message.level
 

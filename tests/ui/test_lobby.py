@@ -44,7 +44,40 @@ async def test_the_host_chooses_the_level_then_starts():
         assert screen.level == "expert" and app.source.state.level == "expert"
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: client.sent, "StartGame sent")
-        assert client.sent == [StartGame(level="expert")]
+        # the table's own timer (none) and rematch choice, as its lobby said them
+        assert client.sent == [StartGame(level="expert", turn_time=0, absent="computer")]
+
+
+async def test_the_host_sets_the_turn_timer_and_who_leaves_in_the_lobby():
+    from textual.widgets import Select
+
+    client = FakeClient()
+    app = recording_app(client, [], table=TableRequest("127.0.0.1:1", "KXMPTR", "Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+        client.link("connected")
+        client.say(welcome(seat=0, host=True))
+        told = lobby().model_copy(update={"turn_time": 45, "absent": "wait"})  # mexitrain host --turn-time 45
+        client.say(told)
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.lobby is not None, "the lobby")
+        screen = app.screen
+        timer, absent = screen.query_one("#lobby-timer", Select), screen.query_one("#lobby-absent", Select)
+        assert timer.value == 45 and absent.value == "wait"  # the table's own, offered first
+        assert screen.query_one("#lobby-pace").display and screen.query_one("#lobby-absent-row").display
+        timer.value = 120
+        absent.value = "computer"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: client.sent, "StartGame sent")
+        assert client.sent == [StartGame(level="planner", turn_time=120, absent="computer")]
+
+
+async def test_a_guest_has_no_timer_nor_who_leaves_to_set():
+    client = FakeClient()
+    app = recording_app(client, [], table=TableRequest("127.0.0.1:1", "KXMPTR", "Bea"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _lobby(pilot, client, seat=1, host=False)
+        assert not screen.query_one("#lobby-pace").display and not screen.query_one("#lobby-absent-row").display
 
 
 async def test_start_is_dimmed_while_the_link_is_down():

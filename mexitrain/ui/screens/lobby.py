@@ -24,6 +24,7 @@ from ...players import LEVELS
 from ...text.basics import level_name, player_count, round_count
 from ...text.guest import own_seat_retrying
 from ...text.names import fit
+from ...text.net import turn_time_text
 from ..cells import markup, plain
 from ..colours import seat_colour
 from ..widgets.chat import ChatLines
@@ -95,10 +96,14 @@ class LobbyScreen(Screen[None]):
     ]
 
     class Start(Message):
-        """The host starts the game; the open seats become computer players of ``level``."""
+        """The host starts the game; the open seats become computer players of ``level``;
+        ``turn_time`` (seconds, 0: none) and ``absent`` (what a rematch does with a person
+        who left: "computer" or "wait") as the lobby's settings say (None: the table's own)."""
 
-        def __init__(self, level: str) -> None:
+        def __init__(self, level: str, turn_time: int | None = None, absent: str | None = None) -> None:
             self.level = level
+            self.turn_time = turn_time
+            self.absent = absent
             super().__init__()
 
     class LevelChosen(Message):
@@ -123,6 +128,11 @@ class LobbyScreen(Screen[None]):
         self.welcome = None  # the Welcome message
         self.connected = False
         self.over = False  # the link ended for good: nothing to wait for
+        #: the host's settings for the game (the table's own, from its first Lobby, until the
+        #: host changes them): the turn timer in seconds (0: none) and who leaves before a rematch
+        self.turn_time = 0
+        self.absent = "computer"
+        self._settings_taken = False
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -139,6 +149,16 @@ class LobbyScreen(Screen[None]):
                     value=self.level, allow_blank=False, compact=True, id="lobby-level",
                 )
                 yield Button(_("Start ▶"), id="lobby-start", variant="success", compact=True, action="screen.start")
+            with Horizontal(id="lobby-pace", classes="row"):
+                yield Label(_("Turn timer"), classes="field-label")
+                yield Select(self._timer_choices(), value=0, allow_blank=False, compact=True, id="lobby-timer")
+            with Horizontal(id="lobby-absent-row", classes="row"):
+                yield Label(_("Who leaves"), classes="field-label")
+                yield Select(
+                    [(_("a computer plays their seat in a rematch"), "computer"),
+                     (_("a rematch waits for them"), "wait")],
+                    value="computer", allow_blank=False, compact=True, id="lobby-absent",
+                )
             yield Static("", id="lobby-wait", markup=False)
             title = Label("[b]" + _("Chat") + "[/]", classes="section", id="lobby-chat-title")
             title.display = False
@@ -183,8 +203,38 @@ class LobbyScreen(Screen[None]):
     def _you(self) -> int | None:
         return None if self.welcome is None else self.welcome.seat
 
+    def _timer_choices(self, extra: int = 0) -> list[tuple[str, int]]:
+        """The turn timer's choices: none, or a time (the table's own too, when it is another)."""
+        times = sorted({30, 60, 120, 300} | ({extra} if extra else set()))
+        return [(_("none"), 0)] + [(turn_time_text(t), t) for t in times]
+
+    def _take_settings(self) -> None:
+        """The table's own timer and rematch choice (``mexitrain host --turn-time``), once."""
+        lobby = self.lobby
+        if self._settings_taken or lobby is None or not self.is_host:
+            return
+        self._settings_taken = True
+        self.turn_time = lobby.turn_time or 0
+        self.absent = lobby.absent
+        timer = self.query_one("#lobby-timer", Select)
+        timer.set_options(self._timer_choices(self.turn_time))
+        timer.value = self.turn_time
+        self.query_one("#lobby-absent", Select).value = self.absent
+
+    @on(Select.Changed, "#lobby-timer")
+    def _timer_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int):
+            self.turn_time = event.value
+
+    @on(Select.Changed, "#lobby-absent")
+    def _absent_changed(self, event: Select.Changed) -> None:
+        if event.value in ("computer", "wait"):
+            self.absent = event.value
+
     def _refresh(self) -> None:
         lobby = self.lobby
+        if self.is_attached and self.is_mounted:
+            self._take_settings()
         seats = lobby.seats if lobby is not None else ()
         self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you(), self.connected, self.over))
         rules = ""
@@ -202,6 +252,9 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-join", Static).update(join)
         self.query_one("#lobby-join").display = bool(join)
         self.query_one("#lobby-host").display = self.is_host
+        started = lobby is not None and lobby.started
+        self.query_one("#lobby-pace").display = self.is_host and not started
+        self.query_one("#lobby-absent-row").display = self.is_host and not started
         if self.welcome is None or self.over:
             wait = ""  # the line below says why (the net bar)
         elif self.is_host:
@@ -226,7 +279,10 @@ class LobbyScreen(Screen[None]):
 
     def action_start(self) -> None:
         if self.check_action("start", ()):
-            self.post_message(self.Start(self.level))
+            if self._settings_taken:
+                self.post_message(self.Start(self.level, self.turn_time, self.absent))
+            else:  # the table's own settings (its lobby's, not read yet)
+                self.post_message(self.Start(self.level, None, None))
 
     def action_level(self) -> None:
         """The next computer level for the open seats (the list does the same with the mouse)."""
