@@ -212,6 +212,8 @@ def _event_line(kind: str, **v) -> str | None:
         return t.game_over_line()
     if kind == "timed":
         return t.timed_line(v["name"], v["seat"])
+    if kind == "results_timed":
+        return t.results_timed_line(v["name"], v["seat"])
     if kind == "rematch":
         return t.rematch_line(v["name"], v["seat"])
     if kind == "rematch_started":

@@ -84,6 +84,8 @@ class ServerGame:
         #: the turn the clock counts (round, seat, game) and when it began (``clock()``)
         self._turn: tuple[int, int, int] | None = None
         self._turn_since = 0.0
+        #: when the round's results began to wait for people (the turn timer bounds that too)
+        self._waiting_since = 0.0
         #: the seat whose move made the last action, when the turn timer played it
         self.timed: int | None = None
         #: what a rematch does with a person who left: "computer" or "wait"
@@ -379,6 +381,26 @@ class ServerGame:
         results."""
         if len(after.results) > len(before.results) and not after.over:
             self.waiting = {s.index for s in self.seats if s.kind == "person" and not s.handed and s.conn is not None}
+            self._waiting_since = self.clock()
+
+    def results_remaining(self) -> float | None:
+        """With a turn timer, the seconds the next round still waits for people to see the
+        results (at most 0 once a turn's time has gone by: the round goes on without them), or
+        None (no timer, or nobody waited for)."""
+        if self.turn_time is None or not self.waiting:
+            return None
+        return self.turn_time - (self.clock() - self._waiting_since)
+
+    def results_timed_out(self) -> list[int]:
+        """The timer ran out on the results: the seats still waited for are no longer (the next
+        round goes on); the seats that were."""
+        left = self.results_remaining()
+        if left is None or left > 0:
+            return []
+        seats = sorted(self.waiting)
+        self.waiting.clear()
+        self.note_turn()
+        return seats
 
     def seen(self, seat: int | None, round_number: int) -> bool:
         """Seat ``seat``'s person has seen round ``round_number``'s results: True when the

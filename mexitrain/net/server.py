@@ -74,7 +74,8 @@ __all__ = ["FATAL", "Limits", "ServerThread", "TableServer", "run_in_thread"]
 log = logging.getLogger(__name__)
 
 #: on_event(kind, **values): "joined", "back", "left", "started", "over", "timed" (name, seat:
-#: the turn timer played that seat's tip), "rematch" (name, seat: accepted a new game),
+#: the turn timer played that seat's tip), "results_timed" (name, seat: the next round went on
+#: without waiting longer for that person to see the results), "rematch" (name, seat: accepted a new game),
 #: "rematch_started", "watching" (count: someone began watching; how many watch now), and "refused" (why, who, count and the limit's values: what was refused,
 #: said once per window)
 Event = Callable[..., None]
@@ -419,9 +420,14 @@ class TableServer:
             self._clock_kick.clear()
             self.game.note_turn()
             left = self.game.turn_remaining() if self._live else None
+            results = self.game.results_remaining() if self._live else None
+            if results is not None and results <= 0:  # nobody holds the next round up longer than a turn
+                self._results_timed_out()
+                continue
             if left is None or left > 0:
+                wait = min((t for t in (left, results) if t is not None), default=None)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._clock_kick.wait(), left)
+                    await asyncio.wait_for(self._clock_kick.wait(), wait)
                 continue
             try:
                 await self._play_for_timer()
@@ -431,6 +437,14 @@ class TableServer:
                 self.errors += 1
                 log.exception("turn timer")
                 await asyncio.sleep(1)
+
+    def _results_timed_out(self) -> None:
+        """The round's results waited a turn's time for some people: the next round goes on
+        without waiting for them (their screens still show the results until they go on)."""
+        for seat in self.game.results_timed_out():
+            self._event("results_timed", name=self.seats[seat].name, seat=seat)
+        self._announce(lobby=False)
+        self._kick.set()
 
     async def _play_for_timer(self) -> None:
         """The turn ran out: play the seat's expert tip, chosen on its own view only with a

@@ -335,6 +335,14 @@ def started_line(level: str) -> str:
     )
 
 
+def results_timed_line(name: str, seat: int) -> str:
+    """The host's log: the next round went on without waiting longer for a person to see the
+    round's results (the turn timer bounds that wait too)."""
+    return _("{name} (seat {seat}) did not see the results within the turn timer: the next round goes on.").format(
+        name=printable(name), seat=seat + 1
+    )
+
+
 def timed_line(name: str, seat: int) -> str:
     """The host's log: the turn timer played a seat's expert tip."""
     return _("Time ran out for {name} (seat {seat}): the expert's tip was played.").format(

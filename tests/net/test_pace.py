@@ -275,3 +275,40 @@ async def test_a_reopened_table_keeps_its_timer_and_rematch_choice_unless_the_ho
     path.write_text(json.dumps(old))
     older = TableServer.resume(tmp_path, server.code)
     assert (older.game.turn_time, older.game.absent) == (None, "computer")
+
+
+async def test_the_next_round_waits_for_the_results_no_longer_than_the_timer(tmp_path):
+    """With a timer, a person who never closes the round's results (never sends ``seen``)
+    holds the next round up for a turn's time, no longer; without one it waits (tested in
+    test_games)."""
+    clock = Clock()
+    events: list[tuple[str, dict]] = []
+    setup = table(2, 2, rounds=2, seed=6, hand_size="3", set="6")
+    async with hosted(setup, tmp_path, turn_time=30, clock=clock, on_event=lambda k, **v: events.append((k, v))) as server:
+        guests = [Guest(server, "Ann"), Guest(server, "Ben")]
+        await until(lambda: all(g.last() is not None for g in guests))
+        for _ in range(200):  # every turn of round 1 played by the timer
+            if server.state.results:
+                break
+            mark = server.seq
+            clock.now += 31
+            server.check_clock()
+            await until(lambda mark=mark: server.seq > mark or server.state.results)
+        assert len(server.state.results) == 1 and server.game.waiting == {0, 1}
+        await until(lambda: all(g.last().waiting == (0, 1) for g in guests))
+        clock.now += 29  # within the timer: the round still waits
+        server.check_clock()
+        await asyncio.sleep(0)
+        assert server.game.waiting == {0, 1} and not any(k == "results_timed" for k, _ in events)
+        clock.now += 2  # past it: the next round goes on without them
+        server.check_clock()
+        await until(lambda: all(g.last().waiting == () for g in guests))
+        assert not server.game.waiting
+        assert [(k, v["seat"]) for k, v in events if k == "results_timed"] == [("results_timed", 0), ("results_timed", 1)]
+        assert all(g.last().turn_left == 30 for g in guests)  # round 2's first turn: the whole timer
+        for g in guests:
+            await g.leave()
+
+
+def test_the_hosts_log_says_the_next_round_went_on():
+    assert "Bea" in host_command._event_line("results_timed", name="Bea", seat=1)
