@@ -182,6 +182,11 @@ def test_the_page_is_titled_and_takes_the_keys_without_a_click(browser, tmp_path
 
     with serving(tmp_path / "data") as served:
         browser.get(served.url)
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        # the title as the tab shows it, once the page's document is there (on a loaded machine
+        # the driver may hand the page back before its head is parsed)
+        WebDriverWait(browser, WAIT, poll_frequency=0.1).until(lambda d: d.title)
         assert browser.title == "mexitrain"
         icon = browser.execute_script(
             "const l = document.querySelector('link[rel=icon]'); return l && l.href;"

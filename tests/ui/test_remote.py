@@ -41,7 +41,7 @@ async def test_lobby_then_game_then_an_intent_goes_up():
         assert bar(app) == ""
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: client.sent, "StartGame sent")
-        assert client.sent == [StartGame(level="planner")]
+        assert client.sent == [StartGame(level="planner", turn_time=0, absent="computer")]  # the lobby's settings
         game = state()
         client.say(lobby(started=True))
         client.say(update(game, seat=game.turn if False else 0))
