@@ -225,7 +225,8 @@ async def test_a_real_served_page_opens_a_table_that_a_terminal_joins(tmp_path) 
                 screen = await _screen_until(ws, b"New table")
                 assert b"Host a table" not in screen and b"Join a table" not in screen
                 await ws.send_json(["stdin", "\x0e"])  # Ctrl+N: the table's setup
-                await _screen_until(ws, b"Open")
+                await _screen_until(ws, b"your name")  # the first seat asks the creator's name
+                await ws.send_json(["stdin", "Ann"])
                 await ws.send_json(["stdin", "\x13"])  # Ctrl+S: Open ▶
                 screen = await _screen_until(ws, b"/t/")
                 screen += await _screen_until(ws, b"mexitrain join")

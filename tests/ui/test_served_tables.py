@@ -97,6 +97,25 @@ async def test_with_no_tables_a_served_game_has_neither(tmp_path: Path) -> None:
         assert not enabled(app, "ctrl+n") and not enabled(app, "ctrl+g")
 
 
+async def test_new_table_asks_the_creator_s_name_never_a_default(tmp_path: Path) -> None:
+    async with serving(tmp_path) as server:
+        app = game(server, tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await form(pilot, app)
+            await pilot.press("ctrl+n")
+            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            first = app.screen.query_one("#name-0")
+            assert first.value == "" and app.focused is first  # "Player 1" would be nobody's name
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, HostSetupScreen) and not server.tables.tables  # not opened
+            assert "seat 1 needs a name" in app.screen.verdict_text
+            await pilot.press(*"Ann", "ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            [code] = server.tables.tables
+            assert server.tables.tables[code].server.seats[0].name == "Ann"
+
+
 async def test_new_table_sits_its_creator_in_the_lobby_with_the_link(tmp_path: Path) -> None:
     async with serving(tmp_path) as server:
         app = game(server, tmp_path)
@@ -104,6 +123,7 @@ async def test_new_table_sits_its_creator_in_the_lobby_with_the_link(tmp_path: P
             await form(pilot, app)
             await pilot.press("ctrl+n")
             await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
             await pilot.press("ctrl+s")  # Open ▶
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             [code] = server.tables.tables
@@ -181,6 +201,7 @@ async def test_a_closed_table_s_link_and_the_bound_are_one_line(tmp_path: Path, 
             assert isinstance(app.screen, NewGameScreen)
             await pilot.press("ctrl+n")
             await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
             await pilot.press("ctrl+s")
             full = "This server has 0 tables open, as many as it holds; try again later."
             await wait_for(pilot, lambda: full in told(app), "the line", seconds=20)
@@ -193,6 +214,7 @@ async def test_the_creator_back_from_the_link_takes_their_seat_and_host_rights_b
             await form(pilot, app)
             await pilot.press("ctrl+n")
             await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
             [code] = server.tables.tables
@@ -216,6 +238,7 @@ async def test_another_browser_typing_the_creator_s_name_does_not_get_their_seat
             await form(pilot, app)
             await pilot.press("ctrl+n")
             await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
             [code] = server.tables.tables

@@ -289,6 +289,8 @@ class HostSetupScreen(NewGameScreen):
         super().__init__(setup, seed=seed, can_go_back=True)
         #: New table… in a served game (the serve process holds the table), not Host a table…
         self.served = served
+        if served and self.seat_values:
+            self.seat_values[0] = ("", self.seat_values[0][1])
 
     def on_mount(self) -> None:
         title = _("New table") if self.served else _("Host a table")
@@ -297,6 +299,15 @@ class HostSetupScreen(NewGameScreen):
         )
         self.query_one("#start", Button).label = _("Open ▶")
         self.query_one("#undo_with_several").display = False  # no undo at a table on the network
+        if self.served:
+            self.call_after_refresh(self._ask_name)
+
+    def _ask_name(self) -> None:
+        """A visitor's name is theirs to type (never "Player 1", nor the server's user name):
+        the form waits for it in the first seat, which has the keyboard."""
+        for first in self.query("#name-0").results(Input):
+            first.placeholder = _("your name")
+            first.focus()
 
     def on_new_game_screen_start(self, message: NewGameScreen.Start) -> None:
         message.stop()  # not a local game: the table's setup goes back to the app
