@@ -864,6 +864,7 @@ async def _serve(server, host: str, port: int, announce: Callable[[int], None]) 
         server.public_url = f"http://{_in_url(host)}:{bound}"  # the page's fallback address
         if getattr(server, "tables", None) is not None:  # the games reach the tables here
             server.service_url = f"http://{_in_url(service_host(host))}:{bound}"
+            await server.tables.reopen()  # the tables of the last run: their links work again
             server.tables.start()
         for signum in (signal.SIGINT, signal.SIGTERM):
             try:

@@ -274,6 +274,43 @@ class TableService:
         await table.server.take(ws, address)
 
     # -- lifetime ------------------------------------------------------------------------------
+    async def reopen(self) -> list[str]:
+        """At the serve process's start: the tables it held when it last stopped (a game not
+        over, a folder written to within :data:`TABLE_IDLE`), newest first, at most
+        :data:`MAX_TABLES`, reopened with their codes, seats and tokens, so that their links
+        work again and each person takes their seat back; the codes reopened. A table that
+        cannot be reopened (its files damaged, another process holding it) stays closed (logged)."""
+        from ..storage.savefile import SaveError
+        from . import files
+        from .server import TableServer
+
+        now = time.time()
+        recent: list[tuple[float, str]] = []
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError), os.scandir(self.root / "tables") as entries:
+            for i, entry in enumerate(entries):
+                if i >= MAX_TABLE_FOLDERS:
+                    break
+                if entry.is_dir(follow_symlinks=False) and normalise_code(entry.name) == entry.name:
+                    written = _last_written(entry.path)
+                    if now - written <= TABLE_IDLE:
+                        recent.append((written, entry.name))
+        reopened = []
+        for _written, code in sorted(recent, reverse=True):
+            if len(self.tables) >= MAX_TABLES:
+                break
+            if code in self.tables or not files.reopenable(self.root, code):
+                continue
+            try:
+                server = TableServer.resume(self.root, code, pace=self.pace, limits=self.limits)
+                await server.open_unlistened()
+            except (SaveError, OSError, ValueError) as exc:
+                log.warning("table %s not reopened: %s", code, exc)
+                continue
+            # nobody's yet: the bounds per browser and address count it for no one
+            self.tables[code] = Table(server, "", "", self.clock())
+            reopened.append(code)
+        return reopened
+
     def start(self) -> None:
         """Start looking for idle tables every :data:`REAP_EVERY` seconds."""
         self._reaper = asyncio.get_running_loop().create_task(self._reap_forever())
@@ -316,6 +353,22 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
         await asyncio.gather(*(self.close(code) for code in list(self.tables)), return_exceptions=True)
+
+
+def _last_written(folder: str, most: int = 64) -> float:
+    """When a table's folder was last written to: its newest file's time (of its first
+    ``most`` entries), else the folder's own."""
+    newest = 0.0
+    with contextlib.suppress(OSError):
+        newest = os.stat(folder).st_mtime
+        with os.scandir(folder) as entries:
+            for i, entry in enumerate(entries):
+                if i >= most:
+                    break
+                with contextlib.suppress(OSError):
+                    if entry.is_file(follow_symlinks=False):
+                        newest = max(newest, entry.stat(follow_symlinks=False).st_mtime)
+    return newest
 
 
 async def _fail(ws: Any, err: Any) -> None:

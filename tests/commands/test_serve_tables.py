@@ -294,3 +294,35 @@ def test_a_served_game_reads_its_tables_from_the_environment_serve_gives_it(monk
     # a link that is not a page's address: the service's own, never text from elsewhere
     odd = ServedTables.from_environment({ENV: json.dumps({**told, "link": "javascript:alert(1)"})})
     assert odd is not None and odd.link == "http://127.0.0.1:8012"
+
+
+async def test_a_restarted_serve_process_reopens_its_recent_tables(tmp_path) -> None:
+    """``mexitrain serve`` stopped and started again: the tables it held come back with their
+    codes and tokens (their links work again); one whose folder has not been written to for
+    longer than a table waits for nobody stays closed."""
+    import os
+
+    from mexitrain.storage.tokens import table_dir
+
+    first = TableService(tmp_path, pace=0)
+    key = first.visitor(BROWSER, "127.0.0.1")
+    code, token = await first.create(key, table(3, 2))
+    await first.stop()
+    again = TableService(tmp_path, pace=0)
+    try:
+        assert await again.reopen() == [code]
+        assert again.has(code)
+        server = again.tables[code].server
+        # the same code and the same host's token: the creator's link takes the seat back
+        assert server.code == code and server.host_token == token and not server.started
+    finally:
+        await again.stop()
+    old = os.path.getmtime(table_dir(tmp_path, code) / "table.json") - service_module.TABLE_IDLE - 60
+    for path in table_dir(tmp_path, code).iterdir():
+        os.utime(path, (old, old))
+    os.utime(table_dir(tmp_path, code), (old, old))
+    later = TableService(tmp_path, pace=0)
+    try:
+        assert await later.reopen() == [] and not later.tables  # long idle: not reopened
+    finally:
+        await later.stop()
