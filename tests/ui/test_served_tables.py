@@ -69,6 +69,16 @@ async def form(pilot, app) -> NewGameScreen:
     return app.screen
 
 
+async def open_a_table(pilot, app) -> None:
+    """New table… from the new-game screen, the creator's name (the form waits for it in the
+    first seat), Open ▶."""
+    await form(pilot, app)
+    await pilot.press("ctrl+n")
+    await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+    await pilot.press(*"Ann")
+    await pilot.press("ctrl+s")
+
+
 async def test_a_served_game_offers_new_table_instead_of_host_and_join(tmp_path: Path) -> None:
     served = ServedTables("http://127.0.0.1:9", "key", "http://127.0.0.1:9")
     app = MexitrainApp(None, 0, seed=1, data_dir=tmp_path, served=True, served_tables=served)
@@ -211,11 +221,7 @@ async def test_the_creator_back_from_the_link_takes_their_seat_and_host_rights_b
     async with serving(tmp_path) as server:
         app = game(server, tmp_path)
         async with app.run_test(size=(100, 30)) as pilot:
-            await form(pilot, app)
-            await pilot.press("ctrl+n")
-            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
-            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
-            await pilot.press("ctrl+s")
+            await open_a_table(pilot, app)
             await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
             [code] = server.tables.tables
             name = app.source.request.name
@@ -235,11 +241,7 @@ async def test_another_browser_typing_the_creator_s_name_does_not_get_their_seat
     async with serving(tmp_path) as server:
         app = game(server, tmp_path)
         async with app.run_test(size=(100, 30)) as pilot:
-            await form(pilot, app)
-            await pilot.press("ctrl+n")
-            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
-            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
-            await pilot.press("ctrl+s")
+            await open_a_table(pilot, app)
             await wait_for(pilot, lambda: app.source.state.welcome is not None, "the Welcome", seconds=20)
             [code] = server.tables.tables
             name = app.source.request.name
