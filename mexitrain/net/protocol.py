@@ -346,14 +346,10 @@ class Away(_Message):
     seconds: int = Field(ge=0, le=10**9)
 
 
-class Update(_Message):
-    """The game after action number ``seq`` as the receiving seat sees it (``view`` is
-    ``rules.view(state, seat)`` for that seat only), with each seat's name and kind
-    ("person" or "computer") and who is away."""
+class _AtTheTable(_Message):
+    """What an :class:`Update` and an :class:`Onlooker` carry beside their view."""
 
-    type: Literal["update"] = "update"
     seq: Seq
-    view: SeatView
     names: tuple[Annotated[str, Field(max_length=NAME_MAX)], ...] = Field(max_length=MAX_SEATS)
     kinds: tuple[Literal["person", "computer"], ...] = Field(max_length=MAX_SEATS)
     away: tuple[Away, ...] = Field((), max_length=MAX_SEATS)
@@ -370,6 +366,15 @@ class Update(_Message):
     timed: Seat | None = None
     #: once the game is over: the seats whose people have accepted a rematch so far
     rematch: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
+
+
+class Update(_AtTheTable):
+    """The game after action number ``seq`` as the receiving seat sees it (``view`` is
+    ``rules.view(state, seat)`` for that seat only), with each seat's name and kind
+    ("person" or "computer") and who is away."""
+
+    type: Literal["update"] = "update"
+    view: SeatView
 
 
 class Watching(_Message):
@@ -389,22 +394,13 @@ class Watching(_Message):
         return False
 
 
-class Onlooker(_Message):
+class Onlooker(_AtTheTable):
     """The game after action number ``seq`` as a watcher sees it: ``view`` is
     ``rules.onlooker(state)`` (never a hand, never the boneyard, no draw's tile); the other
     fields are an :class:`Update`'s."""
 
     type: Literal["onlooker"] = "onlooker"
-    seq: Seq
     view: OnlookerView
-    names: tuple[Annotated[str, Field(max_length=NAME_MAX)], ...] = Field(max_length=MAX_SEATS)
-    kinds: tuple[Literal["person", "computer"], ...] = Field(max_length=MAX_SEATS)
-    away: tuple[Away, ...] = Field((), max_length=MAX_SEATS)
-    waiting: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
-    turn_time: TurnTime | None = None
-    turn_left: int | None = Field(None, ge=0, le=TURN_TIME_MAX)
-    timed: Seat | None = None
-    rematch: tuple[Seat, ...] = Field((), max_length=MAX_SEATS)
 
 
 class Refused(_Message):
