@@ -26,6 +26,7 @@ A replay driven like a game would be a third source on the same pattern. See the
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -40,10 +41,11 @@ if TYPE_CHECKING:
     from .app import MexitrainApp
 
 
-class Source:
+class Source(ABC):
     """A game's source for the one app (see the module docstring). Owns its game's state;
     the app holds exactly one source at a time (:attr:`MexitrainApp.source
-    <mexitrain.ui.app.MexitrainApp.source>`) and reads it, never writes it."""
+    <mexitrain.ui.app.MexitrainApp.source>`) and reads it, never writes it. A source must say
+    its view, names and kinds; every other fact and intent has a default here."""
 
     #: the game screen shows the link's line (who is away, the link's state) under the status
     link: bool = False
@@ -57,18 +59,19 @@ class Source:
         self.app = app
 
     # -- facts, read by the app for the screens ---------------------------------------------------
+    @abstractmethod
     def view(self) -> SeatView | None:
         """The view of the seat on screen (None: no game yet)."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def names(self) -> tuple[str, ...]:
-        raise NotImplementedError
+        """Each seat's name, as the table knows it."""
 
     @property
+    @abstractmethod
     def kinds(self) -> tuple[str, ...]:
         """Each seat as the board knows seats: "human", or a computer player's level."""
-        raise NotImplementedError
 
     def auto_events(self) -> frozenset[int]:
         """The indexes of this round's events that were made for a person (forced moves)."""
@@ -135,15 +138,19 @@ class Source:
     # -- intents, from the app ----------------------------------------------------------------------
     async def start(self) -> None:
         """Begin: show the first screen of this source (a game, a lobby)."""
+        return None  # nothing to do unless the source says otherwise
 
     async def stop(self) -> None:
         """End: workers, links and servers of this source are stopped."""
+        return None  # nothing to do unless the source says otherwise
 
     async def act(self, action: Action, auto: bool = False) -> None:
         """The person on screen's move (``auto``: a forced move made for them)."""
+        return None  # nothing to do unless the source says otherwise
 
     async def seen(self, number: int) -> None:
         """The person read round ``number``'s results."""
+        return None  # nothing to do unless the source says otherwise
 
     def undo(self) -> Notice | None:
         """Take back the last decision of the seat on screen; what to say."""
@@ -155,9 +162,11 @@ class Source:
 
     def again(self) -> None:
         """Play again from the game-over screen."""
+        return None  # nothing to do unless the source says otherwise
 
     async def receive(self, message: Any) -> None:
         """A message of this source's own workers or screens (server said, computer chose…)."""
+        return None  # nothing to do unless the source says otherwise
 
 
 __all__ = ["Source"]
