@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 from typing import Any
 
 import pytest
-from support.net import FAST, address, table, until
+from support.net import FAST, address, served, table, until
 
 from mexitrain import cli
 from mexitrain.commands import host as host_command
@@ -35,18 +34,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@contextlib.asynccontextmanager
-async def hosted(setup, root, **kw):
-    persons = tuple(i for i, s in enumerate(setup.seats) if s.is_human)
-    kw.setdefault("start_when_full", "random")
-    server = TableServer(setup, data_dir=root, open_seats=persons, host_seat=None, **kw)
-    await server.start("127.0.0.1", 0)
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 class Guest:
@@ -86,7 +73,7 @@ async def test_a_turn_past_the_timer_is_played_with_the_seats_expert_tip_and_the
     clock = Clock()
     events: list[tuple[str, dict]] = []
     setup = table(2, 2, seed=6, hand_size="5")
-    async with hosted(setup, tmp_path, turn_time=30, clock=clock, on_event=lambda k, **v: events.append((k, v))) as server:
+    async with served(setup, tmp_path, turn_time=30, clock=clock, on_event=lambda k, **v: events.append((k, v))) as server:
         guests = [Guest(server, "Ann"), Guest(server, "Ben")]
         await until(lambda: all(g.last() is not None for g in guests))
         before = server.state
@@ -132,7 +119,7 @@ async def test_the_timer_plays_every_action_of_a_turn_that_ran_out_then_counts_t
     person's turn starts with the whole timer."""
     clock = Clock()
     setup = table(2, 2, seed=11, hand_size="5")
-    async with hosted(setup, tmp_path, turn_time=10, clock=clock) as server:
+    async with served(setup, tmp_path, turn_time=10, clock=clock) as server:
         guests = [Guest(server, "Ann"), Guest(server, "Ben")]
         await until(lambda: all(g.last() is not None for g in guests))
         first = server.state.turn
@@ -161,7 +148,7 @@ async def test_a_seat_away_longer_than_the_timer_is_played_the_same_way(tmp_path
     monkeypatch.setattr(hint_module, "hint", watched)
     clock = Clock()
     setup = table(2, 2, seed=5, hand_size="5")
-    async with hosted(setup, tmp_path, turn_time=20, clock=clock) as server:
+    async with served(setup, tmp_path, turn_time=20, clock=clock) as server:
         guests = [Guest(server, "Ann"), Guest(server, "Ben")]
         await until(lambda: all(g.last() is not None for g in guests))
         turn = server.state.turn
@@ -187,7 +174,7 @@ async def test_a_seat_away_longer_than_the_timer_is_played_the_same_way(tmp_path
 
 async def test_no_timer_by_default_and_the_host_may_set_one_when_starting(tmp_path):
     setup = table(2, 2, seed=5, hand_size="5")
-    async with hosted(setup, tmp_path) as server:
+    async with served(setup, tmp_path) as server:
         guests = [Guest(server, "Ann"), Guest(server, "Ben")]
         await until(lambda: all(g.last() is not None for g in guests))
         assert server.game.turn_time is None and server.game.turn_remaining() is None
@@ -199,7 +186,7 @@ async def test_no_timer_by_default_and_the_host_may_set_one_when_starting(tmp_pa
     # the host's StartGame carries a timer
     root = tmp_path / "host"
     clock = Clock()
-    async with hosted(setup, root, start_when_full=None, clock=clock) as server:
+    async with served(setup, root, start_when_full=None, clock=clock) as server:
         host = Guest(server, "Host", token=server.host_token)
         guests = [Guest(server, "Ann"), Guest(server, "Ben")]
         await until(lambda: host.client.welcome is not None and all(g.seat is not None for g in guests))
@@ -284,7 +271,7 @@ async def test_the_next_round_waits_for_the_results_no_longer_than_the_timer(tmp
     clock = Clock()
     events: list[tuple[str, dict]] = []
     setup = table(2, 2, rounds=2, seed=6, hand_size="3", set="6")
-    async with hosted(setup, tmp_path, turn_time=30, clock=clock, on_event=lambda k, **v: events.append((k, v))) as server:
+    async with served(setup, tmp_path, turn_time=30, clock=clock, on_event=lambda k, **v: events.append((k, v))) as server:
         guests = [Guest(server, "Ann"), Guest(server, "Ben")]
         await until(lambda: all(g.last() is not None for g in guests))
         for _ in range(200):  # every turn of round 1 played by the timer

@@ -7,12 +7,11 @@ game stays in saves/, the new one has its own journal. An older client is told t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 
 import pytest
 import websockets
-from support.net import FAST, address, table, until
+from support.net import FAST, address, served, table, until
 
 from mexitrain.net import protocol
 from mexitrain.net.bot import play_bot
@@ -28,18 +27,6 @@ from mexitrain.net.protocol import (
 from mexitrain.net.server import TableServer
 from mexitrain.rules import view
 from mexitrain.storage import load_save, saves_dir, tokens
-
-
-@contextlib.asynccontextmanager
-async def hosted(setup, root, **kw):
-    persons = tuple(i for i, s in enumerate(setup.seats) if s.is_human)
-    kw.setdefault("start_when_full", "random")
-    server = TableServer(setup, data_dir=root, open_seats=persons, host_seat=None, **kw)
-    await server.start("127.0.0.1", 0)
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 def _kept(root):
@@ -85,7 +72,7 @@ async def test_the_rematch_starts_when_every_person_accepted_and_not_before(tmp_
     from mexitrain.net.bot import BotResult
 
     ben = BotResult()
-    async with hosted(setup, tmp_path) as server:
+    async with served(setup, tmp_path) as server:
         first_starter = None
 
         def starter() -> None:
@@ -133,7 +120,7 @@ async def test_the_rematch_starts_when_every_person_accepted_and_not_before(tmp_
 
 async def test_a_person_who_left_is_played_by_a_computer_in_the_rematch_by_default(tmp_path):
     setup = table(3, 2, seed=7, hand_size="5")
-    async with hosted(setup, tmp_path) as server:
+    async with served(setup, tmp_path) as server:
         stay = asyncio.ensure_future(play_bot(address(server), server.code, "Ann", seed=0, backoff=FAST, rematches=1))
         leave = asyncio.ensure_future(play_bot(address(server), server.code, "Ben", seed=1, backoff=FAST))
         ben = await asyncio.wait_for(leave, 60)  # leaves at the end of the first game
@@ -151,7 +138,7 @@ async def test_a_person_who_left_is_played_by_a_computer_in_the_rematch_by_defau
 
 async def test_the_rematch_waits_for_a_person_who_left_when_the_host_chose_so(tmp_path):
     setup = table(3, 2, seed=7, hand_size="5")
-    async with hosted(setup, tmp_path, absent="wait") as server:
+    async with served(setup, tmp_path, absent="wait") as server:
         stay = asyncio.ensure_future(play_bot(address(server), server.code, "Ann", seed=0, backoff=FAST, rematches=1))
         ben = await asyncio.wait_for(
             play_bot(address(server), server.code, "Ben", seed=1, backoff=FAST), 60
@@ -178,7 +165,7 @@ async def test_the_rematch_waits_for_a_person_who_left_when_the_host_chose_so(tm
 
 async def test_only_the_host_chooses_what_a_rematch_does_with_who_left(tmp_path):
     setup = table(2, 2, seed=7, hand_size="5")
-    async with hosted(setup, tmp_path, start_when_full=None) as server:
+    async with served(setup, tmp_path, start_when_full=None) as server:
         errors: list[Error] = []
 
         async def once(msg, client):
@@ -209,7 +196,7 @@ async def test_only_the_host_chooses_what_a_rematch_does_with_who_left(tmp_path)
 async def test_a_repeated_rematch_counts_once(tmp_path):
     """At most one Rematch a seat a game counts: a repeat changes nothing and is sent nothing."""
     setup = table(2, 1, seed=7, hand_size="5")
-    async with hosted(setup, tmp_path) as server:
+    async with served(setup, tmp_path) as server:
         repeats: list[Update] = []
 
         async def twice(msg, client):
@@ -231,7 +218,7 @@ async def test_a_repeated_rematch_counts_once(tmp_path):
 
 async def test_an_older_client_is_told_to_update(tmp_path):
     setup = table(2, 2, seed=7, hand_size="5")
-    async with hosted(setup, tmp_path) as server:
+    async with served(setup, tmp_path) as server:
         async with websockets.connect(f"ws://{address(server)}/") as ws:
             await ws.send(json.dumps({"type": "hello", "version": 4, "code": server.code, "name": "Old", "token": None,
                                       "lang": "en"}))

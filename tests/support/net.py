@@ -31,10 +31,12 @@ def table(players: int, persons: int, *, preset: str = "standard", rounds: int |
 @contextlib.asynccontextmanager
 async def served(setup: GameSetup, data_dir: Path, *, start_when_full: str | None = "random",
                  limits: Limits | None = None, host_seat: int | None = None,
-                 on_event=None) -> AsyncIterator[TableServer]:
+                 on_event=None, **kw) -> AsyncIterator[TableServer]:
+    """A table of ``setup`` on 127.0.0.1, every person's seat but the host's open; ``kw`` go
+    to the TableServer (turn_time, clock, absent…)."""
     persons = tuple(i for i, s in enumerate(setup.seats) if s.is_human and i != host_seat)
     server = TableServer(setup, data_dir=data_dir, open_seats=persons, host_seat=host_seat,
-                         start_when_full=start_when_full, limits=limits, on_event=on_event)
+                         start_when_full=start_when_full, limits=limits, on_event=on_event, **kw)
     await server.start("127.0.0.1", 0)
     try:
         yield server
