@@ -69,12 +69,16 @@ async def form(pilot, app) -> NewGameScreen:
     return app.screen
 
 
-async def open_a_table(pilot, app) -> None:
-    """New table… from the new-game screen, the creator's name (the form waits for it in the
-    first seat), Open ▶."""
+async def to_the_table_setup(pilot, app) -> None:
+    """New table… from the new-game screen: its setup form."""
     await form(pilot, app)
     await pilot.press("ctrl+n")
     await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+
+
+async def open_a_table(pilot, app) -> None:
+    """New table…, the creator's name (the form waits for it in the first seat), Open ▶."""
+    await to_the_table_setup(pilot, app)
     await pilot.press(*"Ann")
     await pilot.press("ctrl+s")
 
@@ -111,9 +115,7 @@ async def test_new_table_asks_the_creator_s_name_never_a_default(tmp_path: Path)
     async with serving(tmp_path) as server:
         app = game(server, tmp_path)
         async with app.run_test(size=(100, 30)) as pilot:
-            await form(pilot, app)
-            await pilot.press("ctrl+n")
-            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
+            await to_the_table_setup(pilot, app)
             first = app.screen.query_one("#name-0")
             assert first.value == "" and app.focused is first  # "Player 1" would be nobody's name
             await pilot.press("ctrl+s")
@@ -130,11 +132,7 @@ async def test_new_table_sits_its_creator_in_the_lobby_with_the_link(tmp_path: P
     async with serving(tmp_path) as server:
         app = game(server, tmp_path)
         async with app.run_test(size=(100, 30)) as pilot:
-            await form(pilot, app)
-            await pilot.press("ctrl+n")
-            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
-            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
-            await pilot.press("ctrl+s")  # Open ▶
+            await open_a_table(pilot, app)
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
             [code] = server.tables.tables
             # every seat but the creator's waits for a friend (computers for those left at Start)
@@ -209,10 +207,7 @@ async def test_a_closed_table_s_link_and_the_bound_are_one_line(tmp_path: Path, 
             await wait_for(pilot, lambda: gone in told(app), "the line", seconds=20)
             # said before any name is asked: the page is the new-game screen, not the seat form
             assert isinstance(app.screen, NewGameScreen)
-            await pilot.press("ctrl+n")
-            await wait_for(pilot, lambda: isinstance(app.screen, HostSetupScreen), "the table's setup")
-            await pilot.press(*"Ann")  # the form waits for the creator's name, in the first seat
-            await pilot.press("ctrl+s")
+            await open_a_table(pilot, app)
             full = "This server has 0 tables open, as many as it holds; try again later."
             await wait_for(pilot, lambda: full in told(app), "the line", seconds=20)
 
