@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import pytest
+from support.leaks import tile_pairs
 from support.net import served, table
 from websockets.asyncio.client import connect
 
@@ -20,9 +21,6 @@ from mexitrain.rules.seeds import seal
 from mexitrain.rules.state import evolve
 from mexitrain.rules.tiles import tile
 from mexitrain.rules.view import PublicRound
-
-# Fields of a view that hold numbers in pairs that are not tiles.
-NOT_TILES = {"double_line", "hand_sizes", "chain_right", "failed", "opening_queue", "winners", "starts", "rules", "waiting"}
 
 
 async def raw_seat(address: str, code: str, name: str, seed: int) -> list[str]:
@@ -76,25 +74,11 @@ def states_by_seq(final):
     return states
 
 
-def _pairs(node, key=None):
-    if key in NOT_TILES:
-        return
-    if isinstance(node, list):
-        if len(node) == 2 and all(type(x) is int for x in node):
-            yield tuple(node)
-            return
-        for x in node:
-            yield from _pairs(x)
-    elif isinstance(node, dict):
-        for k, v in node.items():
-            yield from _pairs(v, k)
-
-
 def leaks(text: str, states, seat: int) -> list[str]:
     """What ``text`` shows that ``seat`` could not see when it was sent."""
     data = json.loads(text)
     if data.get("type") != "update":
-        return [f"pair {p} in a {data.get('type')}" for p in _pairs(data)]
+        return [f"pair {p} in a {data.get('type')}" for p in tile_pairs(data)]
     state = states[data["seq"]]
     v = dict(data["view"])
     found = []
@@ -111,7 +95,7 @@ def leaks(text: str, states, seat: int) -> list[str]:
             found.append(f"seat {e['seat']}'s draw {e['tile']} in the last round")
     rest = {k: val for k, val in data.items() if k != "view"}
     rest["view"] = v
-    for a, b in _pairs(rest):
+    for a, b in tile_pairs(rest):
         if tile(a, b) in hidden:
             found.append(f"hidden tile {a}-{b} at seq {data['seq']}")
     return found
@@ -125,7 +109,7 @@ def watcher_leaks(text: str, states) -> list[str]:
     if kind == "update":
         return ["a seat's view sent to a watcher"]
     if kind != "onlooker":
-        return [f"pair {p} in a {kind}" for p in _pairs(data)]
+        return [f"pair {p} in a {kind}" for p in tile_pairs(data)]
     state = states[data["seq"]]
     v = dict(data["view"])
     found = [f"the view holds {k}" for k in ("hand", "hands", "drawn", "legal", "boneyard", "seed") if k in v]
@@ -142,7 +126,7 @@ def watcher_leaks(text: str, states) -> list[str]:
     v.pop("last_round_events")  # a finished round's tiles belong to its own deal
     rest = {k: val for k, val in data.items() if k != "view"}
     rest["view"] = v
-    for a, b in _pairs(rest):
+    for a, b in tile_pairs(rest):
         if tile(a, b) in hidden:
             found.append(f"hidden tile {a}-{b} at seq {data['seq']}")
     return found

@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from support.leaks import tile_pairs
 from support.positions import position, run
 
 from mexitrain.rules import (
@@ -40,19 +41,6 @@ def _game(rules: RuleSet, players: int, seed: int):
     return out
 
 
-def _pairs(node):
-    if isinstance(node, list):
-        if len(node) == 2 and all(type(x) is int for x in node):
-            yield tuple(node)
-            return
-        for x in node:
-            yield from _pairs(x)
-    elif isinstance(node, dict):
-        for k, v in node.items():
-            if k not in ("hand_sizes", "chain_right", "failed", "opening_queue", "winners", "starts", "rules", "double_line"):
-                yield from _pairs(v)
-
-
 def test_the_type_has_no_hidden_field() -> None:
     fields = set(OnlookerView.model_fields)
     assert not fields & {"seat", "hand", "hands", "drawn", "legal", "forced", "boneyard", "seed", "dealt_hands"}
@@ -73,7 +61,7 @@ def test_no_hidden_tile_in_an_onlooker_view(seed: int) -> None:
         if not s.over:  # a finished game's hands are its last round's leftovers: public
             # finished rounds are told with the tiles of their own deal (public once scored)
             data.pop("results"), data.pop("last_round_events")
-            assert not [p for p in _pairs(data) if tile(*p) in hidden], (seed, s.round)
+            assert not [p for p in tile_pairs(data) if tile(*p) in hidden], (seed, s.round)
             assert o.revealed_seed is None
         assert all(e.tile is None for e in o.events + o.last_round_events if e.type == "draw")
         assert str(s.seed) not in o.model_dump_json() or s.over
