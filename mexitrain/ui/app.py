@@ -757,8 +757,9 @@ class MexitrainApp(App[None]):
         self.call_later(self.sit_at, request)
 
     async def _sit_at_served(self, code: str, name: str) -> None:
-        """Take a seat at the served table ``code`` as ``name`` (its lobby at once); refused
-        (no such table, or this browser sits there already in another tab): one line."""
+        """Take a seat at the served table ``code`` as ``name`` (its lobby at once). The claim
+        is asked again: the table may have closed, or been reaped, while the name was typed;
+        refused, it is one line in the service's words (not the link's "wrong code")."""
         from ..net.served import ServedRefusal, claim
         from ..text.net import served_join_line
 
