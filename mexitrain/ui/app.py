@@ -515,9 +515,9 @@ class MexitrainApp(App[None]):
 
     # -- app-wide keys and commands -----------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("undo", "undo_why") and self.source.watching:
-            return False  # someone who watches has nothing to take back: not in the bar
         if action in ("undo", "undo_why"):
+            if self.source.check(action, self.screen) is False:
+                return False  # the source has no undo at all (someone who watches): not in the bar
             # the footer asks often: the last answer shown (_refresh_undo computes the new one)
             ok = (self.source.undo_known or self._undo_shown or (False, ""))[0]
             if action == "undo":

@@ -497,7 +497,7 @@ class NetworkTable(Source):
             return self._check_chat(action)
         if action in ("host_table", "join_table", "save_as", "load_game", "open_replay", "new_game", "stats"):
             return False
-        if self.watching and action in ("undo", "hand_over"):
+        if self.watching and action in ("undo", "undo_why", "hand_over"):
             return False  # a watcher changes nothing at the table
         if action == "hand_over":
             if not state.host or state.update is None:
