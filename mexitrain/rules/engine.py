@@ -3,9 +3,10 @@
 A thin layer over the compact core (:mod:`mexitrain.rules.core`), where the rules live once:
 dealing, legal moves, refusals, the step, round end and scoring. Each snapshot the reducer
 returns keeps privately the core it was built from (see :func:`core_of`), so the next
-``apply`` starts from the core, not from the pydantic form: it copies that core, checks the
-action, steps the copy and builds the new snapshot, reusing what did not change (hands,
-trains, events, results) from the previous one.
+``apply`` starts from the core, not from the pydantic form: it checks the action, copies
+that core, steps the copy and returns the new snapshot, whose tuples (hands, trains, events,
+results, ...) are built on their first read, reusing what did not change from the previous
+snapshot (see :class:`~mexitrain.rules.state.GameState`).
 
 Everything here is a pure function of its arguments: the deal's randomness comes from the
 game's seed through a private ``random.Random``, never from the global generator.
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from . import core as _core
 from .actions import Action, Draw, Mark, Pass, Play, Skip, event_action
 from .core.lookup import GAME_OVER, lookup
-from .core.snapshot import to_state
+from .core.snapshot import after, to_state
 from .ruleset import RuleSet
 from .state import Event, GameState, attach_core, attached_core
 
@@ -72,9 +73,7 @@ def apply(state: GameState, action: Action) -> GameState:
     m = _check(before, action)
     c = before.copy()
     _step(c, m)
-    new = to_state(c, state, before)
-    attach_core(new, c)
-    return new
+    return after(c, state, before)
 
 
 def swan_order(state: GameState, seat: int) -> list[int]:

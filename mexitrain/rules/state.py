@@ -23,6 +23,7 @@ class _Frozen(BaseModel):
 # The slots every pydantic model instance has, set directly (BaseModel.__setattr__ refuses
 # on frozen models; the slot descriptors are the cheapest way round it).
 _SLOTS = BaseModel.__dict__
+_get_dict = _SLOTS["__dict__"].__get__
 _set_dict = _SLOTS["__dict__"].__set__
 _set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
 _set_extra = _SLOTS["__pydantic_extra__"].__set__
@@ -146,9 +147,17 @@ class GameState(_Frozen):
     in a slot that is not a field: equality, hashing, dumps, copies, pickles
     and ``model_copy`` never see it, and a copy starts without one (the reducer reads its
     core back from the fields then; see :func:`attached_core`).
+
+    **Filled on first read.** ``apply`` returns a snapshot whose ``turn`` and ``phase`` are
+    set and whose other fields (hands, trains, boneyard, events, results, round, ...) are
+    worked out from its core the first time anything reads one of them: a field, equality,
+    a hash, a dump, a copy, a pickle, ``vars()``, pydantic itself (everything goes through
+    ``__dict__``, which fills them first). A snapshot is filled at most once, and always to the
+    same values, so nothing outside can tell; a loop that only steps the game (a replay to a
+    position, a search) never pays for a snapshot it does not read. See :func:`pending`.
     """
 
-    __slots__ = ("_core",)
+    __slots__ = ("_core", "_pending")
 
     rules: RuleSet
     seed: int
@@ -200,6 +209,65 @@ class GameState(_Frozen):
         p = self.partner(seat)
         return (seat,) if p is None else tuple(sorted((seat, p)))
 
+    # -- filled on first read (see the class's docstring) -------------------------------------
+    @property  # type: ignore[override]
+    def __dict__(self) -> dict:
+        d = _get_dict(self)
+        if _FILLED not in d and _fill(self):
+            d = _get_dict(self)
+        return d
+
+    @__dict__.setter
+    def __dict__(self, value: dict) -> None:
+        _set_dict(self, value)
+
+    def __getattr__(self, name: str):
+        if name in LAZY_FIELDS and _fill(self):  # not set yet: every field set from the core
+            return _get_dict(self)[name]
+        return super().__getattr__(name)
+
 
 _get_core = GameState.__dict__["_core"].__get__
 _set_core = GameState.__dict__["_core"].__set__
+_get_pending = GameState.__dict__["_pending"].__get__
+_set_pending = GameState.__dict__["_pending"].__set__
+
+# The fields a snapshot made by ``pending`` leaves to its first read: all but these two,
+# which loops read at every step (whose turn, and ``over``)
+LAZY_FIELDS = frozenset(GameState.model_fields) - {"turn", "phase"}
+_FILLED = "events"  # in a snapshot's dict once its lazy fields are
+
+
+def pending(values: dict, core, fill, *args) -> GameState:
+    """A snapshot of ``core`` with only ``values`` set (every field not in LAZY_FIELDS);
+    ``fill(core, *args)`` gives the dict of every field the first time one is read."""
+    new = _new(GameState)
+    _set_dict(new, values)
+    fields_set = _FIELDS_SET.get(GameState)
+    if fields_set is None:
+        fields_set = _FIELDS_SET.put(GameState, set(GameState.model_fields))
+    _set_fields_set(new, fields_set)
+    _set_extra(new, None)
+    _set_private(new, None)
+    _set_core(new, core)
+    _set_pending(new, (fill, core, args))
+    return new
+
+
+def filled(state: GameState) -> bool:
+    """Whether every field of ``state`` is set (always, except just after ``apply``)."""
+    return _FILLED in _get_dict(state)
+
+
+def _fill(state: GameState) -> bool:
+    """Set every field of a snapshot made by ``pending``; whether it was one not yet set."""
+    try:
+        work = _get_pending(state)
+    except AttributeError:  # a snapshot being built, or not made by ``pending``
+        return False
+    if work is None:
+        return False
+    fill, core, args = work
+    _set_dict(state, fill(core, *args))  # every field, in the fields' order (as dumps write)
+    _set_pending(state, None)  # what it kept (the previous snapshot) is let go
+    return True

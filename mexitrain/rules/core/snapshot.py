@@ -5,7 +5,7 @@ snapshot. Not for hot loops: they build and read pydantic models."""
 from __future__ import annotations
 
 from ..actions import MEXICAN
-from ..state import Event, GameState, RoundResult, Train, construct
+from ..state import Event, GameState, RoundResult, Train, construct, filled, pending
 from .compact import Core
 from .lookup import E_PLAY, EVENT_KINDS, GAME_OVER, LAY, PHASES, Lookup, lookup, move
 from .scoring import game_winners, hand_tiles, rank_of, ranked_tiles, ranks
@@ -142,6 +142,11 @@ def to_state(c: Core, prev: GameState | None = None, before: Core | None = None)
     stepped: what did not change (hands, trains, boneyard, events, finished rounds) is
     reused from ``prev``, not rebuilt.
     """
+    return construct(GameState, _values(c, prev, before))
+
+
+def _values(c: Core, prev: GameState | None, before: Core | None) -> dict:
+    """Every field of ``to_state(c, prev, before)``, in the fields' order."""
     tab = c.tab
     n = tab.n
     tiles = tab.tiles
@@ -164,7 +169,7 @@ def to_state(c: Core, prev: GameState | None = None, before: Core | None = None)
         results = ()
     results += tuple(_result(tab, r) for r in c.results[kept:])
     dline = None if c.dline < 0 else (c.line_ti[c.dline], c.line_li[c.dline])
-    values = {
+    return {
         "rules": tab.rules,
         "seed": c.seed,
         "players": n,
@@ -192,11 +197,25 @@ def to_state(c: Core, prev: GameState | None = None, before: Core | None = None)
         "results": results,
         "winners": game_winners(c),
     }
-    return construct(GameState, values)
 
 
-def _after(c: Core, prev: GameState, before: Core) -> GameState:
-    """The snapshot of ``c``, stepped in the same round from ``before`` (snapshot ``prev``):
+def after(c: Core, prev: GameState, before: Core) -> GameState:
+    """The snapshot of ``c``, stepped from core ``before`` (snapshot ``prev``), all but its
+    turn and phase left to their first read (``GameState``'s docstring): the reducer's
+    ``apply``.
+
+    When that read comes, they are built as :func:`to_state` builds them: from ``prev``'s,
+    those that changed replaced, if ``prev`` was filled by then and the round is the same;
+    from the core alone otherwise. Only a filled ``prev`` is kept, so that a run of
+    snapshots nobody read never holds the ones before it alive."""
+    values = {"turn": c.turn, "phase": PHASES[c.phase]}
+    if filled(prev):  # (and stays so)
+        return pending(values, c, _values, prev, before)
+    return pending(values, c, _values, None, None)
+
+
+def _after(c: Core, prev: GameState, before: Core) -> dict:
+    """The fields of ``c``, stepped in the same round from ``before`` (snapshot ``prev``):
     ``prev``'s fields, those that changed replaced (the reducer's hot path)."""
     tab = c.tab
     d = prev.__dict__.copy()
@@ -243,7 +262,7 @@ def _after(c: Core, prev: GameState, before: Core) -> GameState:
     if c.failed != before.failed:
         d["failed"] = tuple(c.failed)
     d["winners"] = game_winners(c)
-    return construct(GameState, d)
+    return d
 
 
 def from_state(state: GameState) -> Core:
