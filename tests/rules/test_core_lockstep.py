@@ -292,7 +292,7 @@ def test_a_snapshot_reuses_what_did_not_change():  # §5: a play changes one han
     while state.phase != "turn" or legal_actions(state)[0].type != "play":
         state = apply(state, legal_actions(state)[0])
     action = legal_actions(state)[0]
-    state.hands  # read, as a screen reads it: the next snapshot is built from it
+    assert state.hands  # read, as a screen reads it: the next snapshot is built from it
     after = apply(state, action)
     seat, ti = state.turn, (4 if action.train == MEXICAN else action.train)
     assert after.hands[seat] != state.hands[seat]

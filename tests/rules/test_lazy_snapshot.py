@@ -103,7 +103,7 @@ def test_unread_snapshots_fill_to_what_a_core_stepped_in_place_gives():
 
 def test_a_run_of_unread_snapshots_keeps_none_before_it_alive():
     first = new_game(RuleSet(rounds=1), players=4, seed=3)
-    first.hands  # read: the next one may keep it until it fills
+    assert filled(first)  # read: the next one may keep it until it fills
     second = apply(first, legal_actions(first)[0])
     state = second
     refs = [weakref.ref(first), weakref.ref(second)]
@@ -113,5 +113,4 @@ def test_a_run_of_unread_snapshots_keeps_none_before_it_alive():
         refs.append(weakref.ref(state))
     gc.collect()
     assert [r() is not None for r in refs] == [False] * 6 + [True]
-    state.events  # filled: what it kept is let go
     assert state.events == core.to_state(core_of(state)).events
