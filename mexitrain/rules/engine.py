@@ -4,8 +4,8 @@ A thin layer over the compact core (:mod:`mexitrain.rules.core`), where the rule
 dealing, legal moves, refusals, the step, round end and scoring. Each snapshot the reducer
 returns keeps privately the core it was built from (see :func:`core_of`), so the next
 ``apply`` starts from the core, not from the pydantic form: it checks the action, copies
-that core, steps the copy and returns the new snapshot, whose tuples (hands, trains, events,
-results, ...) are built on their first read, reusing what did not change from the previous
+that core, steps the copy and returns the new snapshot, whose fields but its turn and phase
+(hands, trains, events, results, ...) are built on their first read, reusing what did not change from the previous
 snapshot (see :class:`~mexitrain.rules.state.GameState`).
 
 Everything here is a pure function of its arguments: the deal's randomness comes from the

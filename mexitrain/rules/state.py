@@ -48,11 +48,15 @@ def evolve(obj, update: dict):
 
 def construct(cls, values: dict):
     """Build a frozen model from complete, already valid ``values`` (every field given)."""
-    new = _new(cls)
-    _set_dict(new, values)
     fields_set = _FIELDS_SET.get(cls)
     if fields_set is None or len(fields_set) != len(values):
         fields_set = _FIELDS_SET.put(cls, set(values))
+    return _instance(cls, values, fields_set)
+
+
+def _instance(cls, values: dict, fields_set: set):
+    new = _new(cls)
+    _set_dict(new, values)
     _set_fields_set(new, fields_set)
     _set_extra(new, None)
     _set_private(new, None)
@@ -238,19 +242,15 @@ LAZY_FIELDS = frozenset(GameState.model_fields) - {"turn", "phase"}
 _FILLED = "events"  # in a snapshot's dict once its lazy fields are
 
 
+_ALL_FIELDS = set(GameState.model_fields)  # shared, never mutated: the models are frozen
+
+
 def pending(values: dict, core, fill, *args) -> GameState:
     """A snapshot of ``core`` with only ``values`` set (every field not in LAZY_FIELDS);
     ``fill(core, *args)`` gives the dict of every field the first time one is read."""
-    new = _new(GameState)
-    _set_dict(new, values)
-    fields_set = _FIELDS_SET.get(GameState)
-    if fields_set is None:
-        fields_set = _FIELDS_SET.put(GameState, set(GameState.model_fields))
-    _set_fields_set(new, fields_set)
-    _set_extra(new, None)
-    _set_private(new, None)
+    new = _instance(GameState, values, _ALL_FIELDS)
     _set_core(new, core)
-    _set_pending(new, (fill, core, args))
+    _set_pending(new, (fill, args))
     return new
 
 
@@ -267,7 +267,7 @@ def _fill(state: GameState) -> bool:
         return False
     if work is None:
         return False
-    fill, core, args = work
-    _set_dict(state, fill(core, *args))  # every field, in the fields' order (as dumps write)
+    fill, args = work
+    _set_dict(state, fill(_get_core(state), *args))  # every field, in the fields' order (as dumps write)
     _set_pending(state, None)  # what it kept (the previous snapshot) is let go
     return True
