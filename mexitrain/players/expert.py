@@ -140,6 +140,71 @@ class Goal:
         return diff + self.win_points * win
 
 
+#: Match equity (the research level ``expert-me``): a seat's round score's standard deviation
+#: by table size, in a double-12 game between the expert and planners (measured on the kept
+#: full games of benchmarks/results/expert-planner-2p.jsonl and -4p.jsonl: the spread of the
+#: game's final difference between two seats over the square root of its 13 rounds, halved in
+#: variance); tables of 3 are in between, other sets scale with their top value.
+EQUITY_SPREAD = {2: 45.0, 3: 34.0, 4: 27.0}
+#: ...and what the round's points add to the equity, so that a game already won or lost
+#: still plays for points.
+EQUITY_POINTS = 0.1
+#: Midpoint rule for a normal variable: the nodes and weights of the integral over the seat's
+#: own future total at three sides or more.
+_NODES = [(-4.0 + (k + 0.5) * 0.25) for k in range(32)]
+_WEIGHTS = [math.exp(-z * z / 2) * 0.25 / math.sqrt(2 * math.pi) for z in _NODES]
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+class EquityGoal(Goal):
+    """:class:`Goal` before the last round valued by the game's win, not the round's points:
+    the chance that the seat's side ends the game with the lowest total, when each side's
+    rounds still to come add a normal amount with the same mean to its total (the seat's side
+    with this round's scores, ``rounds`` rounds after it), scaled to a point a round at even
+    totals, plus ``EQUITY_POINTS`` times the round's score difference. Early in a game this is
+    the points (a straight line near even); late, far ahead it pays to play safe and far
+    behind to take chances. In the last round it is :class:`Goal`."""
+
+    def __init__(self, state: GameState | SeatView, seat: int, win_points: float = WIN_POINTS) -> None:
+        super().__init__(state, seat, win_points)
+        self.after = state.rules.round_count - state.round  # rounds after this one
+        self.totals: list[int] | None = None
+        if self.prior is not None or self.after <= 0:
+            return
+        self.totals = [sum(sum(r.scores[i] for i in side) for r in state.results) for side in self.sides]
+        spread = EQUITY_SPREAD.get(state.players, 27.0 * 4 / max(state.players, 4)) * state.rules.set / 12
+        self.spreads = [spread * math.sqrt(len(side) * self.after) for side in self.sides]
+        even = [0.0] * len(self.sides)
+        lo, hi = self.chance([-1.0, *even[1:]]), self.chance([1.0, *even[1:]])
+        self.scale = 2.0 / max(lo - hi, 1e-12)  # a point at even totals is worth a point
+
+    def chance(self, totals) -> float:
+        """The chance that side 0 (the seat's) ends with the lowest of ``totals``."""
+        mine, s0 = totals[0], self.spreads[0]
+        rest = list(zip(totals[1:], self.spreads[1:], strict=True))
+        if len(rest) == 1:
+            t, s = rest[0]
+            return _phi((t - mine) / math.sqrt(s0 * s0 + s * s))
+        p = 0.0
+        for z, w in zip(_NODES, _WEIGHTS, strict=True):
+            at = mine + s0 * z
+            q = w
+            for t, s in rest:
+                q *= _phi((t - at) / s)
+            p += q
+        return p
+
+    def value(self, scores) -> float:
+        if self.totals is None:
+            return super().value(scores)
+        diff, _ = self.parts(scores)
+        totals = [t + sum(scores[i] for i in side) for t, side in zip(self.totals, self.sides, strict=True)]
+        return self.scale * self.chance(totals) + EQUITY_POINTS * diff
+
+
 def rollout(
     state: GameState,
     seat: int,
@@ -285,6 +350,10 @@ class ExpertPlayer:
     def budget(self, players: int) -> int:
         """Rollouts a decision at a table of ``players``."""
         return default_rollouts(players) if self.rollouts is None else self.rollouts
+
+    def goal(self, view: SeatView) -> Goal:
+        """What the rollouts' scores are worth to the seat (:class:`Goal`)."""
+        return Goal(view, view.seat, self.win_points)
 
     def evidence(self, sides: int) -> float:
         """Standard errors by which another move must beat the planner's, at ``sides`` sides."""
@@ -433,7 +502,7 @@ class ExpertPlayer:
         sampler = Sampler(view)
         dealer = fast.Dealer(view, one_round)
         players = view.players
-        goal = Goal(view, view.seat, self.win_points)
+        goal = self.goal(view)
         confidence = self.evidence(len(goal.sides))
         # in the rollouts its side plays with its own weights, the others as planners
         own = self.weights
@@ -536,7 +605,18 @@ class EndgameExpertPlayer(ExpertPlayer):
         super().__init__(seed, **kw)
 
 
+class EquityExpertPlayer(ExpertPlayer):
+    """The expert valuing its rollouts by the game's win before the last round
+    (:class:`EquityGoal`): a research level, not in :data:`mexitrain.players.LEVELS`;
+    ``benchmarks/expert_equity.py`` registers it as ``expert-me`` for its tournaments."""
+
+    name = "expert-me"
+
+    def goal(self, view: SeatView) -> Goal:
+        return EquityGoal(view, view.seat, self.win_points)
+
+
 __all__ = [
-    "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUTS_TWO", "EndgameExpertPlayer", "ExpertPlayer", "PlannerPlayer", "default_rollouts",
+    "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUTS_TWO", "EndgameExpertPlayer", "EquityExpertPlayer", "EquityGoal", "ExpertPlayer", "Goal", "PlannerPlayer", "default_rollouts",
     "rollout",
 ]

@@ -1,0 +1,113 @@
+"""The expert valuing its rollouts by the game's win before the last round (match equity,
+:class:`mexitrain.players.expert.EquityGoal`), against today's expert on the same deals.
+
+    python benchmarks/expert_equity.py tournament --players 2 --games 200 --seed 1 \\
+        --ai expert-me,planner --preset standard --results benchmarks/results/equity/me-planner-2p.jsonl
+    python benchmarks/expert_equity.py paired benchmarks/results/equity/me-planner-2p.jsonl \\
+        benchmarks/results/expert-planner-2p.jsonl
+
+``tournament`` is ``mexitrain tournament`` with the level ``expert-me`` registered in this
+process (and its workers): the default ``expert`` is unchanged, so its kept games replay.
+
+``paired`` reads two files of kept games (``mexitrain tournament --results``) and, for every
+game of the first whose deal and seats the second also played with ``expert`` where the first
+has ``expert-me``, prints both levels' win shares on those games, their paired difference a
+game with its 95 % interval (a normal interval over the games' differences: the same deals, so
+most of the luck cancels), points a round of each (the level's round score against the others'
+mean: below zero, fewer), and how many games were the same game (the same scores every round:
+every player is deterministic, and the equity changes a choice only when it bends away from
+the points, late in a game).
+
+A plain script: it prints figures and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+NEW, OLD = "expert-me", "expert"
+
+
+def register() -> None:
+    from mexitrain import players
+    from mexitrain.players.expert import EquityExpertPlayer
+
+    players.LEVELS[NEW] = EquityExpertPlayer
+
+
+def _rows(path: str) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _ahead(row: dict, seat: int) -> float:
+    """The seat's points a round against the others' mean (below zero: it ends with fewer)."""
+    rounds = row["round_scores"]
+    n = len(row["levels"])
+    return sum(s[seat] - (sum(s) - s[seat]) / (n - 1) for s in rounds) / len(rounds)
+
+
+def paired(new_path: str, old_path: str) -> None:
+    old = {}
+    for row in _rows(old_path):
+        if row["levels"].count(OLD) == 1:
+            old[(row["rules"], row["seed"], row["levels"].index(OLD), len(row["levels"]))] = row
+    pairs = []
+    for row in _rows(new_path):
+        if row["levels"].count(NEW) != 1:
+            continue
+        seat = row["levels"].index(NEW)
+        other = old.get((row["rules"], row["seed"], seat, len(row["levels"])))
+        if other is not None:
+            pairs.append((row, other, seat))
+    if not pairs:
+        print("no game of the first file was played on the same deal and seats in the second")
+        return
+    n = len(pairs)
+    a = [r["win_credit"][s] for r, _, s in pairs]
+    b = [o["win_credit"][s] for _, o, s in pairs]
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else math.inf
+    half = 1.96 * sd / math.sqrt(n)
+    same = sum(r["round_scores"] == o["round_scores"] for r, o, _ in pairs)
+    pa = sum(_ahead(r, s) for r, _, s in pairs) / n
+    pb = sum(_ahead(o, s) for _, o, s in pairs) / n
+    print(f"{n} games on the same deals and seats ({same} the same game, {n - same} different)")
+    print(f"{NEW}: {100 * sum(a) / n:.1f} % of the wins, {pa:+.1f} points a round")
+    print(f"{OLD}: {100 * sum(b) / n:.1f} % of the wins, {pb:+.1f} points a round")
+    print(f"paired difference a game: {100 * mean:+.2f} % [{100 * (mean - half):+.2f}, {100 * (mean + half):+.2f}]")
+    if n > same:
+        won = sum(x > 0 for x in d)
+        lost = sum(x < 0 for x in d)
+        print(f"in the {n - same} different games: {won} won where {OLD} lost (or more of a shared win), {lost} the other way")
+
+
+def main(argv: list[str] | None = None) -> int | None:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "tournament":
+        register()
+        from mexitrain.cli import main as cli_main
+
+        return cli_main(["tournament", *argv[1:]])
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("tournament", help=f"mexitrain tournament with the level {NEW}")
+    q = sub.add_parser("paired", help=f"{NEW} against {OLD} on the same deals and seats, from kept games")
+    q.add_argument("new", help=f"kept games with {NEW}")
+    q.add_argument("old", help=f"kept games with {OLD}")
+    args = p.parse_args(argv)
+    paired(args.new, args.old)
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
