@@ -376,4 +376,7 @@ def replay_journal(root: Path, code: str, state: GameState) -> GameState:
 
 
 def count_actions(state: GameState) -> int:
-    return sum(len(r.events) for r in state.results) + len(state.events)
+    """The moves played so far: every round's events (a finished game's state still holds its
+    last round's events, which its results hold too: counted once)."""
+    done = sum(len(r.events) for r in state.results)
+    return done if state.over else done + len(state.events)

@@ -196,3 +196,20 @@ async def test_a_journal_the_disk_refuses_is_given_up_for_full_saves(tmp_path, m
                     "from now on the game is saved whole after each move"]
     _, _, state = files.load(tmp_path / "crash", code)
     assert files.count_actions(state) == 15 and state == states[15]
+
+
+def test_the_moves_are_counted_once_to_the_end_of_a_game():
+    """A finished game's state keeps its last round's events, which its results hold too: the
+    count (the resumed table's sequence number) is still one a move."""
+    import random
+
+    from mexitrain.rules import RuleSet, apply, legal_actions, new_game
+
+    state = new_game(RuleSet(set=6, rounds=2, hand_size=5), 2, seed=4)
+    rng = random.Random(1)
+    played = 0
+    while not state.over:
+        state = apply(state, rng.choice(legal_actions(state)))
+        played += 1
+        assert files.count_actions(state) == played
+    assert len(state.results) == 2
