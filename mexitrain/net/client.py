@@ -188,6 +188,7 @@ class TableClient:
         self._ws: ClientConnection | None = None
         self._closing = False
         self._wake = asyncio.Event()
+        self._welcomed_now = False  # this connection was welcomed (the waits start again after it)
 
     @property
     def connected(self) -> bool:
@@ -241,6 +242,7 @@ class TableClient:
         closed = None if self.data_dir is None else load_closed(self.data_dir, self.address, self.code, self.name)
         while not self._closing:
             await status(LinkStatus("connecting", attempt, None, problem))
+            self._welcomed_now = False
             try:
                 problem = await self._connection(on_message, status)
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
@@ -258,6 +260,8 @@ class TableClient:
                 break
             if self.welcome is not None and problem is None:
                 problem = "lost"
+            if self._welcomed_now:
+                attempt = 0  # a link that was up: its loss starts the waits from the first again
             attempt += 1
             wait = self.delay(attempt)
             await status(LinkStatus("retrying", attempt, wait, problem))
@@ -347,6 +351,7 @@ class TableClient:
 
     def _welcomed(self, msg: Welcome | Watching) -> None:
         self.welcome = msg
+        self._welcomed_now = True
         if isinstance(msg, Watching):
             return  # a watcher has no token to keep
         self._unmark_closed()  # the table is open again

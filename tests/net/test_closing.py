@@ -121,3 +121,28 @@ async def test_ctrl_c_on_a_headless_host_closes_the_table_for_its_guests(tmp_pat
             proc.wait()
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             stream.close()
+
+
+async def test_after_a_link_that_was_up_the_waits_start_from_the_first_again():
+    """The waits between attempts double while a table does not answer; a link that was up
+    and was lost starts them from the first again, not from where an old outage left them."""
+    from mexitrain.net.protocol import Watching
+
+    client = TableClient("127.0.0.1:9", "ABCD-EFGH", "Ann", data_dir=None, backoff=(0.001, 0.004))
+    outcomes = iter(["down", "down", "down", "up", "down", "up", "close"])
+
+    async def connection(on_message, status):
+        what = next(outcomes)
+        if what == "close":
+            await client.close()
+            return None
+        if what == "down":
+            raise OSError("refused")
+        client._welcomed(Watching(table="ABCD-EFGH"))
+        return None
+
+    client._connection = connection
+    statuses = []
+    await asyncio.wait_for(client.run(lambda m: None, statuses.append), 10)
+    retries = [s.attempt for s in statuses if s.state == "retrying"]
+    assert retries == [1, 2, 3, 1, 2, 1]
