@@ -539,10 +539,14 @@ def _make_server(
             page = aiohttp_jinja2.render_string("app_index.html", request, context)
             response = web.Response(text=translate_page(page), content_type="text/html")
             if private or self.tables is not None:  # the visitor's browser is named (again: kept another VISITOR_DAYS)
+                # Lax, not Strict: a table's link opened from a mail or a chat is a navigation
+                # from another site, where a Strict cookie is not sent; the page would name the
+                # browser anew (another seat, another folder). Lax still keeps it from other
+                # sites' requests in the background, and the websocket must come from this page.
                 visitor = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
                 response.set_cookie(
                     VISITOR_COOKIE, visitor, max_age=VISITOR_DAYS * 86400, path="/",
-                    httponly=True, samesite="Strict",
+                    httponly=True, samesite="Lax",
                 )
             return response
 
