@@ -1,5 +1,7 @@
 """``mexitrain join HOST:PORT CODE [--name NAME] [--watch]``: sit at a table on the network,
-or watch it (``--watch``: no seat, the game as an onlooker sees it, no move).
+or watch it (``--watch``: no seat, the game as an onlooker sees it, no move). ``mexitrain join
+LINK``: the table's link as a browser opens it (``http://HOST:PORT/t/CODE``, from ``mexitrain
+serve``), whose address and code are those.
 
 The address and the code are checked first (a bad one is one line, exit status 2); a table
 that cannot be reached is not an error here: the game's screen opens and says it is trying
@@ -16,8 +18,9 @@ from .args import CommandError, UsageError, add_data_dir_argument, name_value, s
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("address", metavar=_("HOST:PORT"), help=_("the table's address, as the host's screen shows it"))
-    p.add_argument("code", metavar=_("CODE"), help=_("the table's code (6 letters)"))
+    p.add_argument("address", metavar=_("HOST:PORT"),
+                   help=_("the table's address, as the host's screen shows it; or its link, http://HOST:PORT/t/CODE"))
+    p.add_argument("code", metavar=_("CODE"), nargs="?", help=_("the table's code (6 letters; not with a link)"))
     p.add_argument("--name", type=name_value, metavar=_("NAME"), help=_("your name at the table (default: your user name)"))
     p.add_argument("--watch", action="store_true",
                    help=_("watch the table rather than sit at it: no seat, never a hand, no move"))
@@ -26,14 +29,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..net.protocol import normalise_code
-    from ..ui.address import split_address
+    from ..ui.address import split_address, split_link
 
+    link = split_link(args.address) if args.code is None else None
+    if link is not None:
+        args.address, args.code = link
+    elif args.address.strip().lower().startswith("https://"):
+        raise UsageError(
+            _("{address} is a secure (https) link: open it in a browser; mexitrain join reaches a table at HOST:PORT")
+            .format(address=shown(args.address))
+        )
     if split_address(args.address) is None:
         raise UsageError(
             _("{address} is not a table's address: HOST:PORT, for example 192.168.1.20:8765").format(
                 address=shown(args.address)
             )
         )
+    if args.code is None:
+        raise UsageError(_("say the table's code after its address: mexitrain join HOST:PORT CODE, or give its link"))
     code = normalise_code(args.code)
     if code is None:
         raise UsageError(_("{code} is not a table code: 6 letters, for example KXMPTR").format(code=shown(args.code)))

@@ -35,6 +35,36 @@ def split_address(text: str) -> tuple[str, int] | None:
     return host.strip("[]"), number
 
 
+#: A table's link as the served page shows it: ``http://HOST[:PORT]/t/CODE`` (a slash, a query
+#: or a fragment after it are ignored).
+_LINK = re.compile(r"^http://([^/?#\s]{1,260})/t/([A-Za-z -]{1,32})/?(?:[?#][^\s]*)?$", re.IGNORECASE)
+
+
+def split_link(text: str) -> tuple[str, str] | None:
+    """A table's link (``http://HOST:PORT/t/CODE``, the page of ``mexitrain serve``) ->
+    (``"HOST:PORT"``, ``"CODE"``) to join it at a terminal (the port 80 when the link has
+    none); None when ``text`` is not such a link. The code is as written: the caller checks
+    it (:func:`mexitrain.net.protocol.normalise_code`).
+
+    >>> split_link("http://192.168.1.20:8000/t/KXMPTR")
+    ('192.168.1.20:8000', 'KXMPTR')
+    >>> split_link("http://example.org/t/kxmptr/")
+    ('example.org:80', 'kxmptr')
+    >>> split_link("192.168.1.20:8000") is None, split_link("https://example.org/t/KXMPTR") is None
+    (True, True)
+    """
+    if not isinstance(text, str) or len(text) > ADDRESS_MAX + 40:
+        return None
+    match = _LINK.match(text.strip())
+    if match is None:
+        return None
+    where, code = match.groups()
+    address = where if split_address(where) is not None else f"{where}:80"
+    if split_address(address) is None:
+        return None
+    return address, code
+
+
 def address_text(host: str, port: int) -> str:
     """The address as a person types it (an IPv6 address in brackets)."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

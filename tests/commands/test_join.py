@@ -35,7 +35,11 @@ def joined(monkeypatch):
         (["join", "host:8765", "KXMPT0"], "not a table code"),
         (["join", "host:8765", "KXMPTR", "--name", "A\x1bB"], "U+001B"),
         (["join", "host:8765", "KXMPTR", "--name", "x" * 21], "longer than 20"),
-        (["join", "host:8765"], "required"),
+        (["join", "host:8765"], "say the table's code"),
+        (["join"], "required"),
+        (["join", "https://example.org/t/KXMPTR"], "open it in a browser"),
+        (["join", "http://example.org/t/KXMPT"], "not a table code"),
+        (["join", "http://example.org/x/KXMPTR"], "not a table's address"),
     ],
 )
 def test_a_bad_address_code_or_name_is_one_line_and_exit_2(argv, needle, capsys, joined):
@@ -77,3 +81,19 @@ def test_watch_opens_the_table_to_watch_it_without_a_name(capsys, joined, monkey
     assert (address, code, name) == ("192.168.1.5:8765", "KXMPTR", "") and kwargs["watch"] is True
     assert main(["join", "192.168.1.5:8765", "KXMPTR", "--name", "Ann"]) == 0
     assert joined[1][3]["watch"] is False
+
+
+@pytest.mark.parametrize(
+    ("link", "address"),
+    [
+        ("http://192.168.1.5:8000/t/kxmptr", "192.168.1.5:8000"),
+        ("http://192.168.1.5:8000/t/KXMPTR/", "192.168.1.5:8000"),
+        ("http://example.org/t/KXM-PTR?fontsize=20", "example.org:80"),
+        ("http://[::1]:8000/t/KXMPTR", "[::1]:8000"),
+    ],
+)
+def test_a_tables_link_is_its_address_and_code(link, address, capsys, joined):
+    """The link a browser opens (mexitrain serve's table page) joins the same table here."""
+    assert main(["join", link, "--name", "Ann"]) == 0
+    [(got, code, name, _)] = joined
+    assert (got, code, name) == (address, "KXMPTR", "Ann")

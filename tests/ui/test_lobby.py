@@ -156,6 +156,25 @@ async def test_join_form_checks_then_goes_to_the_table():
         await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
 
 
+async def test_a_link_pasted_as_the_address_gives_the_address_and_the_code():
+    """The table's link (mexitrain serve's page, http://HOST:PORT/t/CODE) pasted in the
+    address field: the address becomes HOST:PORT and the code field is filled in."""
+    client = FakeClient()
+    requests: list = []
+    app = recording_app(client, requests, seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: isinstance(app.screen, JoinScreen), "the Join form")
+        form = app.screen
+        form.query_one("#join-address").value = "http://10.0.0.5:8000/t/kxmptr"
+        await wait_for(pilot, lambda: form.query_one("#join-address").value == "10.0.0.5:8000", "the address")
+        assert form.query_one("#join-code").value == "kxmptr"
+        form.query_one("#join-name").value = "Bea"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: requests, "the request")
+        assert (requests[0].address, requests[0].code) == ("10.0.0.5:8000", "KXMPTR")
+
+
 async def test_join_form_escape_goes_back():
     app = MexitrainApp(None, 0, seed=1)
     async with app.run_test(size=(80, 24)) as pilot:

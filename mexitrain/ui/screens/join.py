@@ -21,7 +21,7 @@ from ...game_setup import GameSetup
 from ...i18n import N_, _
 from ...net.protocol import normalise_code
 from ...text.names import NAME_MAX, codepoint, first_unprintable, name_fault
-from ..address import split_address
+from ..address import split_address, split_link
 from ..cells import plain
 from .new_game import NewGameScreen
 
@@ -190,8 +190,12 @@ class JoinScreen(ModalScreen[JoinRequest | None]):
             self.focus_next()
 
     @on(Input.Changed)
-    def _changed(self) -> None:
+    def _changed(self, event: Input.Changed) -> None:
         self.query_one("#join-problem", Static).update("")
+        link = split_link(event.value) if event.input.id == "join-address" else None
+        if link is not None:  # a table's link pasted: its address here, its code below
+            event.input.value = link[0]
+            self.query_one("#join-code", Input).value = link[1]
 
     def action_join(self) -> None:
         request, problem = self.check()
