@@ -326,3 +326,34 @@ async def test_a_restarted_serve_process_reopens_its_recent_tables(tmp_path) -> 
         assert await later.reopen() == [] and not later.tables  # long idle: not reopened
     finally:
         await later.stop()
+
+
+async def test_a_served_table_carries_chat_and_watchers(tmp_path) -> None:
+    """A table opened from a page is a table like any (docs/browser.md): a line said by a friend
+    at a terminal reaches the creator, and a watcher at the serve port reads it too."""
+    from mexitrain.net.protocol import Chat, Say, Watch, Watching
+
+    async with serving(tmp_path) as (server, client):
+        key = server.tables.visitor(BROWSER, "127.0.0.1")
+        status, made = await new_table(client, key, table(3, 2, seed=3, hand_size="5"))
+        assert status == 200, made
+        code, token = made["code"], made["host_token"]
+        url = f"ws://127.0.0.1:{client.port}/"
+
+        async def until_a(ws, kind):
+            while True:
+                msg = decode_server(await asyncio.wait_for(ws.recv(), 10))
+                if isinstance(msg, kind):
+                    return msg
+
+        async with websockets.connect(url) as ann, websockets.connect(url) as ben, websockets.connect(url) as eve:
+            await ann.send(encode(Hello(code=code, name="Ann", token=token)))
+            await until_a(ann, Welcome)
+            await ben.send(encode(Hello(code=code, name="Ben")))
+            await until_a(ben, Welcome)
+            await eve.send(encode(Watch(code=code)))
+            await until_a(eve, Watching)
+            await ben.send(encode(Say(seq=1, text="hello from a terminal")))
+            for ws in (ann, eve):
+                line = (await until_a(ws, Chat)).lines[-1]
+                assert (line.name, line.text) == ("Ben", "hello from a terminal")
