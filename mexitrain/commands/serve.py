@@ -207,6 +207,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         ),
     )
     p.add_argument(
+        "--behind-proxy", action="store_true",
+        help=_(
+            "a reverse proxy on this machine passes the visitors on: count a request from "
+            "127.0.0.1 or ::1 for the address its X-Forwarded-For names last (the bounds per address)"
+        ),
+    )
+    p.add_argument(
         "--no-tables", action="store_true",
         help=_(
             "run no tables: the visitors' games offer no New table…, and no table page "
@@ -308,6 +315,33 @@ def served_names(host: str, allowed: list[str] | tuple[str, ...] = ()) -> frozen
     return frozenset(n.lower().rstrip(".") for n in names if n)
 
 
+def client_address(remote: str | None, forwarded_for: str | None, behind_proxy: bool) -> str:
+    """The address a request is counted for (the bounds per address): the connection's own
+    (``remote``); with ``behind_proxy`` (``serve --behind-proxy``: a reverse proxy on this
+    machine), a connection from this machine (127.0.0.1, ::1) that carries ``X-Forwarded-For``
+    is counted for the last address there, the one the proxy itself saw (the ones before it
+    are the client's to write, and not believed). Anything that is not an IP address there
+    counts as the connection's own address.
+
+    >>> client_address("127.0.0.1", "6.6.6.6, 203.0.113.7", True)
+    '203.0.113.7'
+    >>> client_address("127.0.0.1", "203.0.113.7", False), client_address("198.51.100.2", "203.0.113.7", True)
+    ('127.0.0.1', '198.51.100.2')
+    >>> client_address("::1", "not an address", True)
+    '::1'
+    """
+    own = remote or "?"
+    if not behind_proxy or not forwarded_for:
+        return own
+    try:
+        if not ipaddress.ip_address(own).is_loopback:
+            return own
+        last = forwarded_for[-64:].rsplit(",", 1)[-1].strip()
+        return str(ipaddress.ip_address(last.strip("[]")))
+    except ValueError:
+        return own
+
+
 def allowed_host(header: str | None, names: frozenset[str]) -> bool:
     """Whether a request's ``Host`` names this server: an IP address (a page at an address is
     this server's own: a browser sends a page's requests to the address it came from), or one
@@ -389,15 +423,19 @@ def _bounded(value: Any, bounds: tuple[int, int], default: int) -> int:
 # ---------------------------------------------------------------------------------------
 def _make_server(
     argv: list[str], host: str, port: int, *, private: bool = False, allowed: list[str] | tuple[str, ...] = (),
-    tables: Any = None,
+    tables: Any = None, behind_proxy: bool = False,
 ):
     """The web server, its classes defined here so that aiohttp and textual-serve are imported
     only by this command. ``private``: each visitor's game in the visitor's own data folder
     (:func:`visitor_command`), the visitor named by a cookie the page sets. ``allowed``: the
     ``--allow-host`` names, answered to besides :func:`served_names`' own. ``tables``: the
     :class:`~mexitrain.net.service.TableService` whose tables the visitors' games open and
-    join (None: ``--no-tables``)."""
+    join (None: ``--no-tables``). ``behind_proxy``: the bounds per address count a request
+    from this machine for the address its proxy names (:func:`client_address`)."""
     from aiohttp import WSCloseCode, WSMsgType, web
+
+    def remote(request: web.Request) -> str:
+        return client_address(request.remote, request.headers.get("X-Forwarded-For"), behind_proxy)
 
     names = served_names(host, allowed)
     icon = favicon()  # read once (a file of the package: a broken install fails here, at once)
@@ -619,7 +657,7 @@ def _make_server(
             if self.tables is None or self.service_url is None:
                 return {}, None
             browser = visitor_id(request.cookies.get(VISITOR_COOKIE)) or secrets.token_hex(16)
-            key = self.tables.visitor(browser, request.remote or "?")
+            key = self.tables.visitor(browser, remote(request))
             if key is None:
                 return {}, None
             from ..net.protocol import normalise_code
@@ -640,7 +678,7 @@ def _make_server(
             from ..net.protocol import normalise_code
             from ..net.service import no_table_text
 
-            if not self.tables.lookup(request.remote or "?"):
+            if not self.tables.lookup(remote(request)):
                 raise web.HTTPTooManyRequests(text=_("Too many table pages asked for; try again in a minute."))
             code = normalise_code(request.match_info["code"])
             if code is None or not self.tables.has(code):
@@ -699,7 +737,7 @@ def _make_server(
                 raise web.HTTPForbidden(text=_("This game is played from its own page only."))
             from ..net.guard import address_key
 
-            address = request.remote or "?"
+            address = remote(request)
             ws = web.WebSocketResponse(
                 heartbeat=self.tables.limits.ping_interval, max_msg_size=self.tables.limits.frame_cap,
                 timeout=self.tables.limits.close_timeout,
@@ -911,7 +949,8 @@ def run(args: argparse.Namespace) -> int:
 
         tables = TableService(argv[argv.index("--data-dir") + 1])
     server = _make_server(
-        argv, host, port, private=getattr(args, "private_saves", False), allowed=allowed, tables=tables
+        argv, host, port, private=getattr(args, "private_saves", False), allowed=allowed, tables=tables,
+        behind_proxy=getattr(args, "behind_proxy", False),
     )
 
     def announce(bound: int) -> None:

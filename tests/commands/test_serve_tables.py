@@ -29,12 +29,12 @@ OTHER = "fedcba9876543210fedcba9876543210"
 
 
 @contextlib.asynccontextmanager
-async def serving(tmp_path):
+async def serving(tmp_path, **kw):
     """The serve process's web server with its table service, on a port of 127.0.0.1."""
     from aiohttp.test_utils import TestClient, TestServer
 
     tables = TableService(tmp_path, pace=0)
-    server = serve._make_server(FAKE_GAME, "127.0.0.1", 0, tables=tables)
+    server = serve._make_server(FAKE_GAME, "127.0.0.1", 0, tables=tables, **kw)
     async with TestClient(TestServer(await server._make_app())) as client:
         server.service_url = str(client.make_url("")).rstrip("/")
         try:
@@ -173,6 +173,40 @@ async def test_table_pages_are_rate_limited_per_address(tmp_path, monkeypatch) -
     async with serving(tmp_path) as (_server, client):
         statuses = [(await client.get("/t/ZZZZZZ")).status for _ in range(4)]
         assert statuses == [404, 404, 404, 429]
+
+
+@pytest.mark.parametrize("behind_proxy", [False, True])
+async def test_behind_a_proxy_each_visitor_is_counted_for_their_own_address(tmp_path, monkeypatch, behind_proxy) -> None:
+    """``serve --behind-proxy``: requests through a proxy on this machine are counted for the
+    address the proxy names last in X-Forwarded-For (what a visitor writes before it is not
+    believed); without it they all count for the proxy's own address, together."""
+    monkeypatch.setattr(service_module, "LOOKUP_BURST", 3)
+    async with serving(tmp_path, behind_proxy=behind_proxy) as (_server, client):
+
+        async def pages(forwarded: str) -> list[int]:
+            return [(await client.get("/t/ZZZZZZ", headers={"X-Forwarded-For": forwarded})).status for _ in range(3)]
+
+        assert await pages("203.0.113.7") == [404, 404, 404]
+        other = await pages("6.6.6.6, 198.51.100.2")  # another visitor, who wrote an address of their own first
+        assert other == ([404, 404, 404] if behind_proxy else [429, 429, 429])
+        assert (await client.get("/t/ZZZZZZ", headers={"X-Forwarded-For": "203.0.113.7"})).status == 429
+
+
+@pytest.mark.parametrize(
+    ("remote", "forwarded", "behind_proxy", "counted"),
+    [
+        ("127.0.0.1", "203.0.113.7", True, "203.0.113.7"),
+        ("127.0.0.1", "6.6.6.6, 203.0.113.7", True, "203.0.113.7"),  # only the proxy's own entry
+        ("::1", "[2001:db8::1]", True, "2001:db8::1"),
+        ("127.0.0.1", "203.0.113.7", False, "127.0.0.1"),  # no proxy said: the header is a visitor's
+        ("198.51.100.9", "203.0.113.7", True, "198.51.100.9"),  # not through the proxy on this machine
+        ("127.0.0.1", "a name, not an address", True, "127.0.0.1"),
+        ("127.0.0.1", "", True, "127.0.0.1"),
+        (None, None, True, "?"),
+    ],
+)
+def test_the_address_a_request_is_counted_for(remote, forwarded, behind_proxy, counted) -> None:
+    assert serve.client_address(remote, forwarded, behind_proxy) == counted
 
 
 async def test_one_browser_holds_one_seat_at_a_table(tmp_path) -> None:
