@@ -1,7 +1,8 @@
 """``mexitrain join HOST:PORT CODE [--name NAME] [--watch]``: sit at a table on the network,
 or watch it (``--watch``: no seat, the game as an onlooker sees it, no move). ``mexitrain join
 LINK``: the table's link as a browser opens it (``http://HOST:PORT/t/CODE``, from ``mexitrain
-serve``), whose address and code are those.
+serve``), whose address and code are those; an ``https://`` link (a server behind a TLS
+proxy) is reached over TLS at its site's own address (``wss://HOST:443/``).
 
 The address and the code are checked first (a bad one is one line, exit status 2); a table
 that cannot be reached is not an error here: the game's screen opens and says it is trying
@@ -19,7 +20,7 @@ from .args import CommandError, UsageError, add_data_dir_argument, name_value, s
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("address", metavar=_("HOST:PORT"),
-                   help=_("the table's address, as the host's screen shows it; or its link, http://HOST:PORT/t/CODE"))
+                   help=_("the table's address, as the host's screen shows it; or its link, http(s)://HOST:PORT/t/CODE"))
     p.add_argument("code", metavar=_("CODE"), nargs="?", help=_("the table's code (6 letters; not with a link)"))
     p.add_argument("--name", type=name_value, metavar=_("NAME"), help=_("your name at the table (default: your user name)"))
     p.add_argument("--watch", action="store_true",
@@ -29,17 +30,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..net.protocol import normalise_code
-    from ..ui.address import split_address, split_link
+    from ..ui.address import split_link, table_address
 
     link = split_link(args.address) if args.code is None else None
     if link is not None:
         args.address, args.code = link
-    elif args.address.strip().lower().startswith("https://"):
-        raise UsageError(
-            _("{address} is a secure (https) link: open it in a browser; mexitrain join reaches a table at HOST:PORT")
-            .format(address=shown(args.address))
-        )
-    if split_address(args.address) is None:
+    if table_address(args.address) is None:
         raise UsageError(
             _("{address} is not a table's address: HOST:PORT, for example 192.168.1.20:8765").format(
                 address=shown(args.address)

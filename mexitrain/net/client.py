@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import inspect
 import random
+import ssl
 import time
 from collections import deque
 from collections.abc import Callable
@@ -74,7 +75,7 @@ ERROR_FLOOD = "error_flood"
 class LinkStatus:
     """The link to the table: ``state``, the attempt number (0: the first connection),
     the seconds until the next attempt while retrying, and the last problem as a code
-    (an Error's code, or "refused_connection", "unreachable", "lost", "no_answer",
+    (an Error's code, or "refused_connection", "unreachable", "untrusted_certificate", "lost", "no_answer",
     "bad_server_message", "error_flood")."""
 
     state: Literal["connecting", "connected", "retrying", "closed"]
@@ -113,6 +114,8 @@ def load_closed(root: Path, address: str, code: str, name: str) -> bool | None:
 def _problem(exc: BaseException) -> str:
     if isinstance(exc, ConnectionRefusedError):
         return "refused_connection"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return "untrusted_certificate"  # a wss:// table whose certificate this machine does not trust
     if isinstance(exc, (ConnectionClosed, ConnectionResetError, EOFError)):
         return "lost"
     return "unreachable"

@@ -77,7 +77,7 @@ def _number(value: Any) -> str:
 
 def error_text(code: str, values: Mapping[str, Any] | None = None, server_version: int | None = None) -> str:
     """An error from the table (:data:`mexitrain.net.protocol.ERROR_CODES`), or a problem
-    of this client's link (``refused_connection``, ``unreachable``, ``lost``,
+    of this client's link (``refused_connection``, ``unreachable``, ``untrusted_certificate``, ``lost``,
     ``bad_server_message``), as one line. A value missing or of the wrong kind never raises:
     the sentence goes without it."""
     v = dict(values) if isinstance(values, Mapping) else {}
@@ -153,6 +153,8 @@ def error_text(code: str, values: Mapping[str, Any] | None = None, server_versio
         return _("Nobody answers at that address.")
     if code == "unreachable":
         return _("That address cannot be reached.")
+    if code == "untrusted_certificate":
+        return _("The table's secure (https) address shows a certificate this computer does not trust.")
     if code == "lost":
         return _("The connection was lost.")
     if code == "bad_server_message":

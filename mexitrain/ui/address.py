@@ -35,22 +35,28 @@ def split_address(text: str) -> tuple[str, int] | None:
     return host.strip("[]"), number
 
 
-#: A table's link as the served page shows it: ``http://HOST[:PORT]/t/CODE`` (a slash, a query
-#: or a fragment after it are ignored).
-_LINK = re.compile(r"^http://([^/?#\s]{1,260})/t/([A-Za-z -]{1,32})/?(?:[?#][^\s]*)?$", re.IGNORECASE)
+#: A table's link as the served page shows it: ``http(s)://HOST[:PORT]/t/CODE`` (a slash, a
+#: query or a fragment after it are ignored).
+_LINK = re.compile(r"^(https?)://([^/?#\s]{1,260})/t/([A-Za-z -]{1,32})/?(?:[?#][^\s]*)?$", re.IGNORECASE)
+#: A table behind TLS, as :func:`split_link` gives it: the WebSocket URI of its site.
+_SECURE = re.compile(r"^wss://([^/?#\s]{1,260})/$", re.IGNORECASE)
 
 
 def split_link(text: str) -> tuple[str, str] | None:
     """A table's link (``http://HOST:PORT/t/CODE``, the page of ``mexitrain serve``) ->
     (``"HOST:PORT"``, ``"CODE"``) to join it at a terminal (the port 80 when the link has
-    none); None when ``text`` is not such a link. The code is as written: the caller checks
-    it (:func:`mexitrain.net.protocol.normalise_code`).
+    none); an ``https://`` link (a server behind a TLS proxy) -> (``"wss://HOST:PORT/"``,
+    ``"CODE"``), its site's WebSocket over TLS (port 443 by default). None when ``text`` is
+    not such a link. The code is as written: the caller checks it
+    (:func:`mexitrain.net.protocol.normalise_code`).
 
     >>> split_link("http://192.168.1.20:8000/t/KXMPTR")
     ('192.168.1.20:8000', 'KXMPTR')
     >>> split_link("http://example.org/t/kxmptr/")
     ('example.org:80', 'kxmptr')
-    >>> split_link("192.168.1.20:8000") is None, split_link("https://example.org/t/KXMPTR") is None
+    >>> split_link("https://dominoes.example.org/t/KXMPTR")
+    ('wss://dominoes.example.org:443/', 'KXMPTR')
+    >>> split_link("192.168.1.20:8000") is None, split_link("ftp://example.org/t/KXMPTR") is None
     (True, True)
     """
     if not isinstance(text, str) or len(text) > ADDRESS_MAX + 40:
@@ -58,11 +64,27 @@ def split_link(text: str) -> tuple[str, str] | None:
     match = _LINK.match(text.strip())
     if match is None:
         return None
-    where, code = match.groups()
-    address = where if split_address(where) is not None else f"{where}:80"
+    scheme, where, code = match.groups()
+    secure = scheme.lower() == "https"
+    address = where if split_address(where) is not None else f"{where}:{443 if secure else 80}"
     if split_address(address) is None:
         return None
-    return address, code
+    return (f"wss://{address}/" if secure else address), code
+
+
+def table_address(text: str) -> tuple[str, int] | None:
+    """(host, port) of a table's address: ``HOST:PORT`` (:func:`split_address`), or a table
+    behind TLS as :func:`split_link` gives it (``wss://HOST:PORT/``); None otherwise.
+
+    >>> table_address("example.org:8765"), table_address("wss://example.org:443/")
+    (('example.org', 8765), ('example.org', 443))
+    >>> table_address("wss://example.org/") is None, table_address("ws://example.org:80/") is None
+    (True, True)
+    """
+    if not isinstance(text, str):
+        return None
+    match = _SECURE.match(text.strip())
+    return split_address(match[1] if match else text)
 
 
 def address_text(host: str, port: int) -> str:

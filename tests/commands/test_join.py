@@ -37,7 +37,7 @@ def joined(monkeypatch):
         (["join", "host:8765", "KXMPTR", "--name", "x" * 21], "longer than 20"),
         (["join", "host:8765"], "say the table's code"),
         (["join"], "required"),
-        (["join", "https://example.org/t/KXMPTR"], "open it in a browser"),
+        (["join", "wss://example.org/", "KXMPTR"], "not a table's address"),
         (["join", "http://example.org/t/KXMPT"], "not a table code"),
         (["join", "http://example.org/x/KXMPTR"], "not a table's address"),
     ],
@@ -90,6 +90,8 @@ def test_watch_opens_the_table_to_watch_it_without_a_name(capsys, joined, monkey
         ("http://192.168.1.5:8000/t/KXMPTR/", "192.168.1.5:8000"),
         ("http://example.org/t/KXM-PTR?fontsize=20", "example.org:80"),
         ("http://[::1]:8000/t/KXMPTR", "[::1]:8000"),
+        ("https://dominoes.example.org/t/KXMPTR", "wss://dominoes.example.org:443/"),
+        ("https://dominoes.example.org:8443/t/KXMPTR", "wss://dominoes.example.org:8443/"),
     ],
 )
 def test_a_tables_link_is_its_address_and_code(link, address, capsys, joined):

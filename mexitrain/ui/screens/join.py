@@ -21,7 +21,7 @@ from ...game_setup import GameSetup
 from ...i18n import N_, _
 from ...net.protocol import normalise_code
 from ...text.names import NAME_MAX, codepoint, first_unprintable, name_fault
-from ..address import split_address, split_link
+from ..address import split_link, table_address
 from ..cells import plain
 from .new_game import NewGameScreen
 
@@ -172,7 +172,7 @@ class JoinScreen(ModalScreen[JoinRequest | None]):
         address = self.query_one("#join-address", Input).value.strip()
         code_text = self.query_one("#join-code", Input).value
         name = self.query_one("#join-name", Input).value.strip()
-        if split_address(address) is None:
+        if table_address(address) is None:
             return None, _("The address is HOST:PORT, for example 192.168.1.20:8765.")
         code = normalise_code(code_text)
         if code is None:
@@ -209,7 +209,7 @@ class JoinScreen(ModalScreen[JoinRequest | None]):
         not needed (one that is typed must be one a seat could have)."""
         request, problem = self.check()
         name = self.query_one("#join-name", Input).value.strip()
-        if request is None and not name and split_address(self.query_one("#join-address", Input).value.strip()):
+        if request is None and not name and table_address(self.query_one("#join-address", Input).value.strip()):
             code = normalise_code(self.query_one("#join-code", Input).value)
             if code is not None:
                 request, problem = JoinRequest(self.query_one("#join-address", Input).value.strip(), code, ""), ""
