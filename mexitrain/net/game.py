@@ -99,6 +99,8 @@ class ServerGame:
         #: the SHA-256 of those removed before the table was resumed (kept on disk)
         self.removed_tokens: set[str] = set()
         self.removed_hashes: set[str] = set()
+        #: the finished game's state and its record's text (:meth:`record_text`)
+        self._record: tuple[GameState, str] | None = None
 
     @classmethod
     def new(cls, setup: GameSetup, open_seats: tuple[int, ...], host_seat: int | None, host_token: str, **kw: Any) -> ServerGame:
@@ -347,6 +349,23 @@ class ServerGame:
         with the fields an Update has beside its view."""
         assert self.state is not None
         return Onlooker(view=onlooker(self.state, self.setup.seed_chosen), **self._beside_view(away))
+
+    def record_text(self) -> str | None:
+        """The finished game's record as JSON text (:class:`~.protocol.GameRecord`), made once
+        a game; None while it runs."""
+        state = self.state
+        if state is None or not state.over:
+            return None
+        if self._record is None or self._record[0] is not state:
+            from ..rules.record import dump_record, to_record
+
+            players = [
+                (s.name or f"{i + 1}", "human" if s.kind == "person" else (s.level or "computer"))
+                for i, s in enumerate(self.seats)
+            ]
+            record = to_record(state, players, seed_chosen=self.setup.seed_chosen)
+            self._record = (state, dump_record(record))
+        return self._record[1]
 
     # -- the game -------------------------------------------------------------------------------
     def seat_view(self, seat: int):

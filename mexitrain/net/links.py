@@ -93,6 +93,8 @@ class Connection:
         #: the last lobby and update texts sent: the same again is not sent
         self.last_lobby: str | None = None
         self.last_update: str | None = None
+        #: the finished game's record text sent last (each game's once)
+        self.last_record: str | None = None
         #: a watcher (a Watch, not a Hello): no seat, sent the onlooker's view, never moves
         self.watcher = False
 

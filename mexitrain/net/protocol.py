@@ -57,8 +57,9 @@ from ..text.names import NAME_MAX, codepoint, first_unprintable, name_fault, vis
 #: turn timer (StartGame.turn_time, Update.turn_time, turn_left, timed) and the rematch (Rematch,
 #: Update.rematch, Lobby.turn_time and absent; issue 35 items 3 and 5); 5: watchers (Watch, Watching,
 #: Onlooker, Lobby.watchers, the error watchers_full and the refusal watching; issue 35 item 2), chat
-#: and removing a person (Say, Chat, Remove; issue 35 item 4)
-PROTOCOL_VERSION = 5
+#: and removing a person (Say, Chat, Remove; issue 35 item 4); 6: the finished game's record
+#: (GameRecord), sent with the last Update, so that every guest may review and keep it
+PROTOCOL_VERSION = 6
 #: The most watchers one table takes at once (:class:`Watch`); one more is told ``watchers_full``.
 MAX_WATCHERS = 20
 #: The turn timer's bounds in whole seconds (``mexitrain host --turn-time``, StartGame.turn_time).
@@ -447,11 +448,27 @@ class Chat(_Message):
 
 
 
-ServerMessage = Annotated[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat, Field(discriminator="type")]
-SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat] = TypeAdapter(ServerMessage)
+class GameRecord(_Message):
+    """The finished game's record (docs/record-format.md, as ``mexitrain/rules/record.py``
+    writes it), as JSON text: every hand and every move, sent to each seat and watcher once
+    the game is over (right before its last Update), so that a guest may review the game and
+    keep it. A guest replays it (strictly, :func:`mexitrain.rules.record.replay`) and takes it
+    only when it is the game its views showed: the seed they revealed, the same rules, seats
+    and round scores."""
+
+    type: Literal["record"] = "record"
+    record: str = Field(min_length=2, max_length=MAX_SERVER_MESSAGE)
+
+
+ServerMessage = Annotated[
+    Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat | GameRecord, Field(discriminator="type")
+]
+SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat | GameRecord] = (
+    TypeAdapter(ServerMessage)
+)
 
 _CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen", "rematch", "watch", "say", "remove"}
-_SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error", "watching", "onlooker", "chat"}
+_SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error", "watching", "onlooker", "chat", "record"}
 
 
 # -- encoding ---------------------------------------------------------------------------------
@@ -1096,7 +1113,7 @@ def _check_view(v: SeatView | OnlookerView, field: str = "view") -> None:
 
 # -- each message ------------------------------------------------------------------------------------
 
-ServerMessageType = Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat
+ServerMessageType = Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat | GameRecord
 
 
 def check_server_message(msg: ServerMessageType) -> ServerMessageType:
@@ -1334,7 +1351,7 @@ def _precheck(data: dict) -> None:
             _count(result.get("scores"), f"view.results.{k}.scores", MAX_PLAYERS)
 
 
-def decode_server(text: str | bytes) -> Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat:
+def decode_server(text: str | bytes) -> ServerMessageType:
     """A server message a guest may take (see above: :func:`check_server_message`), or
     :class:`ProtocolError` with code :data:`BAD_SERVER_MESSAGE` and values ``type``,
     ``field``, ``reason`` (:data:`BAD_SERVER_REASONS`), and ``char`` or ``limit``. Never any

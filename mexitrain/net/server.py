@@ -49,6 +49,7 @@ from .protocol import (
     Bye,
     Chat,
     Error,
+    GameRecord,
     HandOver,
     Hello,
     Intent,
@@ -565,8 +566,17 @@ class TableServer:
         for conn in conns:
             text = texts.get(conn.seat)  # type: ignore[arg-type]
             if text is not None and text != conn.last_update:
+                self._send_record(conn)
                 conn.last_update = text
                 conn.send(text)
+
+    def _send_record(self, conn: Connection) -> None:
+        """A finished game's record (:class:`GameRecord`) to ``conn``, once a game, right
+        before the update that shows the game over."""
+        record = self.game.record_text()
+        if record is not None and record is not conn.last_record:
+            conn.last_record = record
+            conn.send(encode(GameRecord(record=record)))
 
     def _broadcast_onlooker(self) -> None:
         """Each watcher the onlooker's view (built and encoded once for them all), unless it
@@ -577,6 +587,7 @@ class TableServer:
         text = encode(self.game.onlooker_update())
         for conn in conns:
             if text != conn.last_update:
+                self._send_record(conn)
                 conn.last_update = text
                 conn.send(text)
 

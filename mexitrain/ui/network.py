@@ -33,6 +33,7 @@ from ..i18n import N_, _
 from ..net.protocol import (
     Chat,
     Error,
+    GameRecord,
     HandOver,
     Intent,
     Lobby,
@@ -158,6 +159,9 @@ class NetworkTable(Source):
     def waiting_for(self) -> tuple[str, ...]:
         return self.state.waiting_results()
 
+    def finished_game(self) -> tuple[Any, tuple[str, ...]] | None:
+        return self.state.finished_game()
+
     def can_play_again(self) -> bool:
         if self.watching:
             return False  # a watcher has no seat to play again in
@@ -247,8 +251,10 @@ class NetworkTable(Source):
         state = self.state
         if state.fatal is not None:
             return  # the link is over: what was still on its way is dropped
-        msg = scrub(message.msg)
-        if isinstance(msg, Lobby | Update | Refused | Onlooker) and state.welcome is None:
+        msg = message.msg
+        if not isinstance(msg, GameRecord):  # a record is never shown: replayed, it is checked whole
+            msg = scrub(msg)
+        if isinstance(msg, Lobby | Update | Refused | Onlooker | GameRecord) and state.welcome is None:
             return  # not this player's table before it welcomed them
         problem = unreadable(msg, state.welcome)
         if problem is None:
@@ -275,6 +281,8 @@ class NetworkTable(Source):
             await self._take_update(msg)
         elif isinstance(msg, Chat):
             self._take_chat(msg)
+        elif isinstance(msg, GameRecord):
+            state.record = msg.record  # taken when the game-over screen asks (finished_game)
         elif isinstance(msg, Refused):
             text = refused_text(refusal(msg), state.names(), state.seat)
             self.app.show_notice(Notice(visible(text), _("Not allowed"), "warning"))

@@ -72,6 +72,27 @@ class TableRequest:
         return (self.server is not None or self.host_token is not None) and not self.served
 
 
+def checked_record(text: str, view: Any) -> Any:
+    """The final state of a finished game's record (a GameRecord's text), replayed strictly
+    (:func:`mexitrain.rules.record.replay`: every move checked by the rules), when it is the
+    game of ``view`` (a finished game's view): the seed the view revealed, its rules, seats and
+    every round's scores; else None (a host cannot hand a guest another game to review)."""
+    from ..rules.record import load_record, replay
+
+    try:
+        state = replay(load_record(text))
+    except Exception:  # noqa: BLE001 - anything a record could hold is "not this game"
+        return None
+    same = (
+        state.over
+        and state.seed == view.revealed_seed
+        and state.rules == view.rules
+        and state.players == view.players
+        and [list(r.scores) for r in state.results] == [list(r.scores) for r in view.results]
+    )
+    return state if same else None
+
+
 @dataclass
 class NetworkState:
     """The table as this terminal knows it: the last Welcome, Lobby and Update, the link,
@@ -102,6 +123,24 @@ class NetworkState:
     #: screen hides the others' lines (the mute key, v)
     chat: list[ChatLine] = field(default_factory=list)
     muted: bool = False
+    #: the finished game's record as the table sent it (a GameRecord's text, the last one
+    #: only), and what :meth:`finished_game` made of it
+    record: str | None = None
+    _finished: tuple[str, Any] | None = field(default=None, repr=False)
+
+    def finished_game(self) -> tuple[Any, tuple[str, ...]] | None:
+        """(the full final snapshot, kinds: "human" for a person's seat) of the game that is
+        over, from the record the table sent; None when there is none, or when it is not the
+        game this terminal's views showed (:func:`checked_record`). Replayed once a record."""
+        update, record = self.update, self.record
+        if update is None or record is None or update.view.phase != "game_over":
+            return None
+        if self._finished is None or self._finished[0] is not record:
+            self._finished = (record, checked_record(record, update.view))
+        state = self._finished[1]
+        if state is None:
+            return None
+        return state, tuple("human" if k == "person" else "computer" for k in update.kinds)
 
     @property
     def seat(self) -> int | None:

@@ -235,10 +235,15 @@ async def test_no_message_tells_a_sealed_seed_before_the_end(tmp_path):
     for sent in texts:
         updates = [json.loads(t) for t in sent if '"type":"update"' in t]
         assert len(updates) > 5
-        for t in sent:
+        for i, t in enumerate(sent):
             data = json.loads(t)
             if data.get("type") == "update" and data["view"]["phase"] == "game_over":
                 assert data["view"]["revealed_seed"] == seed
+                continue
+            if data.get("type") == "record":  # the game's record: only with the update that ends it
+                after = json.loads(sent[i + 1])
+                assert after["type"] == "update" and after["view"]["phase"] == "game_over"
+                assert json.loads(data["record"])["seed"] == seed
                 continue
             assert not any(f in t for f in forms), t[:200]
         assert {u["view"]["seal"] for u in updates} == {seal(seed)}

@@ -223,9 +223,9 @@ async def test_an_older_client_is_told_to_update(tmp_path):
             await ws.send(json.dumps({"type": "hello", "version": 4, "code": server.code, "name": "Old", "token": None,
                                       "lang": "en"}))
             err = decode_server(await asyncio.wait_for(ws.recv(), 10))
-    assert PROTOCOL_VERSION == 5  # 5: chat and removing a person (issue 35 item 4)
+    assert PROTOCOL_VERSION == 6  # 6: the finished game's record (GameRecord)
     assert isinstance(err, Error) and err.code == "version" and err.fatal
-    assert err.server_version == 5 and err.values == {"version": 4}
+    assert err.server_version == 6 and err.values == {"version": 4}
 
 
 # -- what a client refuses of the new fields -----------------------------------------------------

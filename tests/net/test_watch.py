@@ -161,7 +161,7 @@ async def test_an_old_watch_gets_the_version_line(tmp_path):
         async with connect(f"ws://{address(server)}/") as ws:
             await ws.send(json.dumps({"type": "watch", "version": 4, "code": server.code}))
             err = decode_server(await asyncio.wait_for(ws.recv(), 5))
-        assert err.code == "version" and err.server_version == 5 and err.fatal
+        assert err.code == "version" and err.server_version == 6 and err.fatal
 
 
 def test_a_watcher_refuses_what_no_onlooker_may_be_sent():

@@ -83,6 +83,14 @@ async def test_a_whole_game_at_a_real_table(server, tmp_path):
         assert view.phase == "game_over" and len(view.results) == 1
         # the board only ever held this seat's view: never another hand
         assert all(h is None for i, h in enumerate(view.hands) if i != 0)
+        # the table sent the game's record: the review is offered here as after a local game
+        assert app.screen.check_action("review", ()) is True
+        finished, kinds = app.source.finished_game()
+        assert finished == s.state and kinds == ("human", "computer")
+        from mexitrain.ui.screens.review import ReviewScreen
+
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review", seconds=20)
 
 
 async def test_a_refusal_from_the_real_server_is_said(server, tmp_path):
