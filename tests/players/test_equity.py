@@ -3,32 +3,22 @@ the last round, by the round's points and the win in it (docs/expert-search.md).
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from mexitrain.players.expert import EquityExpertPlayer, EquityGoal, ExpertPlayer, Goal
-from mexitrain.rules import RuleSet, apply, legal_actions, new_game, view
+from mexitrain.rules import view
 
-
-def _after_round_one(players: int, prior: tuple[int, ...], rounds: int, teams: bool = False):
-    """A state in round 2 of ``rounds`` whose round 1 scored ``prior`` (double 9)."""
-    state = new_game(RuleSet(set=9, rounds=rounds, teams=teams), players, seed=3)
-    rng = random.Random(3)
-    while state.round == 1:
-        state = apply(state, rng.choice(legal_actions(state)))
-    first = state.results[0].model_copy(update={"scores": prior})
-    return state.model_copy(update={"results": (first,)})
+from .test_expert_search import _round_two  # a state in round 2 whose round 1 scored so
 
 
 def test_in_the_last_round_it_is_the_goal():
-    v = view(_after_round_one(2, (10, 30), rounds=2), 0)
+    v = view(_round_two(2, (10, 30), rounds=2), 0)
     for scores in [(15, 0), (25, 0), (0, 40), (20, 0)]:
         assert EquityGoal(v, 0).value(scores) == Goal(v, 0).value(scores)
 
 
 def test_at_even_totals_early_a_point_is_worth_about_a_point():
-    v = view(_after_round_one(2, (20, 20), rounds=10), 0)
+    v = view(_round_two(2, (20, 20), rounds=10), 0)
     goal = EquityGoal(v, 0)
     step = goal.value((10, 11)) - goal.value((11, 11))
     assert 0.95 < step < 1.2
@@ -36,7 +26,7 @@ def test_at_even_totals_early_a_point_is_worth_about_a_point():
 
 
 def test_more_points_for_the_seat_are_worth_less_every_time():
-    v = view(_after_round_one(2, (30, 10), rounds=6), 0)
+    v = view(_round_two(2, (30, 10), rounds=6), 0)
     goal = EquityGoal(v, 0)
     values = [goal.value((own, 5)) for own in range(0, 200, 10)]
     assert all(a > b for a, b in zip(values, values[1:], strict=False))
@@ -45,9 +35,9 @@ def test_more_points_for_the_seat_are_worth_less_every_time():
 def test_far_ahead_points_matter_less_than_at_even_far_behind_too():
     """The bend that makes it play safe far ahead and take chances far behind."""
     rounds = 4
-    even = EquityGoal(view(_after_round_one(2, (50, 50), rounds), 0), 0)
-    ahead = EquityGoal(view(_after_round_one(2, (0, 400), rounds), 0), 0)
-    behind = EquityGoal(view(_after_round_one(2, (400, 0), rounds), 0), 0)
+    even = EquityGoal(view(_round_two(2, (50, 50), rounds), 0), 0)
+    ahead = EquityGoal(view(_round_two(2, (0, 400), rounds), 0), 0)
+    behind = EquityGoal(view(_round_two(2, (400, 0), rounds), 0), 0)
 
     def cost(goal):  # what ten points more for the seat cost it
         return goal.value((0, 0)) - goal.value((10, 0))
@@ -57,17 +47,17 @@ def test_far_ahead_points_matter_less_than_at_even_far_behind_too():
 
 
 def test_three_sides_and_teams():
-    v = view(_after_round_one(3, (10, 20, 30), rounds=8), 1)
+    v = view(_round_two(3, (10, 20, 30), rounds=8), 1)
     goal = EquityGoal(v, 1)
     assert goal.value((0, 0, 0)) > goal.value((0, 10, 0))
     assert goal.value((0, 0, 0)) < goal.value((20, 0, 0))  # a rival's points help the seat
-    t = view(_after_round_one(4, (5, 10, 5, 10), rounds=8, teams=True), 0)
+    t = view(_round_two(4, (5, 10, 5, 10), rounds=8, teams=True), 0)
     team = EquityGoal(t, 2)
     assert len(team.sides) == 2 and team.value((0, 0, 0, 0)) > team.value((0, 0, 12, 0))
 
 
 def test_the_equity_level_chooses_the_same_way_twice():
-    state = _after_round_one(2, (40, 10), rounds=5)
+    state = _round_two(2, (40, 10), rounds=5)
     v = view(state, state.turn)
     a = EquityExpertPlayer(seed=5, rollouts=40).decide(v)
     b = EquityExpertPlayer(seed=5, rollouts=40).decide(v)
