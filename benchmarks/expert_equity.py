@@ -95,8 +95,10 @@ def main(argv: list[str] | None = None) -> int | None:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] == "tournament":
         register()
+        from mexitrain.cli import build_parser
         from mexitrain.cli import main as cli_main
 
+        build_parser().parse_args(["tournament", *argv[1:]])  # its arguments, checked first
         return cli_main(["tournament", *argv[1:]])
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)

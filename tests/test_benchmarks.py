@@ -32,6 +32,13 @@ CASES = {
         "--positions", "2", "--deals", "2", "--budget", "2", "--particles", "3", "--processes", "1",
     ],
     "expert_endgame": ["paired", "--games", "1", "--option", "rounds=1", "--option", "set=6"],
+    "expert_equity": [
+        "paired", str(BENCHMARKS / "results/equity/me-planner-2p.jsonl"), str(BENCHMARKS / "results/expert-planner-2p.jsonl"),
+    ],
+    "expert_equity tournament": [
+        "tournament", "--players", "2", "--games", "1", "--seed", "1", "--ai", "expert-me,random",
+        "--option", "rounds=1", "--option", "set=6", "--budget", "2", "--processes", "1",
+    ],
     "ismcts_match": [
         "--games", "1", "--option", "rounds=1", "--option", "set=6", "--iterations", "8", "--against", "random",
     ],
