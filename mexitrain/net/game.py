@@ -359,11 +359,8 @@ class ServerGame:
         if self._record is None or self._record[0] is not state:
             from ..rules.record import dump_record, to_record
 
-            players = [
-                (s.name or f"{i + 1}", "human" if s.kind == "person" else (s.level or "computer"))
-                for i, s in enumerate(self.seats)
-            ]
-            record = to_record(state, players, seed_chosen=self.setup.seed_chosen)
+            # the seats as dealt, as the host's own save records them
+            record = to_record(state, self.setup.seats, seed_chosen=self.setup.seed_chosen)
             self._record = (state, dump_record(record))
         return self._record[1]
 

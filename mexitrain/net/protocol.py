@@ -460,12 +460,9 @@ class GameRecord(_Message):
     record: str = Field(min_length=2, max_length=MAX_SERVER_MESSAGE)
 
 
-ServerMessage = Annotated[
-    Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat | GameRecord, Field(discriminator="type")
-]
-SERVER_ADAPTER: TypeAdapter[Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat | GameRecord] = (
-    TypeAdapter(ServerMessage)
-)
+ServerMessageType = Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat | GameRecord
+ServerMessage = Annotated[ServerMessageType, Field(discriminator="type")]
+SERVER_ADAPTER: TypeAdapter[ServerMessageType] = TypeAdapter(ServerMessage)
 
 _CLIENT_TYPES = {"hello", "intent", "start", "hand_over", "bye", "seen", "rematch", "watch", "say", "remove"}
 _SERVER_TYPES = {"welcome", "lobby", "update", "refused", "error", "watching", "onlooker", "chat", "record"}
@@ -1112,9 +1109,6 @@ def _check_view(v: SeatView | OnlookerView, field: str = "view") -> None:
 
 
 # -- each message ------------------------------------------------------------------------------------
-
-ServerMessageType = Welcome | Lobby | Update | Refused | Error | Watching | Onlooker | Chat | GameRecord
-
 
 def check_server_message(msg: ServerMessageType) -> ServerMessageType:
     """``msg`` as a guest may take it (:func:`decode_server` calls this on every message it

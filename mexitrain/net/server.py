@@ -563,17 +563,19 @@ class TableServer:
         self._broadcast_onlooker()
         conns = [c for c in self._conns if c.seat is not None and not c.closing]
         texts = self.game.updates({c.seat for c in conns if c.seat is not None})
+        record = self.game.record_text()
         for conn in conns:
             text = texts.get(conn.seat)  # type: ignore[arg-type]
             if text is not None and text != conn.last_update:
-                self._send_record(conn)
+                self._send_record(conn, record)
                 conn.last_update = text
                 conn.send(text)
 
-    def _send_record(self, conn: Connection) -> None:
-        """A finished game's record (:class:`GameRecord`) to ``conn``, once a game, right
-        before the update that shows the game over."""
-        record = self.game.record_text()
+    @staticmethod
+    def _send_record(conn: Connection, record: str | None) -> None:
+        """A finished game's record text (:meth:`ServerGame.record_text`, None while the game
+        runs) to ``conn`` as a :class:`GameRecord`, once a game, right before the update that
+        shows the game over."""
         if record is not None and record is not conn.last_record:
             conn.last_record = record
             conn.send(encode(GameRecord(record=record)))
@@ -585,9 +587,10 @@ class TableServer:
         if not conns or self.state is None:
             return
         text = encode(self.game.onlooker_update())
+        record = self.game.record_text()
         for conn in conns:
             if text != conn.last_update:
-                self._send_record(conn)
+                self._send_record(conn, record)
                 conn.last_update = text
                 conn.send(text)
 

@@ -163,7 +163,7 @@ class EquityGoal(Goal):
     """:class:`Goal` before the last round valued by the game's win, not the round's points:
     the chance that the seat's side ends the game with the lowest total, when each side's
     rounds still to come add a normal amount with the same mean to its total (the seat's side
-    with this round's scores, ``rounds`` rounds after it), scaled to a point a round at even
+    with this round's scores, ``after`` rounds after it), scaled to a point a round at even
     totals, plus ``EQUITY_POINTS`` times the round's score difference. Early in a game this is
     the points (a straight line near even); late, far ahead it pays to play safe and far
     behind to take chances. In the last round it is :class:`Goal`."""
