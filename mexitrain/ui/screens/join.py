@@ -145,7 +145,7 @@ class JoinScreen(ModalScreen[JoinRequest | None]):
         address, code, name = self.initial
         with Vertical(id="join-box", classes="save-box"):
             yield Label("[b]" + _("Join a table") + "[/]")
-            yield Label(_("The host's screen shows the line to type: mexitrain join HOST:PORT CODE."), classes="note")
+            yield Label(_("The host's screen shows the line to type: mexitrain join HOST:PORT CODE. A table's link pasted in Address fills in both."), classes="note")
             with Horizontal(classes="row"):
                 yield Label(_("Address"), classes="field-label")
                 yield Input(value=address, placeholder=_("host:port"), max_length=260, compact=True, id="join-address")
