@@ -36,16 +36,18 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def positions(players: int, count: int, candidates: int, seed: int, states: bool = False):
+def positions(players: int, count: int, candidates: int, seed: int, states: bool = False, rounds: int = 1):
     """(view, candidate actions, the planner's action) at searched decisions of seat 0; with
-    ``states``, also the real snapshot and the round's snapshots before it, one per event."""
+    ``states``, also the real snapshot and the round's snapshots before it, one per event.
+    With ``rounds`` above 1, games of that many rounds, and decisions of its rounds before
+    the last one only (where the expert plays for points, not the game's win)."""
     from mexitrain.players import PlannerPlayer
     from mexitrain.players.expert import ExpertPlayer
     from mexitrain.players.knowledge import lacking_values
     from mexitrain.players.planner import planner_decide
     from mexitrain.rules import apply, make_rules, new_game, view, view_legal_actions
 
-    rules = make_rules("standard", {"rounds": "1"})
+    rules = make_rules("standard", {"rounds": str(rounds)})
     planner = PlannerPlayer()
     expert = ExpertPlayer(0, max_candidates=candidates)
     found: list = []
@@ -59,7 +61,7 @@ def positions(players: int, count: int, candidates: int, seed: int, states: bool
             history.append(state)
             v = view(state, state.turn)
             legal = view_legal_actions(v)
-            if state.turn == 0 and len(legal) > 1 and v.phase != "chain":
+            if state.turn == 0 and len(legal) > 1 and v.phase != "chain" and (rounds == 1 or state.round < rounds):
                 k += 1
                 if k % 3 == 0:
                     lacking = lacking_values(v)
@@ -111,6 +113,25 @@ def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
     return [t / deals for t in totals], [w / deals for w in wins]
 
 
+def positions_and_values(
+    players: int, count: int, candidates: int, seed: int, deals: int, cache: str = "", rounds: int = 1
+):
+    """(:func:`positions`, each one's :func:`values`), read from the file ``cache`` when it
+    was made with the same arguments, else worked out (and kept there, with a ``cache``)."""
+    from mexitrain.players.expert import ExpertPlayer
+
+    # the weights of the seat's later moves change the values: a cache made with others is stale
+    key = (players, count, candidates, seed, deals, tuple(ExpertPlayer().weights), rounds)
+    path = Path(cache) if cache else None
+    if path is not None and path.exists() and pickle.loads(path.read_bytes())[0] == key:
+        return pickle.loads(path.read_bytes())[1:]
+    found = positions(players, count, candidates, seed, rounds=rounds)
+    table = [values(v, cands, deals, i) for i, (v, cands, _) in enumerate(found)]
+    if path is not None:
+        path.write_bytes(pickle.dumps((key, found, table)))
+    return found, table
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="The expert's candidates valued over many deals.")
     parser.add_argument("--players", type=int, default=2)
@@ -137,16 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     from mexitrain.players.expert import ExpertPlayer
 
     start = time.process_time()
-    # the weights of the seat's later moves change the values: a cache made with others is stale
-    key = (args.players, args.positions, args.candidates, args.seed, args.deals, tuple(ExpertPlayer().weights))
-    cache = Path(args.cache) if args.cache else None
-    if cache is not None and cache.exists() and pickle.loads(cache.read_bytes())[0] == key:
-        found, table = pickle.loads(cache.read_bytes())[1:]
-    else:
-        found = positions(args.players, args.positions, args.candidates, args.seed)
-        table = [values(v, cands, args.deals, i) for i, (v, cands, _) in enumerate(found)]
-        if cache is not None:
-            cache.write_bytes(pickle.dumps((key, found, table)))
+    found, table = positions_and_values(args.players, args.positions, args.candidates, args.seed, args.deals, args.cache)
     rank = Counter()
     gain = 0.0
     for (_, cands, base), (vals, _) in zip(found, table, strict=True):

@@ -39,6 +39,14 @@ CASES = {
         "tournament", "--players", "2", "--games", "1", "--seed", "1", "--ai", "expert-me,random",
         "--option", "rounds=1", "--option", "set=6", "--budget", "2", "--processes", "1",
     ],
+    "expert_value": ["fit", "--players", "2", "--games", "2", "--seed", "5"],
+    "expert_value regret": [
+        "regret", "--players", "2", "--positions", "2", "--deals", "3", "--budgets", "4", "--horizons", "0,4",
+    ],
+    "expert_value tournament": [
+        "tournament", "--players", "2", "--games", "1", "--seed", "1", "--ai", "expert-v,random",
+        "--option", "rounds=2", "--option", "set=6", "--budget", "2", "--processes", "1",
+    ],
     "ismcts_match": [
         "--games", "1", "--option", "rounds=1", "--option", "set=6", "--iterations", "8", "--against", "random",
     ],

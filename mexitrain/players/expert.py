@@ -355,6 +355,16 @@ class ExpertPlayer:
         """What the rollouts' scores are worth to the seat (:class:`Goal`)."""
         return Goal(view, view.seat, self.win_points)
 
+    def rollout(self, r, queues, weights, goal: Goal) -> tuple[float, int]:
+        """(what a rollout from the core ``r``, changed in place, is worth to the seat; the
+        actions it played, counted against the budget): the round played to its end."""
+        scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, weights=weights)
+        return goal.value(scores), n
+
+    def rollout_cap(self, rollouts: int) -> int:
+        """The most rollouts a decision may play at a budget of ``rollouts``."""
+        return rollouts * MAX_ROLLOUT_FACTOR
+
     def evidence(self, sides: int) -> float:
         """Standard errors by which another move must beat the planner's, at ``sides`` sides."""
         if self.confidence is not None:
@@ -516,7 +526,7 @@ class ExpertPlayer:
         # round, when rollouts are short, the same thinking buys more of them.
         rollouts = self.budget(view.players)
         budget = rollouts * STEPS_PER_ROLLOUT
-        cap = rollouts * MAX_ROLLOUT_FACTOR
+        cap = self.rollout_cap(rollouts)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
 
         def play_a_deal(live: list[int]) -> None:
@@ -528,8 +538,8 @@ class ExpertPlayer:
             for c in live:
                 r = core.copy()
                 step(r, check(r, cands[c]))
-                scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, weights=weights)
-                values[c].append(goal.value(scores))
+                value, n = self.rollout(r, queues, weights, goal)
+                values[c].append(value)
                 steps += n
                 used += 1
 

@@ -1,0 +1,181 @@
+"""A learned value of a position, and the expert whose rollouts stop early on it (issue #36).
+
+The expert plays every rollout to the end of the round, so a decision's budget buys a few
+hundred deals, and the outcome of the rest of the round, luck mostly, swamps the few points
+that tell two moves apart. :class:`ValueExpertPlayer` (the research level ``expert-v``, not
+in :data:`mexitrain.players.LEVELS`: ``benchmarks/expert_value.py`` registers it) plays each
+rollout ``horizon`` actions past the move and values the position reached with
+:class:`ScoreModel`: each seat's expected round score, a linear function of what the
+position shows (:func:`features`), fitted by least squares on positions of planner games
+(``benchmarks/expert_value.py fit``). The same budget, counted in actions, then buys several
+times the deals; in the game's last round, where a win is at stake, rollouts go to the end
+as before.
+
+Everything here is pure: a model is a tuple of weights, :func:`features` reads a
+:class:`~mexitrain.rules.core.Core` and changes nothing, and fitting is plain arithmetic
+(no numpy: the normal equations with a small ridge, solved by elimination).
+"""
+
+from __future__ import annotations
+
+from ..rules.core import hand_pips
+from ..rules.core.compact import Core
+from . import playout as fast
+from .expert import ROLLOUT_PLAN_BUDGET, ExpertPlayer
+
+#: The names of :func:`features`' values, in order (the first is the constant).
+FEATURES = (
+    "1", "pips", "tiles", "doubles", "marked", "turns until it plays", "boneyard",
+    "fewest tiles of the others", "the others' mean tiles", "tiles that fit its own train",
+    "tiles that fit a train it may play on", "tiles of its plan", "pips of its plan",
+    "pips x fewest", "tiles x fewest", "off-plan pips x fewest", "pips a tile",
+    "pips, boneyard empty", "pips x turns until it plays", "pips, marked", "fewest squared",
+    "fewest, at most 3", "pips, another at 1 tile", "pips, another at 2 tiles or fewer",
+    "off-plan pips, another at 1 tile",
+)
+
+
+def features(c: Core, book: dict | None = None) -> list[list[float]]:
+    """Per seat, the values of :data:`FEATURES` at ``c`` (``book``: the plans already found,
+    :func:`.playout.own_plan`'s memo, shared between calls on the same rollout)."""
+    tab = c.tab
+    n = tab.n
+    book = {} if book is None else book
+    bone = len(c.bone) - c.bpos
+    hands = c.hands
+    counts = [h.bit_count() for h in hands]
+    ends = c.ends
+    fit = tab.fit
+    public = 0  # the tiles that fit a public train's end: the Mexican Train and marked trains
+    for ti in range(n + 1):
+        if ti == n or c.marker[ti]:
+            for x in c.train_lines[ti]:
+                public |= fit[ends[x]]
+    pips_of = tab.pips
+    rows = []
+    for i in range(n):
+        h = hands[i]
+        p = hand_pips(c, h)
+        k = counts[i]
+        own = 0
+        for x in c.train_lines[i]:
+            own |= fit[ends[x]]
+        plan, _, _, mask = fast.own_plan(c, i, book, ROLLOUT_PLAN_BUDGET)
+        pp = 0
+        m = mask
+        while m:
+            low = m & -m
+            pp += pips_of[low.bit_length() - 1]
+            m ^= low
+        others = [counts[j] for j in range(n) if j != i]
+        fewest = min(others)
+        marked = 1.0 if c.marker[i] else 0.0
+        turns = (i - c.turn) % n
+        off = p - pp
+        rows.append([
+            1.0, p, k, (h & tab.double_mask).bit_count(), marked, turns, bone, fewest,
+            sum(others) / len(others), (h & own).bit_count(), (h & (own | public)).bit_count(),
+            len(plan), pp, p * fewest, k * fewest, off * fewest, p / max(k, 1),
+            p if bone == 0 else 0.0, p * turns, p * marked, fewest * fewest, min(fewest, 3),
+            p if fewest <= 1 else 0.0, p if fewest <= 2 else 0.0, off if fewest <= 1 else 0.0,
+        ])
+    return rows
+
+
+class ScoreModel:
+    """Each seat's expected round score at a position: ``weights`` times :func:`features`."""
+
+    def __init__(self, weights) -> None:
+        self.weights = tuple(weights)
+        if len(self.weights) != len(FEATURES):
+            raise ValueError(f"a score model has {len(FEATURES)} weights, not {len(self.weights)}")
+
+    def scores(self, c: Core, book: dict | None = None) -> tuple[float, ...]:
+        w = self.weights
+        return tuple(max(0.0, sum(a * b for a, b in zip(w, row, strict=True))) for row in features(c, book))
+
+
+def fit(rows, targets, ridge: float = 1e-3) -> tuple[float, ...]:
+    """Least squares weights of ``rows`` (feature lists) for ``targets``: the normal
+    equations with ``ridge`` times each column's mean square added to its diagonal (which
+    keeps them solvable when features repeat each other), solved by Gauss-Jordan elimination
+    with partial pivoting."""
+    k = len(rows[0])
+    a = [[0.0] * k for _ in range(k)]
+    b = [0.0] * k
+    for row, y in zip(rows, targets, strict=True):
+        for i in range(k):
+            ri = row[i]
+            if ri:
+                ai = a[i]
+                for j in range(i, k):
+                    ai[j] += ri * row[j]
+                b[i] += ri * y
+    for i in range(k):
+        for j in range(i):
+            a[i][j] = a[j][i]
+        a[i][i] += ridge * a[i][i] / max(len(rows), 1) + 1e-9
+    for col in range(k):
+        pivot = max(range(col, k), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        b[col], b[pivot] = b[pivot], b[col]
+        d = a[col][col]
+        for r in range(k):
+            if r != col and a[r][col]:
+                f = a[r][col] / d
+                ar, ac = a[r], a[col]
+                for j in range(col, k):
+                    ar[j] -= f * ac[j]
+                b[r] -= f * b[col]
+    return tuple(b[i] / a[i][i] for i in range(k))
+
+
+#: Actions a rollout plays past the candidate move before the model values it.
+HORIZON = 12
+#: What valuing a position costs, in actions of a rollout (the budget's unit): the features
+#: and each seat's plan, about this many actions' time (measured, benchmarks/expert_value.py).
+VALUE_COST = 4
+#: A decision's rollouts may number up to this many times its budget (full rounds' worth).
+MAX_CUT_FACTOR = 24
+
+#: The fitted models by table size (``benchmarks/expert_value.py fit``); a table of another
+#: size takes the nearest.
+MODELS: dict[int, tuple[float, ...]] = {
+    2: (12.7683, 0.246186, 0.472447, 1.19029, 2.9483, -0.643979, -0.0778229, 0.151899, 0.151899, 1.06112, -1.20025, -0.576425, -0.22878, -0.00233578, 0.00524745, -0.0139861, 0.0962356, 0.225362, 0.00917058, -0.0417518, 0.0214891, 1.99491, 0.116425, 0.0664965, -0.00972679),
+    4: (7.41813, 0.594244, 0.816034, 1.11148, -2.16903, 0.406958, -0.0745287, -0.649048, -1.19568, 0.525221, -0.950769, -0.491173, -0.380941, -0.0128185, -0.0553139, -0.0205446, -0.24764, 0.131197, 0.00136749, 0.0346376, 0.165811, 2.28128, 0.216787, 0.0687663, -0.161108),
+}
+
+
+def model_for(players: int) -> ScoreModel | None:
+    if not MODELS:
+        return None
+    size = min(MODELS, key=lambda p: (abs(p - players), p))
+    return ScoreModel(MODELS[size])
+
+
+class ValueExpertPlayer(ExpertPlayer):
+    """The expert whose rollouts stop ``horizon`` actions past the move and take
+    :class:`ScoreModel`'s scores there (full rollouts in the game's last round): a research
+    level, registered as ``expert-v`` by ``benchmarks/expert_value.py``."""
+
+    name = "expert-v"
+
+    def __init__(self, seed: int = 0, horizon: int = HORIZON, model: ScoreModel | None = None, **kw) -> None:
+        super().__init__(seed, **kw)
+        self.horizon = horizon
+        self.model = model
+
+    def rollout_cap(self, rollouts: int) -> int:
+        return rollouts * MAX_CUT_FACTOR
+
+    def rollout(self, r: Core, queues, weights, goal) -> tuple[float, int]:
+        model = self.model or model_for(r.tab.n)
+        if goal.prior is not None or model is None:  # the last round: to its end
+            return super().rollout(r, queues, weights, goal)
+        scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, max_steps=self.horizon, weights=weights)
+        if r.over:
+            return goal.value(scores), n
+        return goal.value(model.scores(r)), n + VALUE_COST
+
+
+__all__ = ["FEATURES", "HORIZON", "MODELS", "ScoreModel", "ValueExpertPlayer", "features", "fit", "model_for"]
