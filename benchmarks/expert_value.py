@@ -168,8 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["tournament"]:
         register()
+        from mexitrain.cli import build_parser
         from mexitrain.cli import main as cli
 
+        build_parser().parse_args(["tournament", *argv[1:]])  # its arguments, checked first
         return cli(["tournament", *argv[1:]])
     parser = argparse.ArgumentParser(description="The expert with a learned value of positions.")
     sub = parser.add_subparsers(dest="command", required=True)
