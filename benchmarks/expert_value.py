@@ -108,13 +108,7 @@ def fit_command(args) -> int:
     rows = [r for rs, _ in train for r in rs]
     ys = [y for _, scores in train for y in scores]
     weights = fit(rows, ys)
-    model = ScoreModel(weights)
-    dot = model.weights
-
-    def predict(r):
-        return max(0.0, sum(a * b for a, b in zip(dot, r, strict=True)))
-
-    scores, diffs = explained(test, predict)
+    scores, diffs = explained(test, ScoreModel(weights).predict)
     naive_scores, naive_diffs = explained(test, lambda r: r[1])  # the pips in hand now
     print(
         f"{args.players} players, {args.games} games (seeds {args.seed}...), {len(rows)} seat positions "

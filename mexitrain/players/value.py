@@ -18,6 +18,8 @@ Everything here is pure: a model is a tuple of weights, :func:`features` reads a
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..rules.core import hand_pips
 from ..rules.core.compact import Core
 from . import playout as fast
@@ -51,7 +53,6 @@ def features(c: Core, book: dict | None = None) -> list[list[float]]:
         if ti == n or c.marker[ti]:
             for x in c.train_lines[ti]:
                 public |= fit[ends[x]]
-    pips_of = tab.pips
     rows = []
     for i in range(n):
         h = hands[i]
@@ -61,12 +62,7 @@ def features(c: Core, book: dict | None = None) -> list[list[float]]:
         for x in c.train_lines[i]:
             own |= fit[ends[x]]
         plan, _, _, mask = fast.own_plan(c, i, book, ROLLOUT_PLAN_BUDGET)
-        pp = 0
-        m = mask
-        while m:
-            low = m & -m
-            pp += pips_of[low.bit_length() - 1]
-            m ^= low
+        pp = hand_pips(c, mask)  # the plan's tiles' pips
         others = [counts[j] for j in range(n) if j != i]
         fewest = min(others)
         marked = 1.0 if c.marker[i] else 0.0
@@ -90,9 +86,12 @@ class ScoreModel:
         if len(self.weights) != len(FEATURES):
             raise ValueError(f"a score model has {len(FEATURES)} weights, not {len(self.weights)}")
 
+    def predict(self, row) -> float:
+        """The expected score of one seat's :func:`features` row (never below 0)."""
+        return max(0.0, sum(a * b for a, b in zip(self.weights, row, strict=True)))
+
     def scores(self, c: Core, book: dict | None = None) -> tuple[float, ...]:
-        w = self.weights
-        return tuple(max(0.0, sum(a * b for a, b in zip(w, row, strict=True))) for row in features(c, book))
+        return tuple(self.predict(row) for row in features(c, book))
 
 
 def fit(rows, targets, ridge: float = 1e-3) -> tuple[float, ...]:
@@ -132,8 +131,10 @@ def fit(rows, targets, ridge: float = 1e-3) -> tuple[float, ...]:
 
 #: Actions a rollout plays past the candidate move before the model values it.
 HORIZON = 12
-#: What valuing a position costs, in actions of a rollout (the budget's unit): the features
-#: and each seat's plan, about this many actions' time (measured, benchmarks/expert_value.py).
+#: What valuing a position is counted as, in actions of a rollout (the budget's unit). A
+#: guess, too low: with the deal, the draw orders and each seat's plan, a cut rollout costs
+#: more than ``horizon + VALUE_COST`` actions' time (docs/expert-search.md compares at
+#: measured time).
 VALUE_COST = 4
 #: A decision's rollouts may number up to this many times its budget (full rounds' worth).
 MAX_CUT_FACTOR = 24
@@ -146,7 +147,9 @@ MODELS: dict[int, tuple[float, ...]] = {
 }
 
 
+@cache
 def model_for(players: int) -> ScoreModel | None:
+    """The model of the table size in :data:`MODELS` nearest ``players`` (made once)."""
     if not MODELS:
         return None
     size = min(MODELS, key=lambda p: (abs(p - players), p))
