@@ -9,7 +9,8 @@ every ``choose(view)`` call:
   the worst also without the garbage collector's pauses (interpreter-wide, triggered by
   whoever allocates: the engine's snapshots as much as the player);
 - the expert's median and 95th-percentile time per decision at its default strength (aim:
-  median <= 0.3 s, p95 <= 1 s), over all its decisions and over those it searched.
+  median <= 0.3 s, p95 <= 1 s), over all its decisions and over those it searched; the same
+  for the research level ``expert-v`` (issue #36) with ``--levels expert-v``.
 
     .venv/bin/python benchmarks/ai_speed.py                   # 1 game per level, 13 rounds
     .venv/bin/python benchmarks/ai_speed.py --rounds 3 --games 2 --budget 64
@@ -70,16 +71,19 @@ def time_level(level: str, games: int, rounds: int, seed: int, budget: int | Non
     searched."""
     from mexitrain.players import make_player
     from mexitrain.players.expert import ExpertPlayer
+    from mexitrain.players.value import ValueExpertPlayer
     from mexitrain.rules import RuleSet, apply, new_game, view
+
+    searching = {"expert": ExpertPlayer, "expert-v": ValueExpertPlayer}
 
     rules = RuleSet(rounds=rounds)
     times: list[float] = []
     no_gc: list[float] = []
     searched: list[float] = []
     for g in range(games):
-        if level == "expert":
+        if level in searching:
             kw = {} if budget is None else {"rollouts": budget}
-            seats = [ExpertPlayer(seed + g, **kw)] + [make_player("planner", i) for i in range(players - 1)]
+            seats = [searching[level](seed + g, **kw)] + [make_player("planner", i) for i in range(players - 1)]
             timed = {0}
         else:
             seats = [make_player(level, seed + g * players + i) for i in range(players)]
@@ -95,7 +99,7 @@ def time_level(level: str, games: int, rounds: int, seed: int, budget: int | Non
             if seat in timed:
                 times.append(dt)
                 no_gc.append(dt - (GC.total - gc0))
-                if level == "expert" and seats[0].last_stats.get("rollouts"):
+                if level in searching and seats[0].last_stats.get("rollouts"):
                     searched.append(dt)
             state = apply(state, action)
     return times, no_gc, searched
@@ -137,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  median {1e3 * statistics.median(times):.2f} ms  p99 {1e3 * _pct(times, 0.99):.2f} ms"
                 f"  (worst {1e3 * max(no_gc):.2f} ms without GC pauses)"
             )
-        if level == "expert":
+        if level.startswith("expert"):
             line += (
                 f"  median {statistics.median(times):.3f} s  p95 {_pct(times, 0.95):.3f} s"
                 f"; searched {len(searched)}: median "

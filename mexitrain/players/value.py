@@ -129,13 +129,17 @@ def fit(rows, targets, ridge: float = 1e-3) -> tuple[float, ...]:
     return tuple(b[i] / a[i][i] for i in range(k))
 
 
-#: Actions a rollout plays past the candidate move before the model values it.
-HORIZON = 12
-#: What valuing a position is counted as, in actions of a rollout (the budget's unit). A
-#: guess, too low: with the deal, the draw orders and each seat's plan, a cut rollout costs
-#: more than ``horizon + VALUE_COST`` actions' time (docs/expert-search.md compares at
-#: measured time).
-VALUE_COST = 4
+#: Actions a rollout plays past the candidate move before the model values it (the regret
+#: screen's best, docs/expert-search.md: 0.67 points a decision at 2 players, against 0.73 at
+#: 16 and 0.96 at 8).
+HORIZON = 24
+#: What a cut rollout costs beyond its actions, counted in actions (the budget's unit): the
+#: deal, the draw orders, each seat's plan at its start and the model's features of every
+#: seat. Measured so that at the same budget a searched decision of expert-v takes the
+#: expert's time: 2026-12-06, pure build, ``python benchmarks/ai_speed.py --players 2 --levels
+#: expert,expert-v --games 2``: median 0.158 s against the expert's 0.157 s (4 it was first:
+#: 0.305 s); at 4 players 0.208 s against 0.262 s.
+VALUE_COST = 20
 #: A decision's rollouts may number up to this many times its budget (full rounds' worth).
 MAX_CUT_FACTOR = 24
 
