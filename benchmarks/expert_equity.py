@@ -55,7 +55,9 @@ def _ahead(row: dict, seat: int) -> float:
     return sum(s[seat] - (sum(s) - s[seat]) / (n - 1) for s in rounds) / len(rounds)
 
 
-def paired(new_path: str, old_path: str) -> None:
+def paired(new_path: str, old_path: str, new: str = NEW, old_level: str = OLD) -> None:
+    """The comparison described at the top, of the level ``new`` against ``old_level``."""
+    NEW, OLD = new, old_level  # noqa: N806 (the names the messages print)
     old = {}
     for row in _rows(old_path):
         if row["levels"].count(OLD) == 1:

@@ -6,6 +6,8 @@
         --cache benchmarks/results/value/regret-2p.pickle --horizons 0,8,12,20
     python benchmarks/expert_value.py tournament --players 2 --games 100 --seed 1 \\
         --ai expert-v,planner --preset standard --option rounds=1 --results FILE
+    python benchmarks/expert_value.py paired benchmarks/results/value/v-planner-2p.jsonl \
+        benchmarks/results/expert-planner-2p.jsonl
 
 ``fit`` plays ``--games`` Standard games of planners on the rules core (seeds S, S+1...),
 stops every few actions (at random, 1 to ``--stride``), keeps each seat's
@@ -22,6 +24,10 @@ its standard error, and the CPU seconds a decision, at each ``--budgets``.
 
 ``tournament`` is ``mexitrain tournament`` with ``expert-v`` registered in this process (and
 its workers); the default ``expert`` is unchanged, so its kept games replay.
+
+``paired`` is ``benchmarks/expert_equity.py paired`` for ``expert-v``: both levels' win shares
+on the games of the two files played on the same deals and seats, and their paired difference
+with its 95 % interval.
 
 A plain script: it prints figures and asserts nothing.
 """
@@ -185,9 +191,18 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--horizons", default="0,12")
     r.add_argument("--seeds", type=int, default=1)
     sub.add_parser("tournament", help="mexitrain tournament with expert-v registered")
+    q = sub.add_parser("paired", help="expert-v against the expert on the same deals and seats, from kept games")
+    q.add_argument("new", help=f"kept games with {NEW}")
+    q.add_argument("old", help="kept games with expert")
     args = parser.parse_args(argv)
     if args.command == "fit":
         return fit_command(args)
+    if args.command == "paired":
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        import expert_equity
+
+        expert_equity.paired(args.new, args.old, NEW, "expert")
+        return 0
     return regret_command(args)
 
 

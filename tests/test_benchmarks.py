@@ -22,6 +22,7 @@ CASES = {
     "snapshot_floor": ["--actions", "200", "--games", "1"],
     "list_speed": ["--files", "2", "--mb", "0.1", "--rounds", "1", "--cached"],
     "ai_speed": ["--rounds", "1", "--levels", "random,expert", "--budget", "2", "--players", "2"],
+    "ai_speed expert-v": ["--rounds", "2", "--levels", "expert-v", "--budget", "2", "--players", "2"],
     "rollout_speed": ["--players", "2", "--states", "2"],
     "review_speed": ["--players", "2", "--rounds", "1", "--budget", "2"],
     "expert_regret": [
@@ -42,6 +43,9 @@ CASES = {
     "expert_value": ["fit", "--players", "2", "--games", "2", "--seed", "5"],
     "expert_value regret": [
         "regret", "--players", "2", "--positions", "2", "--deals", "3", "--budgets", "4", "--horizons", "0,4",
+    ],
+    "expert_value paired": [
+        "paired", str(BENCHMARKS / "results/value/v-planner-2p.jsonl"), str(BENCHMARKS / "results/expert-planner-2p.jsonl"),
     ],
     "expert_value tournament": [
         "tournament", "--players", "2", "--games", "1", "--seed", "1", "--ai", "expert-v,random",
