@@ -104,7 +104,7 @@ def explained(pairs, predict) -> tuple[float, float]:
 
 
 def fit_command(args) -> int:
-    from mexitrain.players.value import ScoreModel, fit
+    from mexitrain.players.value import MODELS, ScoreModel, fit
 
     start = time.process_time()
     games = samples(args.players, args.games, args.seed, args.stride)
@@ -122,6 +122,9 @@ def fit_command(args) -> int:
     )
     print(f"explained on the test games: round scores {100 * scores:.1f} %, seat 0's score difference {100 * diffs:.1f} %")
     print(f"the pips in hand alone: round scores {100 * naive_scores:.1f} %, difference {100 * naive_diffs:.1f} %")
+    for size, kept in sorted(MODELS.items()):
+        s, d = explained(test, ScoreModel(kept).predict)
+        print(f"the kept model of {size} players: round scores {100 * s:.1f} %, difference {100 * d:.1f} %")
     print(f"    {args.players}: ({', '.join(f'{w:.6g}' for w in weights)}),")
     return 0
 
