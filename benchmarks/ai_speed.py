@@ -41,6 +41,9 @@ def _pct(values: list[float], q: float) -> float:
     return values[k]
 
 
+#: The levels timed in seat 0 against planners, with their searched decisions apart.
+SEARCHING = ("expert", "expert-v")
+
 #: The clock of every figure: this process's CPU time by default (other programs on a shared
 #: machine then do not count), wall time with --wall.
 CLOCK = time.process_time
@@ -74,7 +77,7 @@ def time_level(level: str, games: int, rounds: int, seed: int, budget: int | Non
     from mexitrain.players.value import ValueExpertPlayer
     from mexitrain.rules import RuleSet, apply, new_game, view
 
-    searching = {"expert": ExpertPlayer, "expert-v": ValueExpertPlayer}
+    searching = dict(zip(SEARCHING, (ExpertPlayer, ValueExpertPlayer), strict=True))
 
     rules = RuleSet(rounds=rounds)
     times: list[float] = []
@@ -141,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  median {1e3 * statistics.median(times):.2f} ms  p99 {1e3 * _pct(times, 0.99):.2f} ms"
                 f"  (worst {1e3 * max(no_gc):.2f} ms without GC pauses)"
             )
-        if level.startswith("expert"):
+        if level in SEARCHING:
             line += (
                 f"  median {statistics.median(times):.3f} s  p95 {_pct(times, 0.95):.3f} s"
                 f"; searched {len(searched)}: median "

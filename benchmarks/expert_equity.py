@@ -55,19 +55,18 @@ def _ahead(row: dict, seat: int) -> float:
     return sum(s[seat] - (sum(s) - s[seat]) / (n - 1) for s in rounds) / len(rounds)
 
 
-def paired(new_path: str, old_path: str, new: str = NEW, old_level: str = OLD) -> None:
-    """The comparison described at the top, of the level ``new`` against ``old_level``."""
-    NEW, OLD = new, old_level  # noqa: N806 (the names the messages print)
-    old = {}
+def paired(new_path: str, old_path: str, new: str = NEW, old: str = OLD) -> None:
+    """The comparison described at the top, of the level ``new`` against ``old``."""
+    kept = {}
     for row in _rows(old_path):
-        if row["levels"].count(OLD) == 1:
-            old[(row["rules"], row["seed"], row["levels"].index(OLD), len(row["levels"]))] = row
+        if row["levels"].count(old) == 1:
+            kept[(row["rules"], row["seed"], row["levels"].index(old), len(row["levels"]))] = row
     pairs = []
     for row in _rows(new_path):
-        if row["levels"].count(NEW) != 1:
+        if row["levels"].count(new) != 1:
             continue
-        seat = row["levels"].index(NEW)
-        other = old.get((row["rules"], row["seed"], seat, len(row["levels"])))
+        seat = row["levels"].index(new)
+        other = kept.get((row["rules"], row["seed"], seat, len(row["levels"])))
         if other is not None:
             pairs.append((row, other, seat))
     if not pairs:
@@ -84,13 +83,13 @@ def paired(new_path: str, old_path: str, new: str = NEW, old_level: str = OLD) -
     pa = sum(_ahead(r, s) for r, _, s in pairs) / n
     pb = sum(_ahead(o, s) for _, o, s in pairs) / n
     print(f"{n} games on the same deals and seats ({same} the same game, {n - same} different)")
-    print(f"{NEW}: {100 * sum(a) / n:.1f} % of the wins, {pa:+.1f} points a round")
-    print(f"{OLD}: {100 * sum(b) / n:.1f} % of the wins, {pb:+.1f} points a round")
+    print(f"{new}: {100 * sum(a) / n:.1f} % of the wins, {pa:+.1f} points a round")
+    print(f"{old}: {100 * sum(b) / n:.1f} % of the wins, {pb:+.1f} points a round")
     print(f"paired difference a game: {100 * mean:+.2f} % [{100 * (mean - half):+.2f}, {100 * (mean + half):+.2f}]")
     if n > same:
         won = sum(x > 0 for x in d)
         lost = sum(x < 0 for x in d)
-        print(f"in the {n - same} different games: {won} won where {OLD} lost (or more of a shared win), {lost} the other way")
+        print(f"in the {n - same} different games: {won} won where {old} lost (or more of a shared win), {lost} the other way")
 
 
 def main(argv: list[str] | None = None) -> int | None:

@@ -6,7 +6,7 @@
         --cache benchmarks/results/value/regret-2p.pickle --horizons 0,8,12,20
     python benchmarks/expert_value.py tournament --players 2 --games 100 --seed 1 \\
         --ai expert-v,planner --preset standard --option rounds=1 --results FILE
-    python benchmarks/expert_value.py paired benchmarks/results/value/v-planner-2p.jsonl \
+    python benchmarks/expert_value.py paired benchmarks/results/value/v-planner-2p.jsonl \\
         benchmarks/results/expert-planner-2p.jsonl
 
 ``fit`` plays ``--games`` Standard games of planners on the rules core (seeds S, S+1...),
@@ -44,6 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(ROOT / "benchmarks") not in sys.path:  # the other scripts it uses
+    sys.path.insert(0, str(ROOT / "benchmarks"))
 
 NEW = "expert-v"
 
@@ -130,7 +132,6 @@ def fit_command(args) -> int:
 
 
 def regret_command(args) -> int:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
     import expert_regret as er
 
     from mexitrain.players.expert import ExpertPlayer
@@ -201,7 +202,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "fit":
         return fit_command(args)
     if args.command == "paired":
-        sys.path.insert(0, str(ROOT / "benchmarks"))
         import expert_equity
 
         expert_equity.paired(args.new, args.old, NEW, "expert")
