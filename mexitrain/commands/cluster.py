@@ -18,7 +18,7 @@ import hashlib
 import queue
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -174,7 +174,12 @@ def play(where: Cluster, todo: list[tuple], finished: Callable[[tuple, object], 
     code: leaving the client releases the games not yet played, which the cluster drops."""
     distributed = require()
     mine = fingerprint()
-    with _client(distributed, where) as client:
+    # Ctrl+C is this command's from here until the cluster is closed: a Ctrl+C that comes
+    # while the last games are counted or while the cluster closes is not lost (the command
+    # still stops with its line and status 130 once the cluster is closed)
+    with _interrupt_only_while_waiting() as waiting, ExitStack() as stack:
+        with waiting():  # reaching (or starting) the cluster stops at once
+            client = stack.enter_context(_client(distributed, where))
         n = workers(client)
         ready(
             ngettext(
@@ -190,18 +195,18 @@ def play(where: Cluster, todo: list[tuple], finished: Callable[[tuple, object], 
         pending = set(client.map(play_checked, todo, pure=False))  # held: a future let go is dropped
         for future in pending:
             future.add_done_callback(ended.put)
-        with _interrupt_only_while_waiting() as waiting:
-            while pending:
-                with waiting():
-                    future = ended.get()
-                pending.discard(future)
-                _keep(future, mine, finished)
+        while pending:
+            with waiting():
+                future = ended.get()
+            pending.discard(future)
+            _keep(future, mine, finished)
 
 
 @contextmanager
 def _interrupt_only_while_waiting() -> Iterator:
     """Ctrl+C raises KeyboardInterrupt only inside ``with waiting():`` (at once there, or on
-    entering it when it came before); elsewhere (in the main thread) it waits for it."""
+    entering it when it came before); elsewhere (in the main thread) it waits for it, at the
+    latest until the end of the ``with``, which raises it then."""
     import signal
     import threading
 
@@ -230,6 +235,8 @@ def _interrupt_only_while_waiting() -> Iterator:
         yield waiting
     finally:
         signal.signal(signal.SIGINT, before)
+    if state["asked"]:  # it came after the last wait: said now, never lost
+        raise KeyboardInterrupt
 
 
 def _keep(future, mine: str, finished: Callable[[tuple, object], None]) -> None:

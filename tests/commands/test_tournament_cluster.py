@@ -258,3 +258,62 @@ def test_the_addresses_a_cluster_may_have(value: str, address: str) -> None:
 def test_processes_belong_to_a_local_run(capsys) -> None:
     assert main([*TOURNAMENT, "--processes", "2", "--cluster", "local:2"]) == 2
     assert "--processes is for a local run" in _one_line(capsys)
+
+
+class _Future:
+    """A game already ended on a fake cluster."""
+
+    def __init__(self, value: tuple) -> None:
+        self.value = value
+
+    def add_done_callback(self, callback) -> None:
+        callback(self)
+
+    def result(self) -> tuple:
+        return self.value
+
+
+@pytest.mark.parametrize("when", ["the last game is counted", "the cluster closes"])
+def test_a_ctrl_c_after_the_last_wait_is_never_lost(when: str, monkeypatch) -> None:
+    """Under load the games can all be played before this process has counted them: a Ctrl+C
+    while it counts the last one, or while the cluster closes (where Dask's own clean-up
+    swallows a KeyboardInterrupt), still stops the command (status 130 in the command)."""
+    from contextlib import contextmanager
+    from types import SimpleNamespace
+
+    from mexitrain.commands import cluster
+
+    def ctrl_c() -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+    class Client:
+        scheduler = SimpleNamespace(address="tcp://127.0.0.1:1")
+
+        def nthreads(self) -> dict:
+            return {"tcp://127.0.0.1:2": 1}
+
+        def map(self, _fn, todo, pure):
+            return [_Future((job, f"game {job[0]}", "tcp://127.0.0.1:2", cluster.fingerprint())) for job in todo]
+
+    @contextmanager
+    def fake_client(_distributed, _where):
+        yield Client()
+        if when == "the cluster closes":
+            try:
+                ctrl_c()
+            except KeyboardInterrupt:  # as a clean-up that swallows it would
+                pass
+
+    monkeypatch.setattr(cluster, "require", lambda: None)
+    monkeypatch.setattr(cluster, "_client", fake_client)
+    todo = [(i,) for i in range(5)]
+    counted = []
+
+    def finished(job, result) -> None:
+        counted.append(result)
+        if when == "the last game is counted" and len(counted) == len(todo):
+            ctrl_c()
+
+    with pytest.raises(KeyboardInterrupt):
+        cluster.play(cluster.Cluster(None, 2), todo, finished, ready=lambda line: None)
+    assert sorted(counted) == [f"game {i}" for i in range(5)]
