@@ -73,8 +73,7 @@ def time_level(level: str, games: int, rounds: int, seed: int, budget: int | Non
     """Per-decision times of ``level`` (and without GC pauses), and of the expert those it
     searched."""
     from mexitrain.players import make_player
-    from mexitrain.players.expert import ExpertPlayer
-    from mexitrain.players.value import ValueExpertPlayer
+    from mexitrain.players.expert import ExpertPlayer, ValueExpertPlayer
     from mexitrain.rules import RuleSet, apply, new_game, view
 
     searching = dict(zip(SEARCHING, (ExpertPlayer, ValueExpertPlayer), strict=True))

@@ -165,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
 
-    from mexitrain.players.expert import ExpertPlayer
+    from mexitrain.players.expert import (
+        FullExpertPlayer as ExpertPlayer,  # as measured: full rollouts
+    )
 
     start = time.time()
     found = positions(args.players, args.positions, 4, args.seed, states=True)

@@ -59,7 +59,7 @@ def register() -> None:
 def reach(args: argparse.Namespace) -> None:
     from mexitrain.game_setup import TOURNAMENT_STRIDE, seat_seed
     from mexitrain.players import PlannerPlayer, endgame
-    from mexitrain.players.expert import EndgameExpertPlayer, ExpertPlayer
+    from mexitrain.players.expert import EndgameExpertPlayer, FullExpertPlayer
     from mexitrain.rules import core, make_rules, view
 
     options = dict(o.split("=", 1) for o in args.option)
@@ -74,7 +74,7 @@ def reach(args: argparse.Namespace) -> None:
         seed = args.seed + g
         n = args.players
         expert = EndgameExpertPlayer(seat_seed(seed, 0, TOURNAMENT_STRIDE), endgame=endgame.NODE_BUDGET)
-        today = ExpertPlayer(seat_seed(seed, 0, TOURNAMENT_STRIDE))
+        today = FullExpertPlayer(seat_seed(seed, 0, TOURNAMENT_STRIDE))  # as measured: full rollouts
         planner = PlannerPlayer()
         others = [PlannerPlayer(seat_seed(seed, i, TOURNAMENT_STRIDE)) for i in range(n)]
         c = core.new_game(rules, players=n, seed=seed)
@@ -118,7 +118,7 @@ def _game(rules, levels: tuple[str, ...], seed: int, watch: bool):
     expert-2 seat differed from today's expert's at the same view)."""
     from mexitrain.game_setup import TOURNAMENT_STRIDE, seat_seed
     from mexitrain.players import make_player
-    from mexitrain.players.expert import EndgameExpertPlayer, ExpertPlayer
+    from mexitrain.players.expert import EndgameExpertPlayer, FullExpertPlayer
     from mexitrain.rules import core, view
     from mexitrain.rules.core.seat import seat_view
 
@@ -144,7 +144,7 @@ def _game(rules, levels: tuple[str, ...], seed: int, watch: bool):
             if watch and levels[seat] == "expert-2":
                 if player.last_stats.get("endgame") in ("exact", "sampled"):
                     times.append(-dt)
-                    if action != ExpertPlayer(seeds[seat]).choose(v):
+                    if action != FullExpertPlayer(seeds[seat]).choose(v):
                         changed = True
                 else:
                     times.append(dt)
@@ -186,7 +186,8 @@ def paired(args: argparse.Namespace) -> None:
             d = {"levels": list(lv), "seed": seed, "rules": options, "changed": changed,
                  "expert2": credit[seat], "round_scores": scores, "cpu": [round(x, 4) for x in times]}
             if changed:
-                today = tuple("expert" if x == "expert-2" else x for x in lv)
+                # today's expert as this row measured it: full rollouts (expert-full)
+                today = tuple("expert-full" if x == "expert-2" else x for x in lv)
                 credit1, scores1, _, _ = _game(r, today, seed, watch=False)
                 d["expert"] = credit1[seat]
                 d["round_scores_expert"] = scores1

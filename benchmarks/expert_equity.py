@@ -4,14 +4,15 @@
     python benchmarks/expert_equity.py tournament --players 2 --games 200 --seed 1 \\
         --ai expert-me,planner --preset standard --results benchmarks/results/equity/me-planner-2p.jsonl
     python benchmarks/expert_equity.py paired benchmarks/results/equity/me-planner-2p.jsonl \\
-        benchmarks/results/expert-planner-2p.jsonl
+        benchmarks/results/expert-full-planner-2p.jsonl
 
 ``tournament`` is ``mexitrain tournament`` with the level ``expert-me`` registered in this
-process (and its workers): the default ``expert`` is unchanged, so its kept games replay.
+process (and its workers); today's expert as it was measured against (full rollouts) is the
+level ``expert-full``, whose kept games replay.
 
 ``paired`` reads two files of kept games (``mexitrain tournament --results``) and, for every
-game of the first whose deal and seats the second also played with ``expert`` where the first
-has ``expert-me``, prints both levels' win shares on those games, their paired difference a
+game of the first whose deal and seats the second also played with today's expert
+(``expert-full``, or ``expert`` in the 4-player files) where the first has ``expert-me``, prints both levels' win shares on those games, their paired difference a
 game with its 95 % interval (a normal interval over the games' differences: the same deals, so
 most of the luck cancels), points a round of each (the level's round score against the others'
 mean: below zero, fewer), and how many games were the same game (the same scores every round:
@@ -33,7 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-NEW, OLD = "expert-me", "expert"
+NEW = "expert-me"
+#: Today's expert as the research levels were measured against it, by its name in a file of
+#: kept games: ``expert-full`` in the 2-player files (renamed when the default expert's
+#: rollouts were cut at two players, issue #36), ``expert`` in the 4-player ones.
+OLD = ("expert-full", "expert")
 
 
 def register() -> None:
@@ -55,17 +60,27 @@ def _ahead(row: dict, seat: int) -> float:
     return sum(s[seat] - (sum(s) - s[seat]) / (n - 1) for s in rounds) / len(rounds)
 
 
-def paired(new_path: str, old_path: str, new: str = NEW, old: str = OLD) -> None:
-    """The comparison described at the top, of the level ``new`` against ``old``."""
+def _seat(levels: list[str], names: str | tuple[str, ...]) -> int | None:
+    """The one seat of ``levels`` held by the first of ``names`` that holds exactly one."""
+    for name in (names,) if isinstance(names, str) else names:
+        if levels.count(name) == 1:
+            return levels.index(name)
+    return None
+
+
+def paired(new_path: str, old_path: str, new: str | tuple[str, ...] = NEW, old: str | tuple[str, ...] = OLD) -> None:
+    """The comparison described at the top, of the level ``new`` against ``old`` (each a
+    name, or names of which a game's row holds one)."""
     kept = {}
     for row in _rows(old_path):
-        if row["levels"].count(old) == 1:
-            kept[(row["rules"], row["seed"], row["levels"].index(old), len(row["levels"]))] = row
+        seat = _seat(row["levels"], old)
+        if seat is not None:
+            kept[(row["rules"], row["seed"], seat, len(row["levels"]))] = row
     pairs = []
     for row in _rows(new_path):
-        if row["levels"].count(new) != 1:
+        seat = _seat(row["levels"], new)
+        if seat is None:
             continue
-        seat = row["levels"].index(new)
         other = kept.get((row["rules"], row["seed"], seat, len(row["levels"])))
         if other is not None:
             pairs.append((row, other, seat))
@@ -73,6 +88,8 @@ def paired(new_path: str, old_path: str, new: str = NEW, old: str = OLD) -> None
         print("no game of the first file was played on the same deal and seats in the second")
         return
     n = len(pairs)
+    first, other, seat = pairs[0]
+    new, old = first["levels"][seat], other["levels"][seat]  # the names the files give them
     a = [r["win_credit"][s] for r, _, s in pairs]
     b = [o["win_credit"][s] for _, o, s in pairs]
     d = [x - y for x, y in zip(a, b, strict=True)]
@@ -104,9 +121,9 @@ def main(argv: list[str] | None = None) -> int | None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("tournament", help=f"mexitrain tournament with the level {NEW}")
-    q = sub.add_parser("paired", help=f"{NEW} against {OLD} on the same deals and seats, from kept games")
+    q = sub.add_parser("paired", help=f"{NEW} against today's expert on the same deals and seats, from kept games")
     q.add_argument("new", help=f"kept games with {NEW}")
-    q.add_argument("old", help=f"kept games with {OLD}")
+    q.add_argument("old", help=f"kept games with today's expert ({' or '.join(OLD)})")
     args = p.parse_args(argv)
     paired(args.new, args.old)
     return None

@@ -52,7 +52,7 @@ NEW = "expert-v"
 
 def register() -> None:
     from mexitrain import players
-    from mexitrain.players.value import ValueExpertPlayer
+    from mexitrain.players.expert import ValueExpertPlayer
 
     players.LEVELS[NEW] = ValueExpertPlayer
 
@@ -134,8 +134,7 @@ def fit_command(args) -> int:
 def regret_command(args) -> int:
     import expert_regret as er
 
-    from mexitrain.players.expert import ExpertPlayer
-    from mexitrain.players.value import ValueExpertPlayer
+    from mexitrain.players.expert import FullExpertPlayer, ValueExpertPlayer
 
     found, table = er.positions_and_values(
         args.players, args.positions, args.candidates, args.seed, args.deals, args.cache, rounds=2
@@ -149,7 +148,7 @@ def regret_command(args) -> int:
             for s in range(args.seeds):
                 for (v, cands, _), (vals, _) in zip(found, table, strict=True):
                     if h == 0:
-                        player = ExpertPlayer(100 + s, rollouts=budget)
+                        player = FullExpertPlayer(100 + s, rollouts=budget)
                     else:
                         player = ValueExpertPlayer(100 + s, horizon=h, rollouts=budget)
                     t = time.process_time()
@@ -204,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "paired":
         import expert_equity
 
-        expert_equity.paired(args.new, args.old, NEW, "expert")
+        expert_equity.paired(args.new, args.old, (NEW, "expert"), expert_equity.OLD)
         return 0
     return regret_command(args)
 

@@ -2,7 +2,7 @@
 against today's levels: seat-rotated seeded games, every game kept, 95 % intervals, and its
 thinking time a decision.
 
-    python benchmarks/ismcts_match.py --players 2 --games 100 --seed 1 --against expert \\
+    python benchmarks/ismcts_match.py --players 2 --games 100 --seed 1 --against expert-full \\
         --option rounds=1 --results benchmarks/results/ismcts/ismcts-expert-2p-r1.jsonl
     python benchmarks/ismcts_match.py --players 2 --games 100 --seed 1 --against planner \\
         --option rounds=1 --results benchmarks/results/ismcts/ismcts-planner-2p-r1.jsonl
@@ -161,7 +161,7 @@ def diagnose(args: argparse.Namespace) -> None:
     (the standard deviation of its rewards), the depth of its walks, its root visits, and how
     often ismcts and today's expert each leave the planner's move."""
     from mexitrain.players import PlannerPlayer
-    from mexitrain.players.expert import ExpertPlayer
+    from mexitrain.players.expert import FullExpertPlayer
     from mexitrain.players.ismcts import IsmctsPlayer
     from mexitrain.players.knowledge import lacking_values
     from mexitrain.players.planner import planner_decide
@@ -190,7 +190,7 @@ def diagnose(args: argparse.Namespace) -> None:
                     depths.append(st["depth"])
                     tops.append(max(st["visits"].values()) / st["iterations"])
                     moved += a != base
-                    expert_moved += ExpertPlayer(g).choose(v) != base
+                    expert_moved += FullExpertPlayer(g).choose(v) != base
             core.step(c, core.check(c, action))
     print(f"{k} searched decisions of seat 0 in {args.games} one-round games of planners "
           f"({args.players} players, seeds {args.seed}..), ismcts {settings or '(defaults)'}")
@@ -208,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=20, help="deals, each under every rotation of the seats")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--against", default="expert", help="the level of the other seats")
+    p.add_argument("--against", default="expert-full",
+                   help="the level of the other seats (expert-full: the expert its rows were measured against)")
     p.add_argument("--option", action="append", default=[], help="KEY=VALUE over the Standard preset")
     p.add_argument("--results", default=None, help="JSON lines: every game kept; a run goes on where it was")
     p.add_argument("--iterations", type=int, default=None)

@@ -34,7 +34,7 @@ CASES = {
     ],
     "expert_endgame": ["paired", "--games", "1", "--option", "rounds=1", "--option", "set=6"],
     "expert_equity": [
-        "paired", str(BENCHMARKS / "results/equity/me-planner-2p.jsonl"), str(BENCHMARKS / "results/expert-planner-2p.jsonl"),
+        "paired", str(BENCHMARKS / "results/equity/me-planner-2p.jsonl"), str(BENCHMARKS / "results/expert-full-planner-2p.jsonl"),
     ],
     "expert_equity tournament": [
         "tournament", "--players", "2", "--games", "1", "--seed", "1", "--ai", "expert-me,random",
@@ -45,7 +45,7 @@ CASES = {
         "regret", "--players", "2", "--positions", "2", "--deals", "3", "--budgets", "4", "--horizons", "0,4",
     ],
     "expert_value paired": [
-        "paired", str(BENCHMARKS / "results/value/v-planner-2p.jsonl"), str(BENCHMARKS / "results/expert-planner-2p.jsonl"),
+        "paired", str(BENCHMARKS / "results/value/v-planner-2p.jsonl"), str(BENCHMARKS / "results/expert-full-planner-2p.jsonl"),
     ],
     "expert_value tournament": [
         "tournament", "--players", "2", "--games", "1", "--seed", "1", "--ai", "expert-v,random",

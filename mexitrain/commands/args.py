@@ -336,19 +336,27 @@ def option_value(text: str) -> tuple[str, str]:
     return key, value
 
 
-def levels_value(text: str) -> tuple[str, ...]:
-    """A comma-separated list of computer levels, each registered in ``mexitrain.players.LEVELS``."""
-    from ..players import LEVELS
+def levels_value(text: str, kept: bool = False) -> tuple[str, ...]:
+    """A comma-separated list of computer levels, each registered in ``mexitrain.players.LEVELS``
+    (or, when ``kept``, in ``KEPT_LEVELS``: a level as it played before, for kept games)."""
+    from ..players import KEPT_LEVELS, LEVELS
 
+    known = [*LEVELS, *KEPT_LEVELS] if kept else list(LEVELS)
     levels = tuple(part.strip().lower() for part in text.split(","))
     for level in levels:
-        if level not in LEVELS:
+        if level not in known:
             raise argparse.ArgumentTypeError(
                 _("unknown computer level {level}; choose from {levels}").format(
-                    level=shown(level), levels=", ".join(LEVELS)
+                    level=shown(level), levels=", ".join(known)
                 )
             )
     return levels
+
+
+def measured_levels_value(text: str) -> tuple[str, ...]:
+    """:func:`levels_value` for a tournament or a simulation, which may also seat the kept
+    levels (``expert-full``)."""
+    return levels_value(text, kept=True)
 
 
 def _check_name(name: str) -> str:

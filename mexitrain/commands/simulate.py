@@ -13,7 +13,7 @@ from .args import (
     add_rules_arguments,
     bad_values,
     games_value,
-    levels_value,
+    measured_levels_value,
     player_count,
     rules_from_args,
     seed_value,
@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--ai",
-        type=levels_value,
+        type=measured_levels_value,
         default=("random",),
         metavar=_("LEVEL[,LEVEL...]"),
         help=_("computer levels, cycling over the seats (default random)"),

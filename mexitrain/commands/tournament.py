@@ -51,7 +51,7 @@ from .args import (
     bad_values,
     budget_value,
     games_value,
-    levels_value,
+    measured_levels_value,
     player_count,
     processes_value,
     rules_from_args,
@@ -73,7 +73,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--seed", type=seed_value, default=0, metavar="S", help=_("deal i uses seed S+i (default 0)")
     )
     p.add_argument(
-        "--ai", type=levels_value, default=("planner", "greedy"), metavar=_("LEVEL[,LEVEL...]"),
+        "--ai", type=measured_levels_value, default=("planner", "greedy"), metavar=_("LEVEL[,LEVEL...]"),
         help=_("level of each seat; the last fills the remaining seats (default planner,greedy)"),
     )
     add_rules_arguments(p)

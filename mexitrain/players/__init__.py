@@ -1,7 +1,8 @@
 """Computer players: each gets a seat's view (never the full state) and returns an action.
 
 Levels, weakest first: ``random``, ``greedy`` (most pips), ``planner`` (plans its own train,
-docs/rules.md §9) and ``expert`` (determinized Monte Carlo with the planner as rollout policy).
+docs/rules.md §9) and ``expert`` (determinized Monte Carlo with the planner as rollout policy,
+its rollouts cut short by a learned value at two players).
 
 :data:`COMPILED` is True when the expert's rollout policy (``HOT``: ``playout``) runs compiled
 (setup.py, ``MEXITRAIN_COMPILE=1``, beside the rules core): the same choices either way.
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 from ..rules.core import compiled
 from .base import Player, RandomPlayer
-from .expert import ExpertPlayer
+from .expert import ExpertPlayer, FullExpertPlayer
 from .greedy import GreedyPlayer
 from .planner import PlannerPlayer
 
@@ -30,16 +31,24 @@ LEVELS: dict[str, Callable[[int], Player]] = {
 }
 
 
+#: Levels a tournament or a simulation may also seat, never offered at a table: a level as it
+#: played before a change of its play, so that the games kept of it replay (``expert-full``:
+#: the expert before its rollouts were cut at two players, issue #36).
+KEPT_LEVELS: dict[str, Callable[[int], Player]] = {
+    "expert-full": FullExpertPlayer,
+}
+
+
 def make_player(level: str, seed: int = 0) -> Player:
-    """A computer player of ``level`` seeded with ``seed``."""
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}") from None
+    """A computer player of ``level`` (of :data:`LEVELS` or :data:`KEPT_LEVELS`) seeded with ``seed``."""
+    factory = LEVELS.get(level) or KEPT_LEVELS.get(level)
+    if factory is None:
+        raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
     return factory(seed)
 
 
 __all__ = [
-    "COMPILED", "HOT", "LEVELS", "ExpertPlayer", "GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer",
+    "COMPILED", "HOT", "KEPT_LEVELS", "LEVELS", "ExpertPlayer", "FullExpertPlayer", "GreedyPlayer", "PlannerPlayer",
+    "Player", "RandomPlayer",
     "make_player",
 ]

@@ -4,7 +4,8 @@ For each decision with a real choice, the expert deals the tiles it cannot see a
 consistently with everything its seat has seen (hand sizes, the tiles on the table, and what
 every draw and marker tells about the hands, see :mod:`.knowledge`), plays each of the
 planner's best few moves on that deal and lets the planner play every seat to the end of the
-ROUND. A move's value is the seat's (team's) round score difference: the mean score of the
+round (at two players, :data:`CUT`: only 24 actions, the learned value of :mod:`.value`
+standing for the rest, except in the game's last round). A move's value is the seat's (team's) round score difference: the mean score of the
 other sides less its own; in the game's last round a win of the game is worth ``WIN_POINTS``
 more (:class:`Goal`), so that it plays to win rather than for points.
 
@@ -56,6 +57,8 @@ from .planner import (
     planner_decide,
     score_plays,
 )
+from .playout import ROLLOUT_PLAN_BUDGET
+from .value import HORIZON, MAX_CUT_FACTOR, VALUE_COST, ScoreModel, model_for
 
 Tile = tuple[int, int]
 
@@ -83,11 +86,15 @@ CONFIDENCE_MANY = 1.5
 #: less than the standard errors asked of a change) gets up to this many times the budget more,
 #: spent on those two alone.
 EXTRA = 2.0
-#: Plan budget of the planner inside rollouts (cheaper than the planner level's own).
-ROLLOUT_PLAN_BUDGET = 30
 #: In the game's last round, what winning the game is worth, in points of round score
 #: difference: the expert then plays to win the game, the points breaking ties.
 WIN_POINTS = 100
+#: Where the expert cuts its rollouts short (issue #36): table size -> actions a rollout plays
+#: past the move before the learned value (:mod:`.value`) stands for the rest of the round.
+#: At two players this won 75.6 % of 2000 full games against the planner where full rollouts
+#: won 67.5 % (docs/expert-search.md); at three and four players no gain was shown, and the
+#: rollouts go to the end as before.
+CUT: dict[int, int] = {2: HORIZON}
 
 
 def default_rollouts(players: int) -> int:
@@ -331,8 +338,14 @@ class ExpertPlayer:
         extra: float = EXTRA,
         weights: Weights = DEFAULT_WEIGHTS,
         endgame: int = 0,
+        horizon: int | None = None,
+        model: ScoreModel | None = None,
     ) -> None:
         self.seed = seed
+        # actions a rollout plays past the move before the learned value (.value) stands for
+        # the rest of the round; None: CUT by the table, 0: every rollout to the round's end
+        self.horizon = horizon
+        self.model = model  # None: value.model_for the table
         # positions the exact endgame search may visit a decision (endgame.py); 0: none
         self.endgame = endgame
         self.weights = weights  # of its own moves, see planner.Weights
@@ -355,15 +368,31 @@ class ExpertPlayer:
         """What the rollouts' scores are worth to the seat (:class:`Goal`)."""
         return Goal(view, view.seat, self.win_points)
 
+    def cut(self, players: int) -> int:
+        """Actions a rollout plays past the move at a table of ``players`` before the learned
+        value takes over (0: to the end of the round)."""
+        return CUT.get(players, 0) if self.horizon is None else self.horizon
+
     def rollout(self, r, queues, weights, goal: Goal) -> tuple[float, int]:
         """(what a rollout from the core ``r``, changed in place, is worth to the seat; the
-        actions it played, counted against the budget): the round played to its end."""
-        scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, weights=weights)
-        return goal.value(scores), n
+        actions it played, counted against the budget): the round played to its end, or, at a
+        table where rollouts are :meth:`cut` (never in the game's last round), played that
+        many actions and valued by the learned score model, which costs :data:`VALUE_COST`
+        actions more."""
+        horizon = self.cut(r.tab.n)
+        model = (self.model or model_for(r.tab.n)) if horizon else None
+        if model is None or goal.prior is not None:
+            scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, weights=weights)
+            return goal.value(scores), n
+        scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, max_steps=horizon, weights=weights)
+        if r.over:
+            return goal.value(scores), n
+        return goal.value(model.scores(r)), n + VALUE_COST
 
-    def rollout_cap(self, rollouts: int) -> int:
-        """The most rollouts a decision may play at a budget of ``rollouts``."""
-        return rollouts * MAX_ROLLOUT_FACTOR
+    def rollout_cap(self, rollouts: int, players: int) -> int:
+        """The most rollouts a decision at a table of ``players`` may play at a budget of
+        ``rollouts`` (cut rollouts are short: more of them)."""
+        return rollouts * (MAX_CUT_FACTOR if self.cut(players) else MAX_ROLLOUT_FACTOR)
 
     def evidence(self, sides: int) -> float:
         """Standard errors by which another move must beat the planner's, at ``sides`` sides."""
@@ -526,7 +555,7 @@ class ExpertPlayer:
         # round, when rollouts are short, the same thinking buys more of them.
         rollouts = self.budget(view.players)
         budget = rollouts * STEPS_PER_ROLLOUT
-        cap = self.rollout_cap(rollouts)
+        cap = self.rollout_cap(rollouts, players)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
 
         def play_a_deal(live: list[int]) -> None:
@@ -612,6 +641,7 @@ class EndgameExpertPlayer(ExpertPlayer):
         from .endgame import NODE_BUDGET
 
         kw.setdefault("endgame", NODE_BUDGET)
+        kw.setdefault("horizon", 0)  # measured with full rollouts, its kept games so played
         super().__init__(seed, **kw)
 
 
@@ -622,11 +652,38 @@ class EquityExpertPlayer(ExpertPlayer):
 
     name = "expert-me"
 
+    def __init__(self, seed: int = 0, **kw) -> None:
+        kw.setdefault("horizon", 0)  # measured with full rollouts, its kept games so played
+        super().__init__(seed, **kw)
+
     def goal(self, view: SeatView) -> Goal:
         return EquityGoal(view, view.seat, self.win_points)
 
 
+class FullExpertPlayer(ExpertPlayer):
+    """The expert as it was before issue #36: every rollout played to the end of the round at
+    every table size (the level ``expert-full``, in :data:`mexitrain.players.KEPT_LEVELS`,
+    not offered at a table): the 2-player games kept before the change replay with it."""
+
+    name = "expert-full"
+
+    def __init__(self, seed: int = 0, **kw) -> None:
+        kw.setdefault("horizon", 0)
+        super().__init__(seed, **kw)
+
+
+class ValueExpertPlayer(ExpertPlayer):
+    """The expert whose rollouts are cut at :data:`~.value.HORIZON` actions at every table
+    size (the default expert cuts them at two players only): the research level ``expert-v``,
+    registered by ``benchmarks/expert_value.py``."""
+
+    name = "expert-v"
+
+    def __init__(self, seed: int = 0, horizon: int = HORIZON, **kw) -> None:
+        super().__init__(seed, horizon=horizon, **kw)
+
+
 __all__ = [
-    "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUTS_TWO", "EndgameExpertPlayer", "EquityExpertPlayer", "EquityGoal", "ExpertPlayer", "Goal", "PlannerPlayer", "default_rollouts",
-    "rollout",
+    "CUT", "DEFAULT_ROLLOUTS", "DEFAULT_ROLLOUTS_TWO", "EndgameExpertPlayer", "EquityExpertPlayer", "EquityGoal", "ExpertPlayer",
+    "FullExpertPlayer", "Goal", "PlannerPlayer", "ValueExpertPlayer", "default_rollouts", "rollout",
 ]

@@ -49,6 +49,9 @@ Tile = tuple[int, int]
 # plans of a hand (as a tile mask) from an end: (lay codes, tile id -> index, tiles' mask);
 # without wild blanks the hand is only the tiles a chain from the end can reach (the search
 # never looks at the others), so hands that differ elsewhere share a plan
+#: Plan budget of the planner inside rollouts (cheaper than the planner level's own).
+ROLLOUT_PLAN_BUDGET = 30
+
 _PLANS = cache.new("playout.plans", limit=200_000)  # keys of ints and a bool, always alike
 # per (tile set, wild blanks): the search's tables (see _plan_moves)
 _MOVES = cache.new("playout.moves")

@@ -31,11 +31,14 @@ class GameResult:
 def make_seat(level: str, seed: int, budget: int | None):
     """The player of ``level`` for one seat of a tournament game: an expert held to ``budget``
     rollouts when a budget is given."""
-    from . import make_player
+    from . import KEPT_LEVELS, make_player
     from .expert import ExpertPlayer
 
-    if level == "expert" and budget is not None:
-        return ExpertPlayer(seed, rollouts=budget)
+    if level in ("expert", *KEPT_LEVELS) and budget is not None:
+        player = make_player(level, seed)
+        assert isinstance(player, ExpertPlayer)
+        player.rollouts = budget
+        return player
     return make_player(level, seed)
 
 

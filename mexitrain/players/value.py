@@ -1,10 +1,10 @@
-"""A learned value of a position, and the expert whose rollouts stop early on it (issue #36).
+"""A learned value of a position, on which the expert's rollouts stop early (issue #36).
 
-The expert plays every rollout to the end of the round, so a decision's budget buys a few
-hundred deals, and the outcome of the rest of the round, luck mostly, swamps the few points
-that tell two moves apart. :class:`ValueExpertPlayer` (the research level ``expert-v``, not
-in :data:`mexitrain.players.LEVELS`: ``benchmarks/expert_value.py`` registers it) plays each
-rollout ``horizon`` actions past the move and values the position reached with
+A rollout played to the end of the round buys few deals for a decision's budget, and the
+outcome of the rest of the round, luck mostly, swamps the few points that tell two moves
+apart. The expert at two players (:class:`~mexitrain.players.expert.ExpertPlayer`, its
+``cut``; the research level ``expert-v`` at every table size) plays each rollout
+:data:`HORIZON` actions past the move and values the position reached with
 :class:`ScoreModel`: each seat's expected round score, a linear function of what the
 position shows (:func:`features`), fitted by least squares on positions of planner games
 (``benchmarks/expert_value.py fit``). The same budget, counted in actions, then buys several
@@ -13,8 +13,7 @@ as before.
 
 Everything here is pure: a model is a tuple of weights, :func:`features` reads a
 :class:`~mexitrain.rules.core.Core` and changes nothing, and fitting is plain arithmetic
-(no numpy: the normal equations with a small ridge, solved by elimination).
-"""
+(no numpy: the normal equations with a small ridge, solved by elimination)."""
 
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from functools import cache
 from ..rules.core import hand_pips
 from ..rules.core.compact import Core
 from . import playout as fast
-from .expert import ROLLOUT_PLAN_BUDGET, ExpertPlayer
+from .playout import ROLLOUT_PLAN_BUDGET
 
 #: The names of :func:`features`' values, in order (the first is the constant).
 FEATURES = (
@@ -161,29 +160,4 @@ def model_for(players: int) -> ScoreModel | None:
     return ScoreModel(MODELS[size])
 
 
-class ValueExpertPlayer(ExpertPlayer):
-    """The expert whose rollouts stop ``horizon`` actions past the move and take
-    :class:`ScoreModel`'s scores there (full rollouts in the game's last round): a research
-    level, registered as ``expert-v`` by ``benchmarks/expert_value.py``."""
-
-    name = "expert-v"
-
-    def __init__(self, seed: int = 0, horizon: int = HORIZON, model: ScoreModel | None = None, **kw) -> None:
-        super().__init__(seed, **kw)
-        self.horizon = horizon
-        self.model = model
-
-    def rollout_cap(self, rollouts: int) -> int:
-        return rollouts * MAX_CUT_FACTOR
-
-    def rollout(self, r: Core, queues, weights, goal) -> tuple[float, int]:
-        model = self.model or model_for(r.tab.n)
-        if goal.prior is not None or model is None:  # the last round: to its end
-            return super().rollout(r, queues, weights, goal)
-        scores, n = fast.run(r, queues, ROLLOUT_PLAN_BUDGET, max_steps=self.horizon, weights=weights)
-        if r.over:
-            return goal.value(scores), n
-        return goal.value(model.scores(r)), n + VALUE_COST
-
-
-__all__ = ["FEATURES", "HORIZON", "MODELS", "ScoreModel", "ValueExpertPlayer", "features", "fit", "model_for"]
+__all__ = ["FEATURES", "HORIZON", "MAX_CUT_FACTOR", "MODELS", "VALUE_COST", "ScoreModel", "features", "fit", "model_for"]

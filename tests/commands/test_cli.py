@@ -197,6 +197,8 @@ BAD = [
     (["play", "--option", "rounds=99"], "at most 13 rounds"),
     (["play", "--preset", "common", "--option", "first_seat=9", "--players", "4"], "first seat 9"),
     (["play", "--ai", "random,nobody"], "unknown computer level 'nobody'"),
+    # expert-full is kept for tournaments and simulations (its kept games), never seated at a table
+    (["play", "--ai", "expert-full"], "unknown computer level 'expert-full'; choose from random, greedy, planner, expert"),
 ]
 
 

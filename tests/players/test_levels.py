@@ -26,6 +26,18 @@ def test_every_setup_level_is_registered():
         make_player("grandmaster")
 
 
+def test_the_kept_levels_are_made_but_never_offered_at_a_table():
+    """expert-full (the expert before issue #36 cut its rollouts at two players) plays the
+    games kept of it; the new-game form and a network table offer LEVELS and AI_LEVELS only."""
+    from mexitrain.players import KEPT_LEVELS
+    from mexitrain.players.expert import FullExpertPlayer
+
+    assert set(KEPT_LEVELS) == {"expert-full"} and not set(KEPT_LEVELS) & set(LEVELS)
+    assert not set(KEPT_LEVELS) & set(AI_LEVELS)
+    player = make_player("expert-full", 3)
+    assert isinstance(player, FullExpertPlayer) and player.name == "expert-full" and player.cut(2) == 0
+
+
 # -- greedy ---------------------------------------------------------------------------------
 def test_greedy_plays_the_heaviest_tile():
     s = position(hands=[[(12, 3), (12, 11), (5, 6)], [(1, 2)]], boneyard=[(0, 0)])

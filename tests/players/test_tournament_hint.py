@@ -175,6 +175,28 @@ def test_there_are_kept_games_to_replay():
     assert sorted(_RESULTS.glob("*.jsonl"))
 
 
+#: expert-v's 2000 2-player full games against the planner: the default expert's row at two
+#: players (its rollouts are cut there as expert-v's, issue #36)
+_VALUE = _RESULTS / "value" / "v-planner-2p.jsonl"
+
+
+@pytest.mark.parametrize("pick", [min, max], ids=["first", "last"])
+def test_the_default_expert_plays_the_kept_expert_v_games_at_two_players(pick):
+    """The default expert's 2-player row is expert-v's kept games: seated as ``expert``, the
+    first and the last of them (one in each seat) give the same scores for two rounds."""
+    from mexitrain.commands.tournament import ResultsFile
+    from mexitrain.players.tournament import play_one
+    from mexitrain.rules import make_rules
+
+    kept = ResultsFile(_VALUE, write=False).games
+    key = pick(kept)
+    _, levels, seed, budget = key
+    assert "expert-v" in levels
+    as_default = tuple("expert" if lv == "expert-v" else lv for lv in levels)
+    again = play_one(make_rules("standard", {}), as_default, seed, budget, rounds=2)
+    assert again.round_scores == kept[key].round_scores[:2]
+
+
 @pytest.mark.skipif(
     not (COMPILED or os.environ.get("MEXITRAIN_HEAVY")),
     reason="13 rounds of the expert take half a minute in pure Python: run on the compiled "
@@ -182,19 +204,22 @@ def test_there_are_kept_games_to_replay():
 )
 def test_a_kept_full_game_replays_whole():
     """The small sample of the heavy test below: on the compiled build (CI's compiled stage
-    runs this file) or when heavy, the first kept 2-player game at the default budget, all 13
-    rounds, scores each round the same again."""
+    runs this file) or when heavy, the first kept 2-player game at the default budget of
+    expert-full and of the default expert (expert-v's games), all 13 rounds, scores each round
+    the same again."""
     from mexitrain.commands.tournament import ResultsFile
     from mexitrain.players.tournament import play_one
     from mexitrain.rules import make_rules
 
-    path = _RESULTS / "expert-planner-2p.jsonl"
-    kept = ResultsFile(path, write=False).games
-    key = min(kept)
-    _, levels, seed, budget = key
-    again = play_one(make_rules("standard", {}), levels, seed, budget)
-    assert len(again.round_scores) == 13
-    assert again.round_scores == kept[key].round_scores
+    for path, level in ((_RESULTS / "expert-full-planner-2p.jsonl", None), (_VALUE, "expert")):
+        kept = ResultsFile(path, write=False).games
+        key = min(kept)
+        _, levels, seed, budget = key
+        if level:  # expert-v's games are the default expert's at two players
+            levels = tuple(level if lv == "expert-v" else lv for lv in levels)
+        again = play_one(make_rules("standard", {}), levels, seed, budget)
+        assert len(again.round_scores) == 13
+        assert again.round_scores == kept[key].round_scores, path.name
 
 
 @pytest.mark.slow
@@ -399,7 +424,7 @@ def test_the_expert_words_every_turn_ending_choice_in_the_players_language():
 
 def test_the_kept_results_are_the_full_games_of_the_readme_rows():
     """benchmarks/results/ holds the games behind docs/strength.md's full-game rows (resumed by the
-    same command): every line a game of the Standard preset, 13 rounds, expert vs planners,
+    same command): every line a game of the Standard preset, 13 rounds, the expert (or expert-full) vs planners,
     at the budget its name says (none: the default), in docs/strength.md's range of deals, each
     rotation of a deal once."""
     from pathlib import Path
@@ -408,16 +433,17 @@ def test_the_kept_results_are_the_full_games_of_the_readme_rows():
     from mexitrain.rules import make_rules
 
     folder = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+    # the 2-player rows of the expert before its rollouts were cut (issue #36) are expert-full's
     ranges = {
-        "expert-planner-2p-240.jsonl": (2, 461, 1000, 240),  # the budgets before issue 22
-        "expert-planner-4p-200.jsonl": (4, 31, 500, 200),
-        "expert-planner-2p.jsonl": (2, 1, 1000, None),
-        "expert-planner-4p.jsonl": (4, 1, 500, None),
+        "expert-full-planner-2p-240.jsonl": ("expert-full", 2, 461, 1000, 240),  # the budgets before issue 22
+        "expert-planner-4p-200.jsonl": ("expert", 4, 31, 500, 200),
+        "expert-full-planner-2p.jsonl": ("expert-full", 2, 1, 1000, None),
+        "expert-planner-4p.jsonl": ("expert", 4, 1, 500, None),
     }
     for path in sorted(folder.glob("*.jsonl")):
-        players, first, last, budget = ranges[path.name]
+        level, players, first, last, budget = ranges[path.name]
         kept = ResultsFile(path, write=False)
-        levels = ("expert",) + ("planner",) * (players - 1)
+        levels = (level,) + ("planner",) * (players - 1)
         rules = make_rules("standard", {})
         work = {job_key(j): j for j in jobs(rules, levels, last - first + 1, first, budget)}
         assert set(kept.games) <= set(work), path.name  # nothing but the command's own games

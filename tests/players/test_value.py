@@ -8,13 +8,13 @@ import random
 import pytest
 
 from mexitrain.players import playout as fast
-from mexitrain.players.expert import ExpertPlayer
+from mexitrain.players.expert import CUT, ExpertPlayer, FullExpertPlayer, ValueExpertPlayer
 from mexitrain.players.value import (
     FEATURES,
+    HORIZON,
     MODELS,
     VALUE_COST,
     ScoreModel,
-    ValueExpertPlayer,
     features,
     fit,
     model_for,
@@ -124,7 +124,7 @@ def test_in_the_last_round_it_searches_as_the_expert():
     while len(view_legal_actions(view(state, state.turn))) < 2:
         state = apply(state, legal_actions(state)[0])
     v = view(state, state.turn)
-    a, b = ValueExpertPlayer(seed=3, rollouts=30), ExpertPlayer(seed=3, rollouts=30)
+    a, b = ValueExpertPlayer(seed=3, rollouts=30), FullExpertPlayer(seed=3, rollouts=30)
     assert a.decide(v) == b.decide(v)
     assert a.last_stats == b.last_stats and a.last_stats["rollouts"] > 0
 
@@ -137,3 +137,28 @@ def test_it_plays_a_legal_move_the_same_way_twice():
     first = ValueExpertPlayer(seed=5, rollouts=20).decide(v)
     assert first == ValueExpertPlayer(seed=5, rollouts=20).decide(v)
     assert first[0] in view_legal_actions(v)
+
+
+def test_the_default_expert_cuts_its_rollouts_at_two_players_only():
+    """Issue #36: at two players the default expert is expert-v (horizon 24); at three and more
+    it plays every rollout to the end, as expert-full does at every table."""
+    assert CUT == {2: HORIZON}
+    assert ExpertPlayer().cut(2) == HORIZON == ValueExpertPlayer().cut(4)
+    assert ExpertPlayer().cut(3) == ExpertPlayer().cut(4) == 0
+    assert FullExpertPlayer().cut(2) == 0
+
+
+@pytest.mark.parametrize(("players", "same_as"), [(2, ValueExpertPlayer), (4, FullExpertPlayer)])
+def test_the_default_expert_decides_as_the_level_its_table_takes(players, same_as):
+    """At two players the default expert's decision is expert-v's (the same move, values and
+    rollouts); at four, the full expert's; and each differs from the other where it counts."""
+    state = _mid_round(players, seed=21, moves=7)
+    while len(view_legal_actions(view(state, state.turn))) < 2:
+        state = apply(state, legal_actions(state)[0])
+    v = view(state, state.turn)
+    a, b = ExpertPlayer(seed=4, rollouts=40), same_as(seed=4, rollouts=40)
+    assert a.decide(v) == b.decide(v)
+    assert a.last_stats == b.last_stats and a.last_stats["rollouts"] > 0
+    other = (FullExpertPlayer if same_as is ValueExpertPlayer else ValueExpertPlayer)(seed=4, rollouts=40)
+    other.decide(v)
+    assert other.last_stats["rollouts"] != a.last_stats["rollouts"]  # cut rollouts are more
