@@ -118,12 +118,17 @@ def test_a_cut_rollout_plays_its_horizon_then_asks_the_model():
     assert value == goal.value(player.model.scores(c))
 
 
+def _a_choice(state):
+    """The view of the first seat from ``state`` on that has two moves or more."""
+    while len(view_legal_actions(view(state, state.turn))) < 2:
+        state = apply(state, legal_actions(state)[0])
+    return view(state, state.turn)
+
+
 def test_in_the_last_round_it_searches_as_the_expert():
     """A win is at stake there: no cut, the same rollouts, the same choice and values."""
     state = _round_two(2, (30, 10), rounds=2)
-    while len(view_legal_actions(view(state, state.turn))) < 2:
-        state = apply(state, legal_actions(state)[0])
-    v = view(state, state.turn)
+    v = _a_choice(state)
     a, b = ValueExpertPlayer(seed=3, rollouts=30), FullExpertPlayer(seed=3, rollouts=30)
     assert a.decide(v) == b.decide(v)
     assert a.last_stats == b.last_stats and a.last_stats["rollouts"] > 0
@@ -131,9 +136,7 @@ def test_in_the_last_round_it_searches_as_the_expert():
 
 def test_it_plays_a_legal_move_the_same_way_twice():
     state = _mid_round(4, seed=11, moves=9)
-    while len(view_legal_actions(view(state, state.turn))) < 2:
-        state = apply(state, legal_actions(state)[0])
-    v = view(state, state.turn)
+    v = _a_choice(state)
     first = ValueExpertPlayer(seed=5, rollouts=20).decide(v)
     assert first == ValueExpertPlayer(seed=5, rollouts=20).decide(v)
     assert first[0] in view_legal_actions(v)
@@ -153,9 +156,7 @@ def test_the_default_expert_decides_as_the_level_its_table_takes(players, same_a
     """At two players the default expert's decision is expert-v's (the same move, values and
     rollouts); at four, the full expert's; and each differs from the other where it counts."""
     state = _mid_round(players, seed=21, moves=7)
-    while len(view_legal_actions(view(state, state.turn))) < 2:
-        state = apply(state, legal_actions(state)[0])
-    v = view(state, state.turn)
+    v = _a_choice(state)
     a, b = ExpertPlayer(seed=4, rollouts=40), same_as(seed=4, rollouts=40)
     assert a.decide(v) == b.decide(v)
     assert a.last_stats == b.last_stats and a.last_stats["rollouts"] > 0
