@@ -450,3 +450,11 @@ def test_the_kept_results_are_the_full_games_of_the_readme_rows():
         for result in kept.games.values():
             assert len(result.round_scores) == 13 and sorted(result.levels) == sorted(levels)
             assert sum(result.win_credit) == pytest.approx(1)
+
+
+def test_a_tournament_and_a_simulation_seat_expert_full(capsys):
+    """expert-full, kept so that its measured games replay, is a level of both commands."""
+    args = ["--players", "2", "--games", "1", "--ai", "expert-full,random", "--option", "rounds=1", "--option", "set=6"]
+    assert main(["tournament", *args, "--budget", "2", "--processes", "1"]) == 0
+    assert "expert-full" in capsys.readouterr().out
+    assert main(["simulate", *args]) == 0
