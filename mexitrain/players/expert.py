@@ -5,9 +5,10 @@ consistently with everything its seat has seen (hand sizes, the tiles on the tab
 every draw and marker tells about the hands, see :mod:`.knowledge`), plays each of the
 planner's best few moves on that deal and lets the planner play every seat to the end of the
 round (at two players, :data:`CUT`: only 24 actions, the learned value of :mod:`.value`
-standing for the rest, except in the game's last round). A move's value is the seat's (team's) round score difference: the mean score of the
-other sides less its own; in the game's last round a win of the game is worth ``WIN_POINTS``
-more (:class:`Goal`), so that it plays to win rather than for points.
+standing for the rest, except in the game's last round). A move's value is the seat's
+(team's) round score difference: the mean score of the other sides less its own; in the
+game's last round a win of the game is worth ``WIN_POINTS`` more (:class:`Goal`), so that it
+plays to win rather than for points.
 
 Round outcomes swing by dozens of points, so the search works hard at comparing like with
 like: every candidate is played on the same deals (common random numbers), and in a rollout
