@@ -35,6 +35,7 @@ from ..i18n import _, ngettext, pgettext
 from ..players.tournament import (
     GameResult,
     LevelStats,
+    budgeted,
     jobs,
     play_job,
     seat_levels,
@@ -309,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
     preset = args.preset or "standard"
     options = " ".join(f"{k}={v}" for k, v in (args.option or ()))
     budget = ""
-    if args.budget and "expert" in levels:
+    if args.budget and any(budgeted(level) for level in levels):
         budget = _(", expert budget {rollouts} rollouts").format(rollouts=args.budget)
     header = _(
         "{games} games ({deals} x {players} seat rotations), {players} players, preset {preset}, "

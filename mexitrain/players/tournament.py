@@ -28,13 +28,20 @@ class GameResult:
     seconds: tuple[float, ...]
 
 
+def budgeted(level: str) -> bool:
+    """Whether ``--budget`` holds a seat of ``level``: the expert's, and expert-full's."""
+    from . import KEPT_LEVELS
+
+    return level == "expert" or level in KEPT_LEVELS
+
+
 def make_seat(level: str, seed: int, budget: int | None):
     """The player of ``level`` for one seat of a tournament game: an expert held to ``budget``
     rollouts when a budget is given."""
-    from . import KEPT_LEVELS, make_player
+    from . import make_player
     from .expert import ExpertPlayer
 
-    if level in ("expert", *KEPT_LEVELS) and budget is not None:
+    if budgeted(level) and budget is not None:
         player = make_player(level, seed)
         assert isinstance(player, ExpertPlayer)
         player.rollouts = budget

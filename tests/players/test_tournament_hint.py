@@ -456,5 +456,6 @@ def test_a_tournament_and_a_simulation_seat_expert_full(capsys):
     """expert-full, kept so that its measured games replay, is a level of both commands."""
     args = ["--players", "2", "--games", "1", "--ai", "expert-full,random", "--option", "rounds=1", "--option", "set=6"]
     assert main(["tournament", *args, "--budget", "2", "--processes", "1"]) == 0
-    assert "expert-full" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "expert-full" in out and ", expert budget 2 rollouts;" in out.splitlines()[0]
     assert main(["simulate", *args]) == 0
