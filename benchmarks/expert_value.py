@@ -148,9 +148,9 @@ def regret_command(args) -> int:
             for s in range(args.seeds):
                 for (v, cands, _), (vals, _) in zip(found, table, strict=True):
                     if h == 0:
-                        player = FullExpertPlayer(100 + s, rollouts=budget)
+                        player = FullExpertPlayer(100 + s, rollouts=budget, confidence=args.confidence)
                     else:
-                        player = ValueExpertPlayer(100 + s, horizon=h, rollouts=budget)
+                        player = ValueExpertPlayer(100 + s, horizon=h, rollouts=budget, confidence=args.confidence)
                     t = time.process_time()
                     chosen = player.choose(v)
                     cpu += time.process_time() - t
@@ -193,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--budgets", default="330")
     r.add_argument("--horizons", default="0,12")
     r.add_argument("--seeds", type=int, default=1)
+    r.add_argument("--confidence", type=float, default=None,
+                   help="standard errors another move must win by (default: the expert's, by the table)")
     sub.add_parser("tournament", help="mexitrain tournament with expert-v registered")
     q = sub.add_parser("paired", help="expert-v against the expert on the same deals and seats, from kept games")
     q.add_argument("new", help=f"kept games with {NEW}")
