@@ -36,8 +36,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def positions(players: int, count: int, candidates: int, seed: int, states: bool = False, rounds: int = 1):
-    """(view, candidate actions, the planner's action) at searched decisions of seat 0; with
+def positions(
+    players: int, count: int, candidates: int, seed: int, states: bool = False, rounds: int = 1,
+    preset: str = "standard",
+):
+    """(view, candidate actions, the planner's action) at searched decisions of seat 0 in games
+    of the rule ``preset``; with
     ``states``, also the real snapshot and the round's snapshots before it, one per event.
     With ``rounds`` above 1, games of that many rounds, and decisions of its rounds before
     the last one only (where the expert plays for points, not the game's win)."""
@@ -47,7 +51,7 @@ def positions(players: int, count: int, candidates: int, seed: int, states: bool
     from mexitrain.players.planner import planner_decide
     from mexitrain.rules import apply, make_rules, new_game, view, view_legal_actions
 
-    rules = make_rules("standard", {"rounds": str(rounds)})
+    rules = make_rules(preset, {"rounds": str(rounds)})
     planner = PlannerPlayer()
     expert = ExpertPlayer(0, max_candidates=candidates)
     found: list = []
@@ -114,7 +118,8 @@ def values(v, cands, deals: int, key: int) -> tuple[list[float], list[float]]:
 
 
 def positions_and_values(
-    players: int, count: int, candidates: int, seed: int, deals: int, cache: str = "", rounds: int = 1
+    players: int, count: int, candidates: int, seed: int, deals: int, cache: str = "", rounds: int = 1,
+    preset: str = "standard",
 ):
     """(:func:`positions`, each one's :func:`values`), read from the file ``cache`` when it
     was made with the same arguments, else worked out (and kept there, with a ``cache``)."""
@@ -122,10 +127,12 @@ def positions_and_values(
 
     # the weights of the seat's later moves change the values: a cache made with others is stale
     key = (players, count, candidates, seed, deals, tuple(ExpertPlayer().weights), rounds)
+    if preset != "standard":  # (the caches made before presets keep their key)
+        key += (preset,)
     path = Path(cache) if cache else None
     if path is not None and path.exists() and pickle.loads(path.read_bytes())[0] == key:
         return pickle.loads(path.read_bytes())[1:]
-    found = positions(players, count, candidates, seed, rounds=rounds)
+    found = positions(players, count, candidates, seed, rounds=rounds, preset=preset)
     table = [values(v, cands, deals, i) for i, (v, cands, _) in enumerate(found)]
     if path is not None:
         path.write_bytes(pickle.dumps((key, found, table)))

@@ -137,7 +137,8 @@ def regret_command(args) -> int:
     from mexitrain.players.expert import FullExpertPlayer, ValueExpertPlayer
 
     found, table = er.positions_and_values(
-        args.players, args.positions, args.candidates, args.seed, args.deals, args.cache, rounds=2
+        args.players, args.positions, args.candidates, args.seed, args.deals, args.cache, rounds=2,
+        preset=args.preset,
     )
     n = len(found)
     print(f"{n} positions, {args.players} players, candidates valued on {args.deals} deals each")
@@ -193,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--budgets", default="330")
     r.add_argument("--horizons", default="0,12")
     r.add_argument("--seeds", type=int, default=1)
+    r.add_argument("--preset", default="standard", help="the rules of the games the positions come from")
     r.add_argument("--confidence", type=float, default=None,
                    help="standard errors another move must win by (default: the expert's, by the table)")
     sub.add_parser("tournament", help="mexitrain tournament with expert-v registered")
