@@ -50,7 +50,7 @@ async def play_to_the_end(pilot, app, limit=400) -> int:
         await wait_for(
             pilot,
             lambda: isinstance(app.screen, GameOverScreen | RoundOverScreen)
-            or (isinstance(app.screen, GameScreen) and app.screen.board is not None and app.screen.board.my_turn),
+            or _my_turn(app),
             "this seat's turn or a results screen",
             seconds=20,
         )
@@ -66,6 +66,14 @@ async def play_to_the_end(pilot, app, limit=400) -> int:
         pressed += 1
         await wait_for(pilot, lambda seq=seq: app.source.state.update.seq != seq or isinstance(app.screen, GameOverScreen), "the server's answer", seconds=20)
     raise AssertionError("the game never ended")
+
+
+
+def _my_turn(app) -> bool:
+    """The game screen shows this seat's turn (its board is built a moment after the screen
+    opens: until then it is None)."""
+    screen = app.screen
+    return isinstance(screen, GameScreen) and screen.board is not None and screen.board.my_turn
 
 
 async def test_a_whole_game_at_a_real_table(server, tmp_path):
@@ -101,7 +109,7 @@ async def test_a_refusal_from_the_real_server_is_said(server, tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.source.state.connected and app.source.state.lobby is not None, "connected", seconds=20)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.board.my_turn, "my turn", seconds=20)
+        await wait_for(pilot, lambda: _my_turn(app), "my turn", seconds=20)
         view = app.source.state.update.view
         missing = next(t for t in [(a, b) for a in range(7) for b in range(a, 7)] if t not in view.hand)
         app.screen.post_message(GameScreen.Act(Play(tile=missing, train=0, branch=0)))
