@@ -165,9 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args(argv)
 
-    from mexitrain.players.expert import (
-        FullExpertPlayer as ExpertPlayer,  # as measured: full rollouts
-    )
+    from mexitrain.players.expert import FullExpertPlayer  # as measured: full rollouts
 
     start = time.time()
     found = positions(args.players, args.positions, 4, args.seed, states=True)
@@ -197,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             for label, (by, on) in rows.items():
                 gains[label].append(vals[on][best(vals[by])] - vals[on][b])
             if args.budget > 0:
-                chosen = cands.index(ExpertPlayer(1, rollouts=args.budget).choose(v))
+                chosen = cands.index(FullExpertPlayer(1, rollouts=args.budget).choose(v))
                 expert_gains.append(vals["real again"][chosen] - vals["real again"][b])
         if expert_gains:
             gains[f"the expert's choice at {args.budget} rollouts, valued on the real hands"] = expert_gains

@@ -12,8 +12,9 @@ level ``expert-full``, whose kept games replay.
 
 ``paired`` reads two files of kept games (``mexitrain tournament --results``) and, for every
 game of the first whose deal and seats the second also played with today's expert
-(``expert-full``, or ``expert`` in the 4-player files) where the first has ``expert-me``, prints both levels' win shares on those games, their paired difference a
-game with its 95 % interval (a normal interval over the games' differences: the same deals, so
+(``expert-full``, or ``expert`` in the 4-player files) where the first has ``expert-me``,
+prints both levels' win shares on those games, their paired difference a game with its
+95 % interval (a normal interval over the games' differences: the same deals, so
 most of the luck cancels), points a round of each (the level's round score against the others'
 mean: below zero, fewer), and how many games were the same game (the same scores every round:
 every player is deterministic, and the equity changes a choice only when it bends away from
@@ -89,7 +90,7 @@ def paired(new_path: str, old_path: str, new: str | tuple[str, ...] = NEW, old: 
         return
     n = len(pairs)
     first, other, seat = pairs[0]
-    new, old = first["levels"][seat], other["levels"][seat]  # the names the files give them
+    new_name, old_name = first["levels"][seat], other["levels"][seat]  # as the files name them
     a = [r["win_credit"][s] for r, _, s in pairs]
     b = [o["win_credit"][s] for _, o, s in pairs]
     d = [x - y for x, y in zip(a, b, strict=True)]
@@ -100,13 +101,13 @@ def paired(new_path: str, old_path: str, new: str | tuple[str, ...] = NEW, old: 
     pa = sum(_ahead(r, s) for r, _, s in pairs) / n
     pb = sum(_ahead(o, s) for _, o, s in pairs) / n
     print(f"{n} games on the same deals and seats ({same} the same game, {n - same} different)")
-    print(f"{new}: {100 * sum(a) / n:.1f} % of the wins, {pa:+.1f} points a round")
-    print(f"{old}: {100 * sum(b) / n:.1f} % of the wins, {pb:+.1f} points a round")
+    print(f"{new_name}: {100 * sum(a) / n:.1f} % of the wins, {pa:+.1f} points a round")
+    print(f"{old_name}: {100 * sum(b) / n:.1f} % of the wins, {pb:+.1f} points a round")
     print(f"paired difference a game: {100 * mean:+.2f} % [{100 * (mean - half):+.2f}, {100 * (mean + half):+.2f}]")
     if n > same:
         won = sum(x > 0 for x in d)
         lost = sum(x < 0 for x in d)
-        print(f"in the {n - same} different games: {won} won where {old} lost (or more of a shared win), {lost} the other way")
+        print(f"in the {n - same} different games: {won} won where {old_name} lost (or more of a shared win), {lost} the other way")
 
 
 def main(argv: list[str] | None = None) -> int | None:

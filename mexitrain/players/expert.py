@@ -630,7 +630,20 @@ class ExpertPlayer:
         return chosen, means, used
 
 
-class EndgameExpertPlayer(ExpertPlayer):
+class FullExpertPlayer(ExpertPlayer):
+    """The expert as it was before issue #36: every rollout played to the end of the round at
+    every table size (the level ``expert-full``, in :data:`mexitrain.players.KEPT_LEVELS`,
+    not offered at a table): the 2-player games kept before the change replay with it. The
+    research levels measured against it (expert-2, expert-me) are full experts too."""
+
+    name = "expert-full"
+
+    def __init__(self, seed: int = 0, **kw) -> None:
+        kw.setdefault("horizon", 0)
+        super().__init__(seed, **kw)
+
+
+class EndgameExpertPlayer(FullExpertPlayer):
     """The expert with the exact endgame search (:mod:`.endgame`) at its node budget: a
     research level, not in :data:`mexitrain.players.LEVELS` (the default ``expert`` plays as
     before, so that its kept tournament games replay); ``benchmarks/expert_endgame.py``
@@ -642,35 +655,18 @@ class EndgameExpertPlayer(ExpertPlayer):
         from .endgame import NODE_BUDGET
 
         kw.setdefault("endgame", NODE_BUDGET)
-        kw.setdefault("horizon", 0)  # measured with full rollouts, its kept games so played
         super().__init__(seed, **kw)
 
 
-class EquityExpertPlayer(ExpertPlayer):
+class EquityExpertPlayer(FullExpertPlayer):
     """The expert valuing its rollouts by the game's win before the last round
     (:class:`EquityGoal`): a research level, not in :data:`mexitrain.players.LEVELS`;
     ``benchmarks/expert_equity.py`` registers it as ``expert-me`` for its tournaments."""
 
     name = "expert-me"
 
-    def __init__(self, seed: int = 0, **kw) -> None:
-        kw.setdefault("horizon", 0)  # measured with full rollouts, its kept games so played
-        super().__init__(seed, **kw)
-
     def goal(self, view: SeatView) -> Goal:
         return EquityGoal(view, view.seat, self.win_points)
-
-
-class FullExpertPlayer(ExpertPlayer):
-    """The expert as it was before issue #36: every rollout played to the end of the round at
-    every table size (the level ``expert-full``, in :data:`mexitrain.players.KEPT_LEVELS`,
-    not offered at a table): the 2-player games kept before the change replay with it."""
-
-    name = "expert-full"
-
-    def __init__(self, seed: int = 0, **kw) -> None:
-        kw.setdefault("horizon", 0)
-        super().__init__(seed, **kw)
 
 
 class ValueExpertPlayer(ExpertPlayer):
