@@ -820,15 +820,14 @@ class MexitrainApp(App[None]):
     def action_save_as(self, name: str = "", problem: str = "", overwrite: bool = False) -> None:
         from .screens.saves import SaveAsScreen
 
-        if self.snapshot is None or self.session.setup is None:
+        if self.source.game_to_keep() is None:
             return
 
         def named(chosen: str | None) -> None:
-            if chosen is None or self.session is None:
+            game = None if chosen is None else self.source.game_to_keep()
+            if chosen is None or game is None:
                 return
-            state, setup = self.snapshot, self.session.setup
-            if state is None or setup is None:
-                return
+            state, setup = game
             try:
                 path = save_named(
                     self.root, chosen, state, setup, speed=self.speed, overwrite=overwrite and chosen == name,

@@ -24,7 +24,7 @@ from ..game_setup import GameSetup, random_seed
 from ..i18n import _
 from ..rules import Action, GameState, SeatView
 from ..session import Notice, Session, Step
-from .screens import HandoffScreen, NewGameScreen, QuitScreen, ScoreScreen
+from .screens import GameOverScreen, HandoffScreen, NewGameScreen, QuitScreen, ScoreScreen
 from .screens.game import GameScreen
 from .source import Source
 
@@ -81,6 +81,10 @@ class LocalTable(Source):
         if state is None or not state.over:
             return None
         return state, self.session.kinds
+
+    def game_to_keep(self) -> tuple[GameState, GameSetup] | None:
+        state, setup = self.session.state, self.session.setup
+        return None if state is None or setup is None else (state, setup)
 
     @property
     def running(self) -> bool:
@@ -207,8 +211,8 @@ class LocalTable(Source):
             if action == "join_table" and self.app.served_tables is not None:
                 return False  # a served game: the server's own tables only (New table…, links)
             return self.app.tables and not on_the_way(screen)
-        if action == "save_as":
-            return isinstance(screen, GameScreen) and state is not None
+        if action == "save_as":  # in the game, and once it is over (to replay or review it later)
+            return isinstance(screen, GameScreen | GameOverScreen) and state is not None
         if action == "scores":
             return state is not None and not isinstance(screen, NewGameScreen | ScoreScreen | HandoffScreen)
         if action == "hand_over":

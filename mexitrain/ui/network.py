@@ -503,7 +503,11 @@ class NetworkTable(Source):
         state = self.state
         if action in CHAT_ACTIONS:
             return self._check_chat(action)
-        if action in ("host_table", "join_table", "save_as", "load_game", "open_replay", "new_game", "stats"):
+        if action == "save_as":  # the finished game, once its record came and was checked
+            if not isinstance(screen, GameOverScreen):
+                return False
+            return True if self.finished_game() is not None else None
+        if action in ("host_table", "join_table", "load_game", "open_replay", "new_game", "stats"):
             return False
         if self.watching and action in ("undo", "undo_why", "hand_over"):
             return False  # a watcher changes nothing at the table
@@ -531,6 +535,8 @@ class NetworkTable(Source):
         app, state = self.app, self.state
         if state.update is not None:
             yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), app.action_scores)
+        if isinstance(screen, GameOverScreen) and self.finished_game() is not None:
+            yield SystemCommand(_("Save game as…"), _("Save this game under a name (Ctrl+S)"), app.action_save_as)
         if state.host and state.waiting():
             yield SystemCommand(_("Hand over"), _("Hand the seat of a player who is away to a computer player"), app.action_hand_over)
         if self.watching:

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from ..rules import Action, RuleSet, SeatView
+from ..game_setup import GameSetup, SeatConfig
+from ..rules import Action, GameState, RuleSet, SeatView
 from ..session import Notice, Step
 from ..text.events import VIEW_SEAT
 
@@ -100,6 +101,21 @@ class Source(ABC):
         """(the full final snapshot, kinds) when this source holds every hand of a finished
         game (the review needs them), else None."""
         return None
+
+    def game_to_keep(self) -> tuple[GameState, GameSetup] | None:
+        """The game a person may save under a name now (Save as…, Ctrl+S), with its setup;
+        None: nothing to save here. By default the finished game this source holds whole
+        (:meth:`finished_game`), its seats as the table named them."""
+        finished, view = self.finished_game(), self.view()
+        if finished is None or view is None:
+            return None
+        state = finished[0]
+        try:
+            seats = tuple(SeatConfig(name=n, kind=k) for n, k in zip(self.names, self.kinds, strict=True))
+            setup = GameSetup(rules=state.rules, seed=state.seed, seed_chosen=view.seed_chosen, seats=seats)
+        except ValueError:  # a name or level this terminal would not seat (pydantic's errors are ValueErrors)
+            return None
+        return state, setup
 
     def waiting_for(self) -> tuple[str, ...]:
         """The names of the other people the next round still waits for (results unseen)."""

@@ -101,6 +101,36 @@ async def test_a_whole_game_at_a_real_table(server, tmp_path):
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review", seconds=20)
 
 
+async def test_a_guest_saves_the_finished_game_of_a_table(server, tmp_path):
+    """Once the table's record came and was checked, Ctrl+S on the final standings keeps the
+    game in this terminal's own saves (the replay viewer and the review open it); before
+    that, and with no record, Save as is greyed, never silently ignored."""
+    from mexitrain.storage import load_save
+    from mexitrain.ui.screens.saves import SaveAsScreen
+
+    s = await server(setup())
+    app = host_app(s, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.source.state.connected and app.source.state.lobby is not None, "connected", seconds=20)
+        await pilot.press("ctrl+s")  # the host starts
+        await wait_for(pilot, lambda: isinstance(app.screen, GameScreen | RoundOverScreen), "the game", seconds=20)
+        assert app.check_action("save_as", ()) is False  # a game at a table is the host's to keep
+        await play_to_the_end(pilot, app)
+        record = app.source.state.record
+        app.source.state.record = None
+        assert app.check_action("save_as", ()) is None  # no record (an older table): greyed
+        app.source.state.record = record
+        assert app.check_action("save_as", ()) is True
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SaveAsScreen), "Save as", seconds=20)
+        await pilot.press(*"table", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen), "the standings again", seconds=20)
+    game = load_save(tmp_path / "client" / "saves" / "table.json")
+    assert game.state == s.state and game.state.over
+    assert [seat.name for seat in game.setup.seats] == ["Ann", "Cal"]
+    assert game.setup.seats[0].kind == "human" and not game.setup.seats[1].is_human
+
+
 async def test_a_refusal_from_the_real_server_is_said(server, tmp_path):
     from mexitrain.rules import Play
 

@@ -120,6 +120,40 @@ async def test_save_as_then_load_from_the_new_game_form():
     assert bad.read_text() == "not json at all"
 
 
+async def test_a_finished_game_is_saved_from_the_game_over_screen_and_opens_in_the_replay_viewer():
+    """Ctrl+S on the final standings keeps the game (its autosave is gone by then): Load…
+    opens it in the replay viewer, and ``mexitrain review`` reads it."""
+    from mexitrain.ui.screens import GameOverScreen, RoundOverScreen
+
+    app = MexitrainApp(table(RuleSet(set=6, rounds=1), seed=5, kinds=("random", "random")), speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(50):
+            await settle(pilot)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if isinstance(app.screen, RoundOverScreen):
+                await pilot.press("enter")
+        assert isinstance(app.screen, GameOverScreen)
+        assert app.check_action("save_as", ()) is True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveAsScreen)
+        await pilot.press(*"final", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        final, setup = app.snapshot, app.session.setup
+    game = load_save(root() / "saves" / "final.json")
+    assert game.state.over and game.state == final and game.setup == setup
+    app = MexitrainApp(None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        options = await _load_dialog(pilot)
+        index = next(i for i in range(options.option_count) if "final" in str(options.get_option_at_index(i).prompt))
+        options.highlighted = index
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.game.state == final
+
+
 async def _load_dialog(pilot) -> OptionList:
     """Ctrl+O on the new-game screen, once the saves are listed: the list."""
     app = pilot.app

@@ -23,6 +23,7 @@ from ..board import finished_round_view
 from ..cells import cells, fit, markup, plain
 from ..colours import seat_colour
 from ..widgets import ScoreSheet, domino
+from ..widgets.footer import FittingFooter
 
 
 def last_move(view: SeatView, names: tuple[str, ...], viewer: int | None = None) -> str:
@@ -156,6 +157,8 @@ class GameOverScreen(Screen[str]):
         Binding("a", "choose('again')", "Play again", id="over-again"),
         Binding("n", "choose('new')", "New game", id="over-new"),
         Binding("r", "review", "Review", tooltip="Value your decisions with the expert's search", id="over-review"),
+        # the app's Save as: the finished game, kept to replay or review later (Load… opens it)
+        Binding("ctrl+s", "app.save_as", "Save as", tooltip="Save this game under a name", id="over-save"),
         Binding("q,escape", "choose('quit')", "Quit", id="over-quit"),
     ]
 
@@ -221,7 +224,7 @@ class GameOverScreen(Screen[str]):
                 reveal = reveal_lines(view.revealed_seed, self.seal, view.seed_chosen)
                 if reveal:
                     yield Static(Content("\n").join([Content(line) for line in reveal]), id="seed-reveal")
-        yield Footer()
+        yield FittingFooter(id="footer", compact=True)  # its keys, the palette's key if room is left
 
     def watch_rematch(self, text: str) -> None:
         for label in self.query("#rematch"):
