@@ -52,6 +52,21 @@ async def wait_for(pilot: Pilot, condition, what: str, limit: int = 400, seconds
         pauses += 1
 
 
+async def to_the_final_standings(pilot: Pilot, limit: int = 50) -> None:
+    """A game of computer players only, played on: Enter on each round's results, until the
+    game-over screen shows (asserted)."""
+    from mexitrain.ui.screens import GameOverScreen, RoundOverScreen
+
+    app: MexitrainApp = pilot.app  # type: ignore[assignment]
+    for _ in range(limit):
+        await settle(pilot)
+        if isinstance(app.screen, GameOverScreen):
+            return
+        if isinstance(app.screen, RoundOverScreen):
+            await pilot.press("enter")
+    raise AssertionError(f"no final standings after {limit} screens")
+
+
 def board(app: MexitrainApp):
     screen = app.game_screen
     assert screen is not None

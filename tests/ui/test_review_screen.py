@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.pilot import settle, wait_for
+from support.pilot import to_the_final_standings, wait_for
 from support.tables import table
 from textual.app import App
 from textual.widgets import ProgressBar, Static
@@ -19,7 +19,7 @@ from mexitrain.rules.record import load_record, replay
 from mexitrain.storage import load_save
 from mexitrain.ui.app import MexitrainApp
 from mexitrain.ui.resources import stylesheet_path
-from mexitrain.ui.screens import GameOverScreen, RoundOverScreen
+from mexitrain.ui.screens import GameOverScreen
 from mexitrain.ui.screens.replay import ReplayScreen
 from mexitrain.ui.screens.review import PositionScreen, ReviewScreen
 
@@ -101,13 +101,7 @@ async def test_the_game_over_screen_opens_the_review():
     setup = table(RuleSet(set=6, rounds=1), seed=5, kinds=("random", "random", "random"), names=("Ann", "Bea", "Cal"))
     app = MexitrainApp(setup, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(50):
-            await settle(pilot)
-            if isinstance(app.screen, GameOverScreen):
-                break
-            if isinstance(app.screen, RoundOverScreen):
-                await pilot.press("enter")
-        assert isinstance(app.screen, GameOverScreen)
+        await to_the_final_standings(pilot)
         await pilot.press("r")
         await pilot.pause()
         review = app.screen

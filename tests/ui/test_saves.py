@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 from support.games import finished_game
-from support.pilot import game_app, human_move, play_until_screen_changes, settle, wait_for
+from support.pilot import (
+    game_app,
+    human_move,
+    play_until_screen_changes,
+    settle,
+    to_the_final_standings,
+    wait_for,
+)
 from support.tables import table
 from textual.widgets import OptionList, Static
 
@@ -123,17 +130,11 @@ async def test_save_as_then_load_from_the_new_game_form():
 async def test_a_finished_game_is_saved_from_the_game_over_screen_and_opens_in_the_replay_viewer():
     """Ctrl+S on the final standings keeps the game (its autosave is gone by then): Load…
     opens it in the replay viewer, and ``mexitrain review`` reads it."""
-    from mexitrain.ui.screens import GameOverScreen, RoundOverScreen
+    from mexitrain.ui.screens import GameOverScreen
 
     app = MexitrainApp(table(RuleSet(set=6, rounds=1), seed=5, kinds=("random", "random")), speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(50):
-            await settle(pilot)
-            if isinstance(app.screen, GameOverScreen):
-                break
-            if isinstance(app.screen, RoundOverScreen):
-                await pilot.press("enter")
-        assert isinstance(app.screen, GameOverScreen)
+        await to_the_final_standings(pilot)
         assert app.check_action("save_as", ()) is True
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -144,6 +145,7 @@ async def test_a_finished_game_is_saved_from_the_game_over_screen_and_opens_in_t
         final, setup = app.snapshot, app.session.setup
     game = load_save(root() / "saves" / "final.json")
     assert game.state.over and game.state == final and game.setup == setup
+    assert main(["review", str(root() / "saves" / "final.json"), "--budget", "2"]) == 0
     app = MexitrainApp(None, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
         options = await _load_dialog(pilot)
