@@ -14,7 +14,8 @@ runs (Host a table…). The game screen's moves become ``Intent``\\ s, the lobby
 ``StartGame``, the host's ``c`` a ``HandOver``, a round's results read a ``Seen``; the chat's
 ``w`` and ``r`` a ``Say``, the host's ``Ctrl+X`` a ``Remove``, and the table's ``Chat`` lines
 show on the lobby and the game screen (``v`` hides the others' here). A refusal is
-said as a local one; undo, save, load and replay are local-only and disabled here.
+said as a local one; undo, load and replay are local-only and disabled here, and Save as
+only once the game is over (the table's checked record: :meth:`NetworkTable.finished_game`).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ WATCH_NOTE = N_(
 
 NETWORK_NOTE = N_(
     "At a table on the network the host's server holds the game and saves it after every move: "
-    "undo, save, load and replay are not available here (they work in a local game). "
+    "undo, load and replay are not available here (they work in a local game), and save only "
+    "once the game is over (Ctrl+S on the final standings). "
     "c Hand over, for the host while a player is away (dimmed in the bar otherwise): that "
     "player's seat goes to a computer player until they come back."
 )
