@@ -25,6 +25,7 @@ CASES = {
     "ai_speed expert-v": ["--rounds", "2", "--levels", "expert-v", "--budget", "2", "--players", "2"],
     "rollout_speed": ["--players", "2", "--states", "2"],
     "review_speed": ["--players", "2", "--rounds", "1", "--budget", "2"],
+    "review_bias": ["--level", "greedy", "--decisions", "2", "--budget", "3", "--truth", "3"],
     "expert_regret": [
         "--positions", "2", "--deals", "3", "--budgets", "2", "--seeds", "1",
         "--win-points", "0,100", "--extra", "0,1",

@@ -8,11 +8,22 @@ values each one with the expert's rollouts: deals of the unseen tiles consistent
 view (:class:`~.knowledge.Sampler`), every move played on the same deals (common random
 numbers), then the planner plays every seat to the end of the round. A move's value is the
 seat's round score difference (the other sides' mean less its own, :class:`~.expert.Goal`
-without the game's win): in points. A decision's **cost** is the value of the best move
-less the value of the move chosen, clipped at 0.
+without the game's win): in points.
 
-Everything is pure and deterministic: the deals of decision ``i`` come from a generator
-seeded with the game's seed and ``i``. ``budget`` is the number of deals per decision (each
+A decision is valued in two stages, so that its cost is not the luck of the deals the best
+move was picked on (the best of several noisy means is too high on those deals:
+``benchmarks/review_bias.py``). First every move on ``budget`` deals, which names the best;
+when that is the move chosen, the decision cost nothing. Otherwise the best and the move
+chosen are valued again on ``budget`` other deals (on :data:`SETTLE` times as many when the
+difference is worth telling but not clear yet): their difference there is the decision's
+**cost** (clipped at 0), and their difference on its first ``budget`` deals its **gap** (an
+unbiased estimate, which may be below 0, whether the stage went on or not). A
+decision is **costly** when its cost is at least :data:`COSTLY` points and twice its
+standard error (the loss is clear); the highlights are the costliest of those. A round's
+points lost are its gaps summed (the noise of one decision cancels in the sum), clipped at 0.
+
+Everything is pure and deterministic: the deals of decision ``i`` come from generators
+seeded with the game's seed and ``i``. ``budget`` is the number of deals per stage (each
 move is rolled out once on each deal). Slow callers pass ``progress`` and ``cancelled``.
 
 The expert's search internals are being changed; this module uses them in one place,
@@ -40,8 +51,15 @@ DEFAULT_BUDGET = 48
 MAX_PLAYS = 4
 #: How many of the costliest decisions a review highlights.
 HIGHLIGHTS = 3
-#: A decision costing at least this many points is counted as costly in a round's summary.
+#: A decision costing at least this many points, and twice its standard error, is costly:
+#: counted so in a round's summary, and one of those the review may highlight.
 COSTLY = 2.0
+#: How many standard errors a costly decision's cost is at least (its loss is clear).
+CLEAR = 2.0
+#: A second stage whose gap is at least COSTLY but not clear yet grows to this many times
+#: the budget's deals, once, to settle it (a real mistake of 10 points is often not clear on
+#: 48 deals, and is on 192).
+SETTLE = 4
 #: Events of other seats told as "what followed" a highlighted decision, at most.
 FOLLOWED = 3
 
@@ -83,10 +101,20 @@ class Decision(_Frozen):
     seat: int
     chosen: Action
     best: Action
-    moves: tuple[Valued, ...]  # best first
-    cost: float  # points, >= 0
-    error: float  # standard error of best less chosen over the deals (0 when they are the same)
-    deals: int
+    moves: tuple[Valued, ...]  # best first (the first stage's values)
+    #: the best less the chosen on the second stage's first ``budget`` deals, in points (0
+    #: when the chosen move was the best): may be below 0, where the best was picked by the
+    #: deals' luck. Unbiased whether or not the stage went on (going on depends on it), so a
+    #: round's points lost sum it.
+    gap: float
+    cost: float  # the best less the chosen over all the second stage's deals, clipped at 0: points
+    error: float  # standard error of that over the second stage's deals (0: no second stage)
+    deals: int  # deals of the second stage (the first's, when there was none)
+
+    @property
+    def costly(self) -> bool:
+        """The decision clearly cost points: at least COSTLY, and CLEAR standard errors."""
+        return self.cost >= COSTLY and self.cost >= CLEAR * self.error
 
 
 class Highlight(_Frozen):
@@ -104,7 +132,7 @@ class RoundSummary(_Frozen):
     seat: int
     decisions: int
     costly: int
-    cost: float
+    cost: float  # the points lost: the decisions' gaps summed, clipped at 0
     score: int | None  # the seat's score of the round (None: unfinished)
     worst: int | None  # number of its costliest decision (None: no cost at all)
 
@@ -119,7 +147,8 @@ class Review(_Frozen):
 
     @property
     def total(self) -> float:
-        return sum(d.cost for d in self.decisions)
+        """The points lost in all: the rounds' points lost, summed."""
+        return round(sum(r.cost for r in self.rounds), 3)
 
 
 class Cancelled(Exception):
@@ -130,13 +159,13 @@ class Cancelled(Exception):
 # The one place that calls the expert's machinery
 # ---------------------------------------------------------------------------------------
 def value_moves(
-    position: SeatView, chosen: Action, deals: int, rng: random.Random
+    position: SeatView, chosen: Action, deals: int, rng: random.Random, only: Sequence[Action] | None = None
 ) -> tuple[list[Action], list[list[float]]]:
     """(the moves valued, each one's values on the same ``deals`` deals): the expert's
     candidates at ``position`` (the planner's best plays, the turn-ending choices) and
-    ``chosen``, each played on every deal of the unseen tiles, then the round played out by
-    the planner for every seat (the expert's rollouts). Values are the seat's round score
-    difference, in points."""
+    ``chosen`` (or the moves ``only``), each played on every deal of the unseen tiles, then
+    the round played out by the planner for every seat (the expert's rollouts). Values are
+    the seat's round score difference, in points."""
     from ..rules.core import check, step
     from ..rules.core.deal import permuted
     from . import playout as fast
@@ -144,11 +173,14 @@ def value_moves(
     from .knowledge import Sampler, lacking_values
     from .planner import DEFAULT_WEIGHTS, planner_decide
 
-    legal = view_legal_actions(position)
-    lacking = lacking_values(position)
-    base, reason, _score = planner_decide(position, position.seat, legal, lacking)
-    expert = ExpertPlayer(max_candidates=MAX_PLAYS)
-    moves = [a for a, _why in expert.candidates(position, legal, lacking, base, reason, DEFAULT_WEIGHTS)]
+    if only is None:
+        legal = view_legal_actions(position)
+        lacking = lacking_values(position)
+        base, reason, _score = planner_decide(position, position.seat, legal, lacking)
+        expert = ExpertPlayer(max_candidates=MAX_PLAYS)
+        moves = [a for a, _why in expert.candidates(position, legal, lacking, base, reason, DEFAULT_WEIGHTS)]
+    else:
+        moves = list(only)
     if chosen not in moves:
         moves.append(chosen)
     sampler = Sampler(position)
@@ -213,18 +245,29 @@ def decision_points(final: GameState, seats: Sequence[int]) -> list[_Point]:
 
 
 def value_decision(point: _Point, number: int, budget: int, seed: int) -> Decision:
-    """One decision valued on ``budget`` deals (deterministic: ``seed`` and the step)."""
+    """One decision valued in two stages of ``budget`` deals each (the module's docstring;
+    deterministic: ``seed`` and the step)."""
     position = view(point.state, point.seat)
-    rng = random.Random(f"review:{seed}:{point.step}")
-    moves, values = value_moves(position, point.chosen, max(2, budget), rng)
+    deals = max(2, budget)
+    moves, values = value_moves(position, point.chosen, deals, random.Random(f"review:{seed}:{point.step}"))
     means = [sum(v) / len(v) for v in values]
     order = sorted(range(len(moves)), key=lambda i: (-means[i], i))
     best = order[0]
-    chosen = moves.index(point.chosen)
-    diffs = [a - b for a, b in zip(values[best], values[chosen], strict=True)]
-    m = len(diffs)
-    mean = sum(diffs) / m
-    var = sum((d - mean) ** 2 for d in diffs) / (m - 1) if m > 1 else 0.0
+    mean = var = gap = 0.0
+    m = deals
+    if moves[best] != point.chosen:  # the best and the chosen again, on other deals
+        rng = random.Random(f"review-gap:{seed}:{point.step}")
+        diffs: list[float] = []
+        for more in (deals, (SETTLE - 1) * deals):
+            _moves, (better, mine) = value_moves(position, point.chosen, more, rng, only=(moves[best],))
+            diffs += [a - b for a, b in zip(better, mine, strict=True)]
+            m = len(diffs)
+            mean = sum(diffs) / m
+            var = sum((d - mean) ** 2 for d in diffs) / (m - 1)
+            if m == deals:
+                gap = mean  # the first ``deals`` only, whatever follows: what sums may add up
+            if mean < COSTLY or mean >= CLEAR * math.sqrt(var / m):
+                break  # no cost worth telling, or a clear one: settled
     return Decision(
         number=number,
         step=point.step,
@@ -234,6 +277,7 @@ def value_decision(point: _Point, number: int, budget: int, seed: int) -> Decisi
         chosen=point.chosen,
         best=moves[best],
         moves=tuple(Valued(action=moves[i], value=round(means[i], 3)) for i in order),
+        gap=round(gap, 3),
         cost=round(max(0.0, mean), 3),
         error=round(math.sqrt(var / m), 3),
         deals=m,
@@ -288,7 +332,7 @@ def review_game(
         decisions.append(value_decision(point, i + 1, budget, final.seed))
         if progress is not None:
             progress(i + 1, total)
-    worst = sorted((d for d in decisions if d.cost > 0), key=lambda d: (-d.cost, d.step))[:HIGHLIGHTS]
+    worst = sorted((d for d in decisions if d.costly), key=lambda d: (-d.cost, d.step))[:HIGHLIGHTS]
     by_step = {p.step: p for p in points}
     highlights = tuple(
         Highlight(
@@ -303,16 +347,16 @@ def review_game(
         for seat in seats:
             mine = [d for d in decisions if d.round == number and d.seat == seat]
             score = final.results[number - 1].scores[seat] if number <= len(final.results) else None
-            top = max(mine, key=lambda d: (d.cost, -d.step), default=None)
+            top = max((d for d in mine if d.costly), key=lambda d: (d.cost, -d.step), default=None)
             rounds.append(
                 RoundSummary(
                     round=number,
                     seat=seat,
                     decisions=len(mine),
-                    costly=sum(1 for d in mine if d.cost >= COSTLY),
-                    cost=round(sum(d.cost for d in mine), 3),
+                    costly=sum(1 for d in mine if d.costly),
+                    cost=round(max(0.0, sum(d.gap for d in mine)), 3),
                     score=score,
-                    worst=top.number if top is not None and top.cost > 0 else None,
+                    worst=None if top is None else top.number,
                 )
             )
     return Review(
@@ -329,6 +373,6 @@ def person_seats(kinds: Sequence[str]) -> tuple[int, ...]:
 
 
 __all__ = [
-    "COSTLY", "DEFAULT_BUDGET", "HIGHLIGHTS", "Cancelled", "Decision", "Facts", "Highlight", "Review",
+    "CLEAR", "COSTLY", "DEFAULT_BUDGET", "SETTLE", "HIGHLIGHTS", "Cancelled", "Decision", "Facts", "Highlight", "Review",
     "RoundSummary", "Valued", "decision_points", "person_seats", "review_game", "value_decision", "value_moves",
 ]

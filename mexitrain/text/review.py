@@ -221,5 +221,5 @@ def review_lines(review: Any, names: Sequence[str], players: int) -> list[str]:
         for i, h in enumerate(review.highlights, start=1):
             lines += ([""] if i > 1 else []) + highlight_lines(i, h, names, viewer, players)
     else:
-        lines.append(_("No decision cost anything: every move was as good as the best one found."))
+        lines.append(_("No decision was clearly costly: no move found was surely better than the one chosen."))
     return lines
