@@ -2,7 +2,7 @@
 
 Plays a Standard game (double-12, 13 rounds) with the planner in every seat, takes seat 0
 as the person's, and reviews its decisions (mexitrain.players.review.review_game) at the
-reduced default budget, or ``--budget N`` deals a decision. Prints the decisions, the time
+reduced default budget, or ``--budget N`` deals a stage of a decision. Prints the decisions, the time
 and the time per decision. ``--record FILE`` also writes the game as a record, for
 ``mexitrain review FILE``.
 
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=13)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="deals a decision")
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="deals a stage of a decision")
     parser.add_argument("--record", type=Path, help="also write the game as a record")
     args = parser.parse_args(argv)
 
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     took, cpu = time.perf_counter() - start, time.process_time() - cpu
     n = len(review.decisions)
     print(f"python {platform.python_version()}, {args.players} players, {args.rounds} rounds, seed {args.seed}")
-    print(f"budget {args.budget} deals a decision: {n} decisions reviewed in {took:.1f} s "
+    print(f"budget {args.budget} deals a stage: {n} decisions reviewed in {took:.1f} s "
           f"({1000 * took / max(1, n):.0f} ms a decision), {cpu:.1f} s of CPU; total cost {review.total:.1f} points")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{os.cpu_count()} cores, load average {load:.1f} at the end")

@@ -15,7 +15,7 @@ import sys
 from ..i18n import _
 from .args import UsageError, int_between, one_line
 
-#: The largest --budget (deals a decision): some 10 s a decision.
+#: The largest --budget (deals a stage): some 10 s a decision or more.
 MAX_REVIEW_BUDGET = 5000
 
 
@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=int_between(2, MAX_REVIEW_BUDGET),
         default=DEFAULT_BUDGET,
         metavar="N",
-        help=_("deals of the unseen tiles per decision: more is slower and more precise (default {n})").format(
+        help=_("deals of the unseen tiles in each of a decision's two stages: more is slower and more precise (default {n})").format(
             n=DEFAULT_BUDGET
         ),
     )
