@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import getpass
 import ipaddress
+import os
 import re
 import signal
 import socket
@@ -259,16 +260,24 @@ async def _headless(server, bind: str, port: int, level: str, say=_say) -> int:
     if not server.started:
         say(t.headless_start_line())
 
+    typed = bytearray()  # what came since the last newline (at most CONSOLE_LINE bytes kept)
+
     def enter() -> None:
+        # the descriptor itself, not sys.stdin's buffer: lines typed or pasted together all
+        # come in one read, and each is taken now (a buffer would hide the rest from the loop)
         try:
-            line = sys.stdin.readline()
+            chunk = os.read(sys.stdin.fileno(), 4096)
         except (OSError, ValueError):
-            line = ""
-        if not line:  # end of input: nobody will press Enter
+            chunk = b""
+        if not chunk:  # end of input: nobody will press Enter
             with contextlib.suppress(Exception):
                 loop.remove_reader(sys.stdin.fileno())
             return
-        server.start_game(level)
+        typed.extend(chunk)
+        *lines, rest = bytes(typed).split(b"\n")
+        typed[:] = rest[-CONSOLE_LINE:]
+        for line in lines:
+            command(line.decode("utf-8", "replace"), server, level, say)
 
     reading = False
     with contextlib.suppress(Exception):
@@ -295,6 +304,32 @@ async def _headless(server, bind: str, port: int, level: str, say=_say) -> int:
     elif status:
         say(t.stopped_line())
     return status
+
+
+#: What ``host --no-play``'s terminal takes besides Enter: ``remove N`` (French ``retirer N``).
+REMOVE_WORDS = ("remove", "retirer")
+#: The most bytes of a line not yet ended that ``host --no-play`` keeps (a longer one is no
+#: command: its end alone is read, and answered as what it is).
+CONSOLE_LINE = 256
+
+
+def command(line: str, server, level: str, say=_say) -> None:
+    """One line typed at ``host --no-play``'s terminal: Enter starts the game (when it has not
+    started), ``remove N`` removes the person of seat N (from 1; a computer player of
+    ``level`` takes the seat, the server's log line says so), anything else is answered with
+    what the terminal takes. Typed text is never echoed back."""
+    from ..text import net as t
+
+    words = line.split()
+    if not words:
+        server.start_game(level)
+        return
+    if len(words) == 2 and words[0].lower() in REMOVE_WORDS and words[1].isdigit() and len(words[1]) <= 3:
+        seat = int(words[1])
+        if not server.remove(seat - 1, level):
+            say(t.not_removed_line(seat))
+        return
+    say(t.console_help_line())
 
 
 def run(args: argparse.Namespace) -> int:

@@ -311,8 +311,22 @@ def other_addresses_line(addresses: Sequence[str]) -> str:
 def headless_start_line() -> str:
     return _(
         "The game starts when every seat is taken, or press Enter to start now "
-        "(open seats go to computer players). Ctrl+C closes the table."
+        "(open seats go to computer players). \"remove N\" and Enter removes the person of "
+        "seat N. Ctrl+C closes the table."
     )
+
+
+def console_help_line() -> str:
+    """``host --no-play``: what its terminal takes, said when a line is not one of those."""
+    return _(
+        "Enter starts the game; \"remove N\" removes the person of seat N from the table "
+        "(a computer player takes the seat); Ctrl+C closes the table."
+    )
+
+
+def not_removed_line(seat: int) -> str:
+    """``host --no-play``: ``remove N`` of a seat that no person holds."""
+    return _("Seat {seat} is not a person's: nobody was removed.").format(seat=seat)
 
 
 def joined_line(name: str, seat: int) -> str:

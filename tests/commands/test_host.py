@@ -85,3 +85,44 @@ def test_playing_host_runs_the_remote_screens_with_the_host_token(monkeypatch, t
     assert re.fullmatch(r"[A-Z]{6}", seen["code"])
     port = seen["address"].split(":")[1]
     assert seen["line"] == f"Others join with: mexitrain join 192.0.2.7:{port} {seen['code']}"
+
+
+class _Table:
+    """What ``host_command.command`` uses of a table server, and what it was asked."""
+
+    def __init__(self, removable: set[int]) -> None:
+        self.removable, self.asked = removable, []
+
+    def start_game(self, level: str) -> bool:
+        self.asked.append(("start", level))
+        return True
+
+    def remove(self, seat: int, level: str) -> bool:
+        self.asked.append(("remove", seat, level))
+        return seat in self.removable
+
+
+@pytest.mark.parametrize(
+    "line, asked, said",
+    [
+        ("\n", [("start", "expert")], []),
+        ("   \n", [("start", "expert")], []),
+        ("remove 2\n", [("remove", 1, "expert")], []),
+        ("REMOVE 2\n", [("remove", 1, "expert")], []),
+        ("retirer 2\n", [("remove", 1, "expert")], []),
+        ("remove 3\n", [("remove", 2, "expert")], ["Seat 3 is not a person's: nobody was removed."]),
+        ("remove 0\n", [("remove", -1, "expert")], ["Seat 0 is not a person's: nobody was removed."]),
+        ("remove two\n", [], ["help"]),
+        ("remove 99999999999\n", [], ["help"]),
+        ("remove\n", [], ["help"]),
+        ("start\n", [], ["help"]),
+        ("\x1b[2J remove 2\n", [], ["help"]),
+    ],
+)
+def test_a_line_at_the_terminal_of_a_table_without_a_seat(line, asked, said):
+    from mexitrain.text import net as t
+
+    table, lines = _Table({1}), []
+    host_command.command(line, table, "expert", lines.append)
+    assert table.asked == asked
+    assert lines == [t.console_help_line() if s == "help" else s for s in said]

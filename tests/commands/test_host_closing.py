@@ -114,3 +114,28 @@ async def test_ctrl_c_after_the_end_says_where_the_game_is_and_how_to_replay_it(
         await asyncio.wait_for(bot, 20)
     finally:
         _stop(proc)
+
+
+async def test_the_terminal_of_a_table_without_a_seat_removes_a_person(tmp_path: Path) -> None:
+    """``host --no-play`` has no screen with Ctrl+X: ``remove N`` and Enter at its terminal
+    removes the person of seat N (a computer takes the seat, their token stops working);
+    a seat no person holds, or another line, is answered in one line and changes nothing."""
+    proc = _host(tmp_path / "host")
+    try:
+        address, code = await _seated(proc)
+        guest = TableClient(address, code, "Ann", data_dir=tmp_path / "ann", backoff=FAST)
+        task = asyncio.create_task(guest.run(lambda m: None, lambda st: None))
+        await _line(proc, r"Ann sits in seat 1\.")
+        for typed in ("hello\n", "remove 2\n", "remove 1\n"):
+            proc.stdin.write(typed)
+        proc.stdin.flush()
+        assert (await _line(proc, r"^Enter starts the game; .remove N. removes")).string.count("\n") == 1
+        await _line(proc, r"^Seat 2 is not a person's: nobody was removed\.$")
+        await _line(proc, r"^Ann was removed from seat 1: a computer player takes it\.$")
+        fatal = await asyncio.wait_for(task, 20)
+        assert fatal is not None and fatal.code == "removed"
+        proc.stdin.write("\n")  # Enter: the game starts with computers in both seats
+        proc.stdin.flush()
+        await _line(proc, r"The game starts")
+    finally:
+        _stop(proc)
