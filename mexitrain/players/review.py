@@ -134,7 +134,7 @@ class RoundSummary(_Frozen):
     costly: int
     cost: float  # the points lost: the decisions' gaps summed, clipped at 0
     score: int | None  # the seat's score of the round (None: unfinished)
-    worst: int | None  # number of its costliest decision (None: no cost at all)
+    worst: int | None  # number of its costliest costly decision (None: none was costly)
 
 
 class Review(_Frozen):
@@ -373,6 +373,6 @@ def person_seats(kinds: Sequence[str]) -> tuple[int, ...]:
 
 
 __all__ = [
-    "CLEAR", "COSTLY", "DEFAULT_BUDGET", "SETTLE", "HIGHLIGHTS", "Cancelled", "Decision", "Facts", "Highlight", "Review",
-    "RoundSummary", "Valued", "decision_points", "person_seats", "review_game", "value_decision", "value_moves",
+    "CLEAR", "COSTLY", "DEFAULT_BUDGET", "HIGHLIGHTS", "SETTLE", "Cancelled", "Decision", "Facts", "Highlight",
+    "Review", "RoundSummary", "Valued", "decision_points", "person_seats", "review_game", "value_decision", "value_moves",
 ]
