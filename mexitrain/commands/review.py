@@ -1,4 +1,4 @@
-"""``mexitrain review FILE [--budget N] [--seat N]``: a finished game's decisions, valued.
+"""``mexitrain review FILE [--budget N] [--seat N] [--data-dir DIR]``: a finished game's decisions, valued.
 
 Reads what the replay viewer opens (a save file or a game record), reviews the people's
 decisions (every seat's when no person played; ``--seat`` one seat) with the expert's
@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from ..i18n import _
-from .args import UsageError, int_between, one_line
+from .args import UsageError, add_data_dir_argument, int_between, one_line
 
 #: The largest --budget (deals a stage): some 10 s a decision or more.
 MAX_REVIEW_BUDGET = 5000
@@ -32,6 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             n=DEFAULT_BUDGET
         ),
     )
+    # the data folder's saved language (``mexitrain --data-dir DIR review FILE`` as for any
+    # command with a data folder); FILE is read where it is named, never looked up in it
+    add_data_dir_argument(p)
     p.add_argument(
         "--seat",
         type=int_between(1, 8),

@@ -39,6 +39,14 @@ def test_in_french(capsys):
     assert "tuile" not in out.lower()
 
 
+def test_a_data_folder_given_before_the_command_speaks_its_saved_language(tmp_path, capsys):
+    (tmp_path / "settings.json").write_text('{"language": "fr"}', encoding="utf-8")
+    record = str(RECORDS / "set6-2p.json")
+    assert main(["--data-dir", str(tmp_path), "review", record, "--budget", "2", "--seat", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Examen de vos décisions") and captured.err == ""
+
+
 @pytest.mark.parametrize(
     "content",
     [b'{"format": "mexitrain-record", "version": 1', b"\xff\xfe not text", b"[]", b'{"format": "other"}'],
