@@ -29,22 +29,14 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "benchmarks"):  # the game, and review_speed's games
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
-from mexitrain.players import make_player  # noqa: E402
+from review_speed import play_game  # noqa: E402
+
 from mexitrain.players.review import DEFAULT_BUDGET, decision_points, value_decision, value_moves  # noqa: E402
-from mexitrain.rules import apply, make_rules, new_game, view  # noqa: E402
-
-
-def play_game(level: str, seed: int):
-    """A one-round 2-player game of ``level`` (seat 0) against the planner: the final snapshot."""
-    rules = make_rules("standard", {"rounds": "1"})
-    bots = [make_player(level, seed * 16), make_player("planner", seed * 16 + 1)]
-    state = new_game(rules, players=2, seed=seed)
-    while not state.over:
-        state = apply(state, bots[state.turn].choose(view(state, state.turn)))
-    return state
+from mexitrain.rules import view  # noqa: E402
 
 
 def means(values: list[list[float]]) -> list[float]:
@@ -68,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     seed = 0
     while len(cost) < args.decisions:
         seed += 1
-        final = play_game(args.level, seed)
+        final = play_game(2, 1, seed, (args.level, "planner"))
         for point in decision_points(final, [0]):
             if len(cost) == args.decisions:
                 break

@@ -30,10 +30,10 @@ from mexitrain.players.review import DEFAULT_BUDGET, review_game  # noqa: E402
 from mexitrain.rules import apply, make_rules, new_game, view  # noqa: E402
 
 
-def play_game(players: int, rounds: int, seed: int):
-    """A game of planners (the final snapshot)."""
+def play_game(players: int, rounds: int, seed: int, levels: tuple[str, ...] = ()):
+    """A Standard game of planners, or of ``levels`` seat by seat (the final snapshot)."""
     rules = make_rules("standard", {"rounds": str(rounds)})
-    bots = [make_player("planner", seed * 16 + i) for i in range(players)]
+    bots = [make_player(levels[i] if levels else "planner", seed * 16 + i) for i in range(players)]
     state = new_game(rules, players=players, seed=seed)
     while not state.over:
         state = apply(state, bots[state.turn].choose(view(state, state.turn)))

@@ -275,7 +275,8 @@ async def _headless(server, bind: str, port: int, level: str, say=_say) -> int:
             return
         typed.extend(chunk)
         *lines, rest = bytes(typed).split(b"\n")
-        typed[:] = rest[-CONSOLE_LINE:]
+        # a line past the bound is kept as a NUL alone until it ends: then it is no command
+        typed[:] = rest if len(rest) <= CONSOLE_LINE else b"\0"
         for line in lines:
             command(line.decode("utf-8", "replace"), server, level, say)
 
@@ -309,7 +310,7 @@ async def _headless(server, bind: str, port: int, level: str, say=_say) -> int:
 #: What ``host --no-play``'s terminal takes besides Enter: ``remove N`` (French ``retirer N``).
 REMOVE_WORDS = ("remove", "retirer")
 #: The most bytes of a line not yet ended that ``host --no-play`` keeps (a longer one is no
-#: command: its end alone is read, and answered as what it is).
+#: command: it is answered with what the terminal takes, whatever it ends with).
 CONSOLE_LINE = 256
 
 
@@ -320,7 +321,7 @@ def command(line: str, server, level: str, say=_say) -> None:
     what the terminal takes. Typed text is never echoed back."""
     from ..text import net as t
 
-    words = line.split()
+    words = line.split() if len(line) <= CONSOLE_LINE else ["\0"]  # past the bound: no command
     if not words:
         server.start_game(level)
         return

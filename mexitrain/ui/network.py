@@ -164,6 +164,10 @@ class NetworkTable(Source):
     def finished_game(self) -> tuple[Any, tuple[str, ...]] | None:
         return self.state.finished_game()
 
+    def _finished_here(self, screen: Screen) -> bool:
+        """The final standings are shown and the table's checked record came: Save as can keep it."""
+        return isinstance(screen, GameOverScreen) and self.finished_game() is not None
+
     def can_play_again(self) -> bool:
         if self.watching:
             return False  # a watcher has no seat to play again in
@@ -508,7 +512,7 @@ class NetworkTable(Source):
         if action == "save_as":  # the finished game, once its record came and was checked
             if not isinstance(screen, GameOverScreen):
                 return False
-            return True if self.finished_game() is not None else None
+            return True if self._finished_here(screen) else None
         if action in ("host_table", "join_table", "load_game", "open_replay", "new_game", "stats"):
             return False
         if self.watching and action in ("undo", "undo_why", "hand_over"):
@@ -537,7 +541,7 @@ class NetworkTable(Source):
         app, state = self.app, self.state
         if state.update is not None:
             yield SystemCommand(_("Score sheet"), _("Scores of every round so far"), app.action_scores)
-        if isinstance(screen, GameOverScreen) and self.finished_game() is not None:
+        if self._finished_here(screen):
             yield SystemCommand(_("Save game as…"), _("Save this game under a name (Ctrl+S)"), app.action_save_as)
         if state.host and state.waiting():
             yield SystemCommand(_("Hand over"), _("Hand the seat of a player who is away to a computer player"), app.action_hand_over)

@@ -117,6 +117,7 @@ class _Table:
         ("remove\n", [], ["help"]),
         ("start\n", [], ["help"]),
         ("\x1b[2J remove 2\n", [], ["help"]),
+        (" " * (host_command.CONSOLE_LINE + 1) + "remove 2\n", [], ["help"]),
     ],
 )
 def test_a_line_at_the_terminal_of_a_table_without_a_seat(line, asked, said):

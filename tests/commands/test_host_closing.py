@@ -16,6 +16,7 @@ from pathlib import Path
 
 from support.net import FAST, until
 
+from mexitrain.commands.host import CONSOLE_LINE
 from mexitrain.net.bot import play_bot
 from mexitrain.net.client import TableClient
 from mexitrain.net.protocol import Update
@@ -119,14 +120,15 @@ async def test_ctrl_c_after_the_end_says_where_the_game_is_and_how_to_replay_it(
 async def test_the_terminal_of_a_table_without_a_seat_removes_a_person(tmp_path: Path) -> None:
     """``host --no-play`` has no screen with Ctrl+X: ``remove N`` and Enter at its terminal
     removes the person of seat N (a computer takes the seat, their token stops working);
-    a seat no person holds, or another line, is answered in one line and changes nothing."""
+    a seat no person holds, or another line, is answered in one line and changes nothing; a
+    line past the bound (CONSOLE_LINE) is no command, whatever it ends with."""
     proc = _host(tmp_path / "host")
     try:
         address, code = await _seated(proc)
         guest = TableClient(address, code, "Ann", data_dir=tmp_path / "ann", backoff=FAST)
         task = asyncio.create_task(guest.run(lambda m: None, lambda st: None))
         await _line(proc, r"Ann sits in seat 1\.")
-        for typed in ("hello\n", "remove 2\n", "remove 1\n"):
+        for typed in (" " * (CONSOLE_LINE + 50) + "remove 1\n", "remove 2\n", "remove 1\n"):
             proc.stdin.write(typed)
         proc.stdin.flush()
         assert (await _line(proc, r"^Enter starts the game; .remove N. removes")).string.count("\n") == 1
