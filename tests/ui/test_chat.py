@@ -280,3 +280,26 @@ async def test_the_help_at_a_table_lists_the_chat_keys_and_a_reaction_reads_in_f
             await wait_for(pilot, lambda: "Bea ✦ toc toc" in shown(app), "the reaction in French")
     finally:
         set_language(before)
+
+
+async def test_a_person_removed_in_the_lobby_no_longer_sees_a_seat_there():
+    client = FakeClient()
+    app = app_at_table(client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+        client.link("connected")
+        client.say(welcome(seat=1, host=False))
+        client.say(lobby(open_seat=False))
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.lobby is not None, "the lobby")
+        screen = app.screen
+        assert screen.query_one("#lobby-seats").display and "· you" in str(screen.query_one("#lobby-seats").render())
+        client.say(Error(code="removed", fatal=True))
+        client.link("closed")
+        await wait_for(pilot, lambda: screen.over, "the link ended")
+        await pilot.pause()
+        assert not screen.query_one("#lobby-seats").display  # the last seats are not the table's any more
+        assert not screen.query_one("#lobby-seats-title").display
+        assert "no longer at this table" in str(screen.query_one("#lobby-wait").render())
+        assert "The host removed you from the table." in screen.link_text
+        await pilot.press("q")  # q leaves at once: nothing is left to keep
+        await wait_for(pilot, lambda: not app.is_running, "left the table")

@@ -41,12 +41,12 @@ KEY_WORDS = (
 )
 
 
-def seat_state(seat, you: int | None, linked: bool = True, over: bool = False) -> str:
+def seat_state(seat, you: int | None, linked: bool = True) -> str:
     """What a lobby seat is, in words: a person connected or away, a computer, or open.
-    ``linked`` False: this player's own link is down, whatever the last Lobby said of it
-    (retrying, or away once the link is ``over`` for good)."""
+    ``linked`` False: this player's own link is down (retrying), whatever the last Lobby
+    said of it. (Once the link has ended for good the seats are not shown.)"""
     if you is not None and seat.seat == you and seat.kind == "person" and not linked:
-        words = _("person · away") if over else own_seat_retrying()
+        words = own_seat_retrying()
     elif seat.kind == "open":
         words = _("open: waiting for a player")
     elif seat.kind == "computer":
@@ -62,7 +62,7 @@ def seat_state(seat, you: int | None, linked: bool = True, over: bool = False) -
     return words
 
 
-def seats_content(seats, you: int | None, linked: bool = True, over: bool = False) -> Content:
+def seats_content(seats, you: int | None, linked: bool = True) -> Content:
     """The seats, one a line: number, name (plain text, in its seat colour), state."""
     if not seats:
         return Content(_("Nobody has joined yet."))
@@ -74,7 +74,7 @@ def seats_content(seats, you: int | None, linked: bool = True, over: bool = Fals
             Content(f"{fit(label, 8)} ")
             + plain(fit(name, 20), f"b {seat_colour(seat.seat)}" if seat.kind != "open" else "dim")
             + Content("  ")
-            + plain(seat_state(seat, you, linked, over), "dim" if seat.kind == "open" else "")
+            + plain(seat_state(seat, you, linked), "dim" if seat.kind == "open" else "")
         )
     return Content("\n").join(lines)
 
@@ -140,7 +140,7 @@ class LobbyScreen(Screen[None]):
             yield Label(markup("[b]" + _("Play together") + "[/] · " + _("table {code}").format(code="$code"), code=self.code), id="lobby-title")
             yield Static("", id="lobby-rules", markup=False)
             yield Static("", id="lobby-join", markup=False)
-            yield Label("[b]" + _("Seats") + "[/]", classes="section")
+            yield Label("[b]" + _("Seats") + "[/]", classes="section", id="lobby-seats-title")
             yield Static("", id="lobby-seats")
             with Horizontal(id="lobby-host", classes="row"):
                 yield Label(_("Open seats become"), classes="field-label")
@@ -236,7 +236,7 @@ class LobbyScreen(Screen[None]):
         if self.is_attached and self.is_mounted:
             self._take_settings()
         seats = lobby.seats if lobby is not None else ()
-        self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you(), self.connected, self.over))
+        self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you(), self.connected))
         rules = ""
         if lobby is not None:
             r = lobby.rules
@@ -250,13 +250,19 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-rules", Static).update(rules)
         join = self.join_line if self.is_host and self.join_line else ""
         self.query_one("#lobby-join", Static).update(join)
-        self.query_one("#lobby-join").display = bool(join)
-        self.query_one("#lobby-host").display = self.is_host
+        self.query_one("#lobby-join").display = bool(join) and not self.over
+        # once the link has ended for good the last seats are not the table's any more (a
+        # person removed is not at it): neither they nor the host's settings are shown
+        for seats_part in self.query("#lobby-seats-title, #lobby-seats"):
+            seats_part.display = not self.over
+        self.query_one("#lobby-host").display = self.is_host and not self.over
         started = lobby is not None and lobby.started
-        self.query_one("#lobby-pace").display = self.is_host and not started
-        self.query_one("#lobby-absent-row").display = self.is_host and not started
-        if self.welcome is None or self.over:
-            wait = ""  # the line below says why (the net bar)
+        self.query_one("#lobby-pace").display = self.is_host and not started and not self.over
+        self.query_one("#lobby-absent-row").display = self.is_host and not started and not self.over
+        if self.over:  # the line below says why (the net bar)
+            wait = _("You are no longer at this table. q leaves it.")
+        elif self.welcome is None:
+            wait = ""
         elif self.is_host:
             open_seats = sum(1 for s in seats if s.kind == "open")
             wait = _("Start when everyone is here (Ctrl+S): the open seats go to computer players.") if open_seats else _("Every seat is taken: start the game (Ctrl+S).")
