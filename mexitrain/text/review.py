@@ -198,11 +198,12 @@ def round_line(summary: Any, names: Sequence[str], viewer: int | None, several: 
 
 
 def total_line(review: Any, names: Sequence[str], viewer: int | None) -> str:
-    """"142 decisions reviewed (64 deals each): 35.2 points lost in all"."""
+    """"142 decisions reviewed (64 deals a stage): 35.2 points lost in all" (a stage that
+    settles a close call takes more: docs/review.md)."""
     n = len(review.decisions)
     return ngettext(
-        "{n} decision reviewed ({deals} deals each): {points} lost in all.",
-        "{n} decisions reviewed ({deals} deals each): {points} lost in all.", n,
+        "{n} decision reviewed ({deals} deals a stage): {points} lost in all.",
+        "{n} decisions reviewed ({deals} deals a stage): {points} lost in all.", n,
     ).format(n=n, deals=review.budget, points=decimal_points(review.total))
 
 

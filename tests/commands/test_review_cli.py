@@ -26,7 +26,7 @@ def test_a_record_prints_a_line_per_round_and_the_costliest_decisions(capsys):
     assert out[0] == "Review of your decisions"
     rounds = [line for line in out if line.startswith("Round ") and ": " in line and "move" not in line]
     assert len(rounds) == 7  # a double-6 game: 7 rounds
-    assert "decisions reviewed (4 deals each)" in "\n".join(out)
+    assert "decisions reviewed (4 deals a stage)" in "\n".join(out)
     assert "The costliest decisions:" in out
     assert any(line.startswith("1. Round ") for line in out)
     assert any(line.startswith("Better: ") for line in out)

@@ -18,6 +18,7 @@ from mexitrain.rules import RuleSet
 from mexitrain.rules.record import load_record, replay
 from mexitrain.storage import load_save
 from mexitrain.ui.app import MexitrainApp
+from mexitrain.ui.lang import translate_bindings
 from mexitrain.ui.resources import stylesheet_path
 from mexitrain.ui.screens import GameOverScreen
 from mexitrain.ui.screens.replay import ReplayScreen
@@ -33,7 +34,8 @@ def _final():
 
 
 class ReviewApp(App[None]):
-    """The review screen alone, on the game's stylesheet."""
+    """The review screen alone, on the game's stylesheet, its keys in the player's language
+    (as the game's app pushes every screen)."""
 
     CSS_PATH = str(stylesheet_path())
 
@@ -42,7 +44,9 @@ class ReviewApp(App[None]):
         self.factory = screen_factory
 
     def on_mount(self) -> None:
-        self.push_screen(self.factory())
+        screen = self.factory()
+        translate_bindings(screen)
+        self.push_screen(screen)
 
 
 @pytest.fixture(autouse=True)
