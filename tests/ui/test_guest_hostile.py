@@ -187,9 +187,8 @@ async def test_an_unreadable_message_says_why_and_disconnected():
         await wait_for(pilot, lambda: bar(app) == expected, "the reason")
         assert isinstance(app.screen, LobbyScreen)
         wait = str(app.screen.query_one("#lobby-wait").render())
-        assert "Waiting for the host" not in wait
-        seats = str(app.screen.query_one("#lobby-seats").render())
-        assert "away · you" in seats and "retrying" not in seats  # over: nothing is tried again
+        assert "Waiting for the host" not in wait and "no longer at this table" in wait
+        assert not app.screen.query_one("#lobby-seats").display  # over: the last seats are not the table's
 
 
 async def test_a_link_that_ends_says_why():
