@@ -54,6 +54,14 @@ async def at_game(pilot, app, client) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen")
 
 
+async def in_the_lobby_as_a_guest(pilot, client) -> None:
+    """The client's link up, a guest's welcome at seat 1 and a lobby with no open seat."""
+    await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
+    client.link("connected")
+    client.say(welcome(seat=1, host=False))
+    client.say(lobby(open_seat=False))
+
+
 async def test_typing_a_line_at_a_table_shows_it_on_the_other_seat_over_a_real_table(tmp_path):
     setup = GameSetup(
         rules=RuleSet(set=6, rounds=1), seed=7,
@@ -182,10 +190,7 @@ async def test_not_the_host_no_remove_and_a_host_without_a_seat_does_not_chat():
     client = FakeClient()
     app = app_at_table(client)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
-        client.link("connected")
-        client.say(welcome(seat=1, host=False))
-        client.say(lobby(open_seat=False))
+        await in_the_lobby_as_a_guest(pilot, client)
         await pilot.pause()
         assert app.check_action("remove_player", ()) is False
         assert app.check_action("chat_say", ()) is True
@@ -286,10 +291,7 @@ async def test_a_person_removed_in_the_lobby_no_longer_sees_a_seat_there():
     client = FakeClient()
     app = app_at_table(client)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: client.running.is_set(), "the client runs")
-        client.link("connected")
-        client.say(welcome(seat=1, host=False))
-        client.say(lobby(open_seat=False))
+        await in_the_lobby_as_a_guest(pilot, client)
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.lobby is not None, "the lobby")
         screen = app.screen
         assert screen.query_one("#lobby-seats").display and "· you" in str(screen.query_one("#lobby-seats").render())
