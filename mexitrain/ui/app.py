@@ -73,7 +73,14 @@ from .screens import (
     ScoreScreen,
 )
 from .source import Source
-from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, real_client
+from .table_link import (
+    ClientEnded,
+    ClientFactory,
+    LinkChanged,
+    ServerSaid,
+    UpdateWaiting,
+    real_client,
+)
 from .textual_compat import add_notice, guard_output, own_bindings, withdraw_notices
 
 if TYPE_CHECKING:
@@ -493,6 +500,9 @@ class MexitrainApp(App[None]):
         await self.source.receive(message)
 
     async def on_server_said(self, message: ServerSaid) -> None:
+        await self.source.receive(message)
+
+    async def on_update_waiting(self, message: UpdateWaiting) -> None:
         await self.source.receive(message)
 
     async def on_link_changed(self, message: LinkChanged) -> None:

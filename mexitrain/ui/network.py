@@ -61,7 +61,7 @@ from .network_state import NetworkState, TableRequest, board_update, forced_noti
 from .screens import GameOverScreen, QuitScreen, RoundOverScreen, ScoreScreen
 from .screens.lobby import LobbyScreen
 from .source import Source
-from .table_link import ClientEnded, ClientFactory, LinkChanged, ServerSaid, relay
+from .table_link import ClientEnded, ClientFactory, LinkChanged, Relay, ServerSaid, UpdateWaiting
 from .textual_compat import add_notice, notices, withdraw_notices
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ class NetworkTable(Source):
         self.lobby_screen: LobbyScreen | None = None
         self.client: Any = None
         self._client_factory = client_factory
+        self._relay: Relay | None = None  # runs the client; the one update waiting for us
         self._clock: Any = None  # the one-second timer of the away clocks and the link's countdown
         self._error_notice: Notification | None = None  # the table's error pop-up shown last
         self._errors_meanwhile = 0  # the errors that came while it was up
@@ -208,7 +209,8 @@ class NetworkTable(Source):
         self.lobby_screen = LobbyScreen(self.request.code, join_line=self.request.join_line, level=self.state.level)
         await app.goto(self.lobby_screen)
         self.client = self._client_factory(self.request, app.root)
-        app.run_worker(relay(self.client, app.post_message), group="net", exclusive=True, exit_on_error=False)
+        self._relay = Relay(self.client, app.post_message)
+        app.run_worker(self._relay.run(), group="net", exclusive=True, exit_on_error=False)
         self._clock = app.set_interval(1.0, self._tick, name="table-clock")
 
     async def stop(self) -> None:
@@ -235,6 +237,10 @@ class NetworkTable(Source):
     async def receive(self, message: Any) -> None:
         if isinstance(message, ServerSaid):
             await self._server_said(message)
+        elif isinstance(message, UpdateWaiting):  # the latest update, if a newer one came meanwhile
+            update = self._relay.take() if self._relay is not None else None
+            if update is not None:
+                await self._server_said(ServerSaid(update))
         elif isinstance(message, LinkChanged):
             self.state.link, self.state.link_at = message.status, self.app.clock()
             self._show_lobby()
