@@ -52,20 +52,18 @@ class OpenDouble(BaseModel):
     blocks: bool = False
 
 
-class SeatView(BaseModel):
-    """The game as seat ``seat`` sees it. Computer players and a seat's screen get only this.
-
-    Besides what the seat may know, the view holds the facts a screen needs, worked out once
-    by the core when the view is made (issue 33): ``legal`` (this seat's moves now),
-    ``forced`` (the one move left, when it is a marker or a pass), ``doubles`` (which open
-    doubles block and whether each can still be satisfied) and ``knock`` (the seat the last
-    move left with one tile). A mark event's ``train`` says whose train the marker went on.
-    None of them tells more than the view already does: legality depends only on what the
-    seat can see."""
+class PublicView(BaseModel):
+    """What every seat sees alike, and all that someone watching sees: each hand's size, the
+    boneyard's size, the trains and markers, the station, whose turn it is and where that
+    turn stands, the move log (as the holder of the view may see it: a seat sees its own
+    draws), the finished rounds with their leftover hands (public once a round is scored) and
+    the score sheet, the fair deal's seal (and the seed once the game is over), and the core's
+    facts a screen reads: the open doubles and the knock. No field here holds a tile of a
+    hidden hand or of the boneyard, nor the seed while the game runs. :class:`SeatView` adds
+    a seat's own; :class:`OnlookerView` adds nothing."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    seat: int
     rules: RuleSet
     players: int
     round: int
@@ -74,20 +72,17 @@ class SeatView(BaseModel):
     first_seat: int
     turn: int
     phase: Phase
-    hand: tuple[Tile, ...]
-    hands: tuple[tuple[Tile, ...] | None, ...]  # own hand; every hand with open_hands
     hand_sizes: tuple[int, ...]
     boneyard_size: int
     trains: tuple[Train, ...]
     mexican_starter: int | None
     double_line: tuple[int, int] | None
-    drawn: Tile | None  # only the seat's own drawn tile
     swan_pos: int | None
     chain_right: tuple[bool, ...]
     opening_queue: tuple[int, ...]
     failed: tuple[bool, ...]
     idle_turns: int
-    events: tuple[Event, ...]  # this round; others' draws without their tile
+    events: tuple[Event, ...]  # this round; the draws of others (a watcher: every draw) without their tile
     results: tuple[PublicRound, ...]
     # the events of the round just finished (results[-1]), hidden as ``events`` is
     last_round_events: tuple[Event, ...] = ()
@@ -101,14 +96,32 @@ class SeatView(BaseModel):
     #: The game's seed, revealed once the game is over; None while it runs (nothing in a
     #: running game's view tells the seed or anything that follows from it).
     revealed_seed: int | None = None
-    #: This seat's legal actions now, in the core's order; () when it is not its turn.
-    legal: tuple[Action, ...] = ()
-    #: The only move left to this seat when it is a marker or a pass (made by itself), else None.
-    forced: Action | None = None
     #: Every double at the end of a line, in line order, as the core judges it (§6).
     doubles: tuple[OpenDouble, ...] = ()
     #: The seat whose last move left it with one tile (it knocks, §5.4), else None.
     knock: int | None = None
+
+
+class SeatView(PublicView):
+    """The game as seat ``seat`` sees it. Computer players and a seat's screen get only this:
+    what every seat sees (:class:`PublicView`) and the seat's own below.
+
+    Besides what the seat may know, the view holds the facts a screen needs, worked out once
+    by the core when the view is made (issue 33): ``legal`` (this seat's moves now),
+    ``forced`` (the one move left, when it is a marker or a pass), ``doubles`` (which open
+    doubles block and whether each can still be satisfied) and ``knock`` (the seat the last
+    move left with one tile). A mark event's ``train`` says whose train the marker went on.
+    None of them tells more than the view already does: legality depends only on what the
+    seat can see."""
+
+    seat: int
+    hand: tuple[Tile, ...]
+    hands: tuple[tuple[Tile, ...] | None, ...]  # own hand; every hand with open_hands
+    drawn: Tile | None  # only the seat's own drawn tile
+    #: This seat's legal actions now, in the core's order; () when it is not its turn.
+    legal: tuple[Action, ...] = ()
+    #: The only move left to this seat when it is a marker or a pass (made by itself), else None.
+    forced: Action | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -322,49 +335,12 @@ def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
 # -- an onlooker (issue #35: a spectator at a table) ---------------------------------------------
 
 
-class OnlookerView(BaseModel):
+class OnlookerView(PublicView):
     """The game as someone who watches it sees it: no seat, so no hand at all (not even with
     ``open_hands``: a watcher is not at the table), no drawn tile, no legal move. Hidden
-    information as a type: the fields below are every one it has; none of them holds a tile of
-    a hand or of the boneyard, nor the seed while the game runs.
-
-    It keeps what every seat sees alike (:func:`public_part` of any seat's view is this view):
-    each hand's size, the boneyard's size, the trains and markers, the station, whose turn it
-    is and where that turn stands, the move log with every draw hidden (who drew, never what),
-    the finished rounds with their leftover hands (public once a round is scored, as every seat
-    sees them) and the score sheet, the fair deal's seal (and the seed once the game is over,
-    as every seat is told it then), and the core's facts a screen reads: the open doubles
-    (which block, which one the seat to move follows) and the knock."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    rules: RuleSet
-    players: int
-    round: int
-    engine: int
-    engine_seat: int | None
-    first_seat: int
-    turn: int
-    phase: Phase
-    hand_sizes: tuple[int, ...]
-    boneyard_size: int
-    trains: tuple[Train, ...]
-    mexican_starter: int | None
-    double_line: tuple[int, int] | None
-    swan_pos: int | None
-    chain_right: tuple[bool, ...]
-    opening_queue: tuple[int, ...]
-    failed: tuple[bool, ...]
-    idle_turns: int
-    events: tuple[Event, ...]  # this round; every draw without its tile
-    results: tuple[PublicRound, ...]
-    last_round_events: tuple[Event, ...] = ()  # the round just finished, hidden as ``events``
-    winners: tuple[int, ...]
-    seal: str = ""
-    seed_chosen: bool = False
-    revealed_seed: int | None = None  # once the game is over, as every seat is told it
-    doubles: tuple[OpenDouble, ...] = ()
-    knock: int | None = None
+    information as a type: its fields are :class:`PublicView`'s, every one, and it adds none;
+    none of them holds a tile of a hand or of the boneyard, nor the seed while the game runs.
+    :func:`public_part` of any seat's view is this view (every draw hidden)."""
 
     @property
     def over(self) -> bool:
