@@ -295,40 +295,48 @@ def view(state: GameState, seat: int, chosen: bool = False) -> SeatView:
     open_hands = state.rules.open_hands
     hands = tuple(h if (open_hands or i == seat) else None for i, h in enumerate(state.hands))
     # Every value comes from a valid snapshot, so the view is built without re-validation.
-    return construct(
-        SeatView,
-        dict(
-            seat=seat,
-            rules=state.rules,
-            players=state.players,
-            round=state.round,
-            engine=state.engine,
-            engine_seat=state.engine_seat,
-            first_seat=state.first_seat,
-            turn=state.turn,
-            phase=state.phase,
-            hand=state.hands[seat],
-            hands=hands,
-            hand_sizes=state.hand_sizes,
-            boneyard_size=len(state.boneyard),
-            trains=state.trains,
-            mexican_starter=state.mexican_starter,
-            double_line=state.double_line,
-            drawn=state.drawn if state.turn == seat else None,
-            swan_pos=state.swan_pos,
-            chain_right=state.chain_right,
-            opening_queue=state.opening_queue,
-            failed=state.failed,
-            idle_turns=state.idle_turns,
-            events=_hide(state.events, seat, open_hands),
-            results=_PUBLIC_ROUNDS.memo(state.results, lambda: _public_rounds(state.results)),
-            winners=state.winners,
-            last_round_events=_last_round_events(state.results, seat, open_hands),
-            seal=_SEALS.memo(state.seed, lambda: seal(state.seed) if keyed(state.seed) else ""),
-            seed_chosen=chosen,
-            revealed_seed=state.seed if state.phase == "game_over" else None,
-            **_facts(state, seat),
-        ),
+    values = _public(state, chosen, _hide(state.events, seat, open_hands),
+                     _last_round_events(state.results, seat, open_hands))
+    values.update(
+        seat=seat,
+        hand=state.hands[seat],
+        hands=hands,
+        drawn=state.drawn if state.turn == seat else None,
+        **_facts(state, seat),
+    )
+    return construct(SeatView, values)
+
+
+def _public(state: GameState, chosen: bool, events: tuple[Event, ...], last_round_events: tuple[Event, ...]) -> dict:
+    """The values of :class:`PublicView` that every view of ``state`` shares, with this
+    round's and the last round's ``events`` as the viewer may see them (the core's facts,
+    ``doubles`` and ``knock``, are the caller's to add)."""
+    return dict(
+        rules=state.rules,
+        players=state.players,
+        round=state.round,
+        engine=state.engine,
+        engine_seat=state.engine_seat,
+        first_seat=state.first_seat,
+        turn=state.turn,
+        phase=state.phase,
+        hand_sizes=state.hand_sizes,
+        boneyard_size=len(state.boneyard),
+        trains=state.trains,
+        mexican_starter=state.mexican_starter,
+        double_line=state.double_line,
+        swan_pos=state.swan_pos,
+        chain_right=state.chain_right,
+        opening_queue=state.opening_queue,
+        failed=state.failed,
+        idle_turns=state.idle_turns,
+        events=events,
+        results=_PUBLIC_ROUNDS.memo(state.results, lambda: _public_rounds(state.results)),
+        last_round_events=last_round_events,
+        winners=state.winners,
+        seal=_SEALS.memo(state.seed, lambda: seal(state.seed) if keyed(state.seed) else ""),
+        seed_chosen=chosen,
+        revealed_seed=state.seed if state.phase == "game_over" else None,
     )
 
 
@@ -377,38 +385,9 @@ def onlooker(state: GameState, chosen: bool = False) -> OnlookerView:
     last_round: tuple[Event, ...] = ()
     if state.results:
         last_round = tuple([_seen_by(e, _NOBODY) for e in state.results[-1].events])
-    return construct(
-        OnlookerView,
-        dict(
-            rules=state.rules,
-            players=state.players,
-            round=state.round,
-            engine=state.engine,
-            engine_seat=state.engine_seat,
-            first_seat=state.first_seat,
-            turn=state.turn,
-            phase=state.phase,
-            hand_sizes=state.hand_sizes,
-            boneyard_size=len(state.boneyard),
-            trains=state.trains,
-            mexican_starter=state.mexican_starter,
-            double_line=state.double_line,
-            swan_pos=state.swan_pos,
-            chain_right=state.chain_right,
-            opening_queue=state.opening_queue,
-            failed=state.failed,
-            idle_turns=state.idle_turns,
-            events=_hide_all(state.events),
-            results=_PUBLIC_ROUNDS.memo(state.results, lambda: _public_rounds(state.results)),
-            last_round_events=last_round,
-            winners=state.winners,
-            seal=_SEALS.memo(state.seed, lambda: seal(state.seed) if keyed(state.seed) else ""),
-            seed_chosen=chosen,
-            revealed_seed=state.seed if state.phase == "game_over" else None,
-            doubles=_doubles(state),
-            knock=_knock(state),
-        ),
-    )
+    values = _public(state, chosen, _hide_all(state.events), last_round)
+    values.update(doubles=_doubles(state), knock=_knock(state))
+    return construct(OnlookerView, values)
 
 
 def public_part(v: SeatView) -> OnlookerView:
