@@ -13,8 +13,10 @@ or a watcher's :class:`~mexitrain.net.protocol.Onlooker`) waits for the app at a
 newer one takes its place (:class:`UpdateWaiting`, :meth:`Relay.take`). Each update holds the
 whole view, so the screen loses nothing but positions it could not have drawn in time; the app
 works out what happened between two updates it took (a knock, a round's end) as it does after
-a reconnection. So a host that sends updates faster than the guest can draw them (a flood)
-costs the guest one waiting update, never a queue that grows.
+a reconnection. A message that came between the two may then be read after the newer update,
+which changes nothing: no other message tells the game's position. So a host that sends
+updates faster than the guest can draw them (a flood) costs the guest one waiting update,
+never a queue that grows.
 """
 
 from __future__ import annotations
@@ -85,11 +87,6 @@ class Relay:
             return
         old = self._waiting
         if old is None:
-            self._waiting = msg
-            self.post(UpdateWaiting())
-            return
-        if type(old) is not type(msg):  # never from one table: keep both, in order
-            self.post(ServerSaid(self.take()))
             self._waiting = msg
             self.post(UpdateWaiting())
             return
