@@ -6,8 +6,9 @@ the review does (:func:`mexitrain.players.review.value_decision`, ``--budget`` d
 stage). Prints, as means a decision with their standard errors: the cost in one stage (the
 best move's value less the chosen move's on the deals the best was picked on: the review
 before 2026-12-07), the review's cost (its second stage's gap, clipped at 0) and its gap (not
-clipped), the share of decisions it calls costly, and the gap, on ``--truth`` other deals,
-between the move the review named best and the move chosen (0 where they are the same).
+clipped), the share of decisions it calls costly, the cost counted only where it is costly
+(what a round's points lost add up), and the gap, on ``--truth`` other deals, between the move
+the review named best and the move chosen (0 where they are the same).
 
 The best of several noisy means, measured on the deals it was picked on, is too high on
 average; this shows by how much, for a player that chooses well (the expert) and one that
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth", type=int, default=400, help="deals a decision, to compare with")
     args = parser.parse_args(argv)
 
-    one, cost, gap, costly, truth = [], [], [], [], []
+    one, cost, gap, costly, counted, truth = [], [], [], [], [], []
     seed = 0
     while len(cost) < args.decisions:
         seed += 1
@@ -70,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             cost.append(d.cost)
             gap.append(d.gap)
             costly.append(100.0 if d.costly else 0.0)
+            counted.append(d.cost if d.costly else 0.0)
             if d.best == d.chosen:
                 truth.append(0.0)
                 continue
@@ -82,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     print(line(f"the review's cost ({args.budget} deals a stage)", cost))
     print(line("the review's gap (not clipped at 0)", gap))
     print(line("decisions called costly, %", costly))
+    print(line("the cost of the costly ones (0 elsewhere)", counted))
     print(line(f"the gap to the same best move at {args.truth} other deals", truth))
     return 0
 

@@ -20,7 +20,9 @@ difference is worth telling but not clear yet): their difference there is the de
 unbiased estimate, which may be below 0, whether the stage went on or not). A
 decision is **costly** when its cost is at least :data:`COSTLY` points and twice its
 standard error (the loss is clear); the highlights are the costliest of those. A round's
-points lost are its gaps summed (the noise of one decision cancels in the sum), clipped at 0.
+points lost are the costs of its costly decisions, summed: clear losses only, so that a
+round line never says fewer points than the decisions it counts as costly (a sum of every
+decision's gap, noisy, could say 0 beside a costly decision of 10).
 
 Everything is pure and deterministic: the deals of decision ``i`` come from generators
 seeded with the game's seed and ``i``. ``budget`` is the number of deals per stage (each
@@ -104,8 +106,8 @@ class Decision(_Frozen):
     moves: tuple[Valued, ...]  # best first (the first stage's values)
     #: the best less the chosen on the second stage's first ``budget`` deals, in points (0
     #: when the chosen move was the best): may be below 0, where the best was picked by the
-    #: deals' luck. Unbiased whether or not the stage went on (going on depends on it), so a
-    #: round's points lost sum it.
+    #: deals' luck. Unbiased whether or not the stage went on (going on depends on it):
+    #: ``benchmarks/review_bias.py`` reads it.
     gap: float
     cost: float  # the best less the chosen over all the second stage's deals, clipped at 0: points
     error: float  # standard error of that over the second stage's deals (0: no second stage)
@@ -132,7 +134,7 @@ class RoundSummary(_Frozen):
     seat: int
     decisions: int
     costly: int
-    cost: float  # the points lost: the decisions' gaps summed, clipped at 0
+    cost: float  # the points lost: the costs of its costly decisions, summed
     score: int | None  # the seat's score of the round (None: unfinished)
     worst: int | None  # number of its costliest costly decision (None: none was costly)
 
@@ -354,7 +356,7 @@ def review_game(
                     seat=seat,
                     decisions=len(mine),
                     costly=sum(1 for d in mine if d.costly),
-                    cost=round(max(0.0, sum(d.gap for d in mine)), 3),
+                    cost=round(sum(d.cost for d in mine if d.costly), 3),
                     score=score,
                     worst=None if top is None else top.number,
                 )

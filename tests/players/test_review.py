@@ -107,10 +107,12 @@ def test_the_three_costliest_and_a_line_per_round():
     assert [h.decision.cost for h in review.highlights] == sorted((d.cost for d in costly), reverse=True)[:3]
     assert [r.round for r in review.rounds] == list(range(1, len(final.results) + 1))
     assert sum(r.decisions for r in review.rounds) == len(review.decisions)
-    for r in review.rounds:  # the points lost: the gaps summed (noise cancels), never below 0
+    for r in review.rounds:  # the points lost: the costly decisions' costs, summed
         mine = [d for d in review.decisions if d.round == r.round]
-        assert r.cost == pytest.approx(max(0.0, sum(d.gap for d in mine)), abs=0.01)
+        assert r.cost == pytest.approx(sum(d.cost for d in mine if d.costly), abs=0.01)
         assert r.costly == sum(d.costly for d in mine)
+        # a round line never says fewer points lost than its costliest costly decision
+        assert r.cost >= max((d.cost for d in mine if d.costly), default=0.0)
     assert review.total == pytest.approx(sum(r.cost for r in review.rounds), abs=0.01)
 
 
