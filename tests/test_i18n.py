@@ -199,6 +199,24 @@ def test_decimal_points_singular_below_two_in_french(french) -> None:
     assert basics.decimal_points(-1.1, signed=True) == "-1.1 points"
 
 
+#: French words that would give a named person a gender ("Bea a été retiré", "absent depuis").
+#: ("partie" is the game, so only "parti" counts.)
+GENDERED = re.compile(r"\b(retirée?|parti|revenue?|déconnectée?|absente?|arrivée?|assise?|prête?)\b")
+
+
+def test_french_lines_about_a_named_person_do_not_guess_their_gender() -> None:
+    """A name is any player's: a French line that holds one never agrees a word with it."""
+    po = polib.pofile(str(i18n.LOCALE_DIR / "fr.po"))
+    found = [
+        text
+        for e in po
+        if not e.obsolete
+        for text in [e.msgstr, *e.msgstr_plural.values()]
+        if "{name}" in text and GENDERED.search(text)
+    ]
+    assert found == []
+
+
 def test_no_tuile_in_the_french_catalogue() -> None:
     """The French leaflet calls the pieces *dominos*, never *tuiles*."""
     po = polib.pofile(str(i18n.LOCALE_DIR / "fr.po"))
