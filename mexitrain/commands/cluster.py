@@ -118,7 +118,10 @@ def _client(distributed, where: Cluster) -> Iterator:
             cluster = distributed.LocalCluster(
                 n_workers=where.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                 # its HTTP server (health, a dashboard with bokeh) on a free port of this machine
-                dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
+                # its processes log nothing below CRITICAL: a worker whose scheduler stopped
+                # first (Ctrl+C) logs its heartbeat's failure as an ERROR with a traceback;
+                # what goes wrong in a game reaches this command through its future
+                dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL,
             )
         with cluster, distributed.Client(cluster) as client:
             yield client
