@@ -98,9 +98,7 @@ def paired(new_path: str, old_path: str, new: str | tuple[str, ...] = NEW, old: 
     a = [r["win_credit"][s] for r, _, s in pairs]
     b = [o["win_credit"][s] for _, o, s in pairs]
     d = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else math.inf
-    half = 1.96 * sd / math.sqrt(n)
+    mean, half = _mean_half(d)
     same = sum(r["round_scores"] == o["round_scores"] for r, o, _ in pairs)
     pa = sum(_ahead(r, s) for r, _, s in pairs) / n
     pb = sum(_ahead(o, s) for _, o, s in pairs) / n
@@ -112,29 +110,34 @@ def paired(new_path: str, old_path: str, new: str | tuple[str, ...] = NEW, old: 
         won = sum(x > 0 for x in d)
         lost = sum(x < 0 for x in d)
         print(f"in the {n - same} different games: {won} won where {old_name} lost (or more of a shared win), {lost} the other way")
-    ahead = [_ahead(r, s) - _ahead(o, s) for r, o, s in pairs]
-    mean_p = sum(ahead) / n
-    sd_p = math.sqrt(sum((x - mean_p) ** 2 for x in ahead) / (n - 1)) if n > 1 else math.inf
-    half_p = 1.96 * sd_p / math.sqrt(n)
+    mean_p, half_p = _mean_half([_ahead(r, s) - _ahead(o, s) for r, o, s in pairs])
     print(f"paired difference in points a round: {mean_p:+.2f} [{mean_p - half_p:+.2f}, {mean_p + half_p:+.2f}]")
-    worth = _win_share(pairs, 1.0, old=True) - _win_share(pairs, 0.0, old=True)
+    olds = [(o, s) for _, o, s in pairs]
+    worth = _win_share(olds, 1.0) - _win_share(olds, 0.0)
     print(f"a point a round fewer is worth {100 * worth:+.1f} % of the wins to {old_name} in its games "
           "(its totals lowered by one point a round)")
 
 
-def _win_share(pairs: list, shift: float, *, old: bool) -> float:
-    """The share of the wins of the paired seat in the games of the second (``old``) or first
-    file, had it scored ``shift`` points a round fewer in every round."""
+def _mean_half(xs: list[float]) -> tuple[float, float]:
+    """The mean of ``xs`` and the half-width of its normal 95 % interval."""
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else math.inf
+    return mean, 1.96 * sd / math.sqrt(n)
+
+
+def _win_share(games: list[tuple[dict, int]], shift: float) -> float:
+    """The share of the wins of each game's ``seat`` had it scored ``shift`` points a round
+    fewer in every round."""
     credit = 0.0
-    for r, o, seat in pairs:
-        row = o if old else r
+    for row, seat in games:
         rounds = row["round_scores"]
         totals = [sum(s[i] for s in rounds) for i in range(len(row["levels"]))]
         totals[seat] -= shift * len(rounds)
         low = min(totals)
         if totals[seat] == low:
             credit += 1 / sum(t == low for t in totals)
-    return credit / len(pairs)
+    return credit / len(games)
 
 
 def main(argv: list[str] | None = None) -> int | None:
