@@ -64,7 +64,7 @@ def _turn_line(
         else:
             where = train_name(names, view.seat, n, next_train)
         if "skip" in legal_types:
-            return _("Swan drive: play on {train} next, or m to stop · n skips it").format(train=where)
+            return _("Swan drive: play on {train} next, or m to stop · g skips it").format(train=where)
         return _("Swan drive: play on {train} next, or m to stop").format(train=where)
     if phase in ("drawn", "follow_up_drawn"):
         drawn = tile_text(view.drawn) if view.drawn else _("a tile")

@@ -9,11 +9,12 @@ from support.pilot import board, game_app, human_move, settle, wait_for
 from support.positions import prepared
 from support.tables import table
 
+from mexitrain.i18n import set_language
 from mexitrain.rules import RuleSet, Train
 from mexitrain.ui.board import canon
 from mexitrain.ui.screens import GameScreen, HelpScreen, QuitScreen, ScoreScreen
 from mexitrain.ui.textual_compat import notices
-from mexitrain.ui.widgets import HandTray, TipPanel, TrainRows
+from mexitrain.ui.widgets import HandTray, StatusLine, TipPanel, TrainRows
 
 
 async def test_tile_keys_move_the_selection_both_ways():
@@ -114,7 +115,10 @@ async def test_draw_then_forced_marker_is_automatic_and_logged():
         assert "automatic" in lines
 
 
-async def test_n_skips_the_mexican_train_in_a_swan_drive():
+@pytest.mark.parametrize(("lang", "said"), [("en", "or m to stop · g skips it"), ("fr", "m arrête · g le saute")])
+async def test_g_skips_the_mexican_train_in_a_swan_drive(lang, said):
+    """g skips; the status line says so (it said n, the tip's key) and, at 80 columns, whole."""
+    set_language(lang)
     rules = RuleSet(set=6, rounds=1, swan_drive=True)
     setup = table(rules)
     mex = Train(owner=None, lines=(((6, 3),),), starts=(6,))
@@ -138,6 +142,9 @@ async def test_n_skips_the_mexican_train_in_a_swan_drive():
         b = board(app)
         assert b.can("skip") and b.can("pass")
         assert app.screen.check_action("skip", ()) is True
+        status = app.game_screen.query_one(StatusLine)
+        assert str(status.render()).splitlines()[0].endswith(said)
+        assert status.tooltip is None  # nothing was cut
         await pilot.press("g")
         await pilot.pause()
         assert [e.type for e in app.snapshot.events][:2] == ["play", "skip"]
