@@ -96,6 +96,7 @@ async def test_a_finished_review_shows_rounds_and_positions():
         await pilot.pause()
         assert isinstance(app.screen, PositionScreen)
         assert app.screen.board.view == screen.review.highlights[0].position
+        assert not app.screen.query_one("#open-hands").display  # no empty panel (a second rule)
         await pilot.press("q")
         await pilot.pause()
         assert app.screen is screen

@@ -188,8 +188,6 @@ class GameScreen(Screen):
             self._keys_state = keys
             self.refresh_bindings()
         if board is not None:
-            for panel in self.query("#open-hands"):  # none while the screen is torn down
-                panel.display = board.view.rules.open_hands
             self.call_after_refresh(self._scroll_to_target)
             tip = board.tip is not None
             if tip or tip != self._tip_shown:  # the tip came, went or may have changed height

@@ -194,10 +194,19 @@ class OpenHands(BoardWidget):
         return board.view.hands
 
 
-    def get_content_height(self, container, viewport, width: int) -> int:
-        if self.board is None:
+    @staticmethod
+    def _shown(board: Board | None) -> int:
+        """How many hands it shows: the others' hands the view holds (open hands, a replay)."""
+        if board is None:
             return 0
-        return sum(1 for i, h in enumerate(self.board.view.hands) if h is not None and i != self.board.seat)
+        return sum(1 for i, h in enumerate(board.view.hands) if h is not None and i != board.seat)
+
+    def watch_board(self, board: Board | None) -> None:
+        super().watch_board(board)
+        self.display = self._shown(board) > 0  # no empty panel: its rule would waste a row
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return self._shown(self.board)
 
     def render(self) -> Content:
         board = self.board
