@@ -18,6 +18,7 @@ from .basics import (
     continued,
     decimal,
     decimal_points,
+    join_and,
     point_count,
     seat_called,
     tile_text,
@@ -211,9 +212,8 @@ def review_lines(review: Any, names: Sequence[str], players: int) -> list[str]:
     """The whole review as plain lines: who, the rounds, the total, the costliest decisions."""
     viewer = review_viewer(review.seats)
     several = len(review.seats) > 1
-    who = ", ".join(seat_called(names, s) for s in review.seats)
-    lines = [_("Review of {who}'s decisions").format(who=who) if viewer is None or several
-             else _("Review of your decisions")]
+    who = join_and([seat_called(names, s) for s in review.seats])
+    lines = [_("Review of the decisions of {who}").format(who=who) if several else _("Review of your decisions")]
     lines += [round_line(r, names, viewer, several) for r in review.rounds]
     lines.append(total_line(review, names, viewer))
     if review.highlights:
