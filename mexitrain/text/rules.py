@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import N_, _, ngettext
-from ..rules import RuleSet
+from ..rules import PRESETS, RuleSet
 from .basics import round_count
 
 _PRESET_TITLES = {
@@ -119,18 +119,27 @@ def rules_summary(rules: RuleSet, players: int) -> list[str]:
             set=rules.set, tiles=tiles, rounds=round_count(rules.round_count)
         )
     ]
-    for key in _SUMMARY_OPTIONS:
-        if key == "team_marker" and not rules.teams:
-            continue
-        value = getattr(rules, key)
-        if key == "first_player" and value == "chosen":
-            lines.append(_("the first player was chosen (seat {seat})").format(seat=rules.first_seat + 1))
-        else:
-            lines.append(option_words(key, value))
-    for key in _SUMMARY_FLAGS:
-        if getattr(rules, key):
-            lines.append(option_words(key, True))
+    lines += [_option_line(rules, key) for key in _SUMMARY_OPTIONS if key != "team_marker" or rules.teams]
+    lines += [option_words(key, True) for key in _SUMMARY_FLAGS if getattr(rules, key)]
     return lines
+
+
+def rules_differences(rules: RuleSet) -> list[str]:
+    """The rules in force that differ from the standard game's, one short line each, as
+    :func:`rules_summary` says them (the lobby of a table on the network)."""
+    standard = PRESETS["standard"]
+    return [
+        _option_line(rules, key)
+        for key in _SUMMARY_OPTIONS + _SUMMARY_FLAGS
+        if getattr(rules, key) != getattr(standard, key) and (key != "team_marker" or rules.teams)
+    ]
+
+
+def _option_line(rules: RuleSet, key: str) -> str:
+    value = getattr(rules, key)
+    if key == "first_player" and value == "chosen":
+        return _("the first player was chosen (seat {seat})").format(seat=rules.first_seat + 1)
+    return option_words(key, value)
 
 
 def rules_choices(rules: RuleSet, players: int) -> list[str]:

@@ -209,3 +209,23 @@ async def test_host_form_port_then_setup():
         assert form.query_one("#form").virtual_size.width <= 80
         await pilot.press("escape")
         await wait_for(pilot, lambda: type(app.screen) is NewGameScreen, "back to the form")
+
+
+async def test_the_lobby_says_the_rules_a_guest_would_not_expect():
+    """Before the game starts, a guest reads how this table's rules differ from the standard
+    game (they said only players, set and rounds; a blanks-wild table looked standard)."""
+    from support.fake_table import RULES
+
+    client = FakeClient()
+    app = recording_app(client, [], table=TableRequest("127.0.0.1:1", "KXMPTR", "Bea"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _lobby(pilot, client, seat=1, host=False)
+        assert str(screen.query_one("#lobby-rules").render()).splitlines() == ["3 players · double-6 · 1 round"]
+        house = RULES.model_copy(update={"blanks_wild": True, "double_follow_up": "must_satisfy"})
+        client.say(lobby().model_copy(update={"rules": house}))
+        await pilot.pause()
+        assert str(screen.query_one("#lobby-rules").render()).splitlines() == [
+            "3 players · double-6 · 1 round",
+            "• after a double, the next tile must go on that double",
+            "• blanks are wild: a blank matches any value",
+        ]

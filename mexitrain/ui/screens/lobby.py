@@ -25,6 +25,7 @@ from ...text.basics import level_name, player_count, round_count
 from ...text.guest import own_seat_retrying
 from ...text.names import fit
 from ...text.net import turn_time_text
+from ...text.rules import rules_differences
 from ..cells import markup, plain
 from ..colours import seat_colour
 from ..widgets.chat import ChatLines
@@ -238,16 +239,18 @@ class LobbyScreen(Screen[None]):
         seats = lobby.seats if lobby is not None else ()
         self.query_one("#lobby-seats", Static).update(seats_content(seats, self._you(), self.connected))
         rules = ""
+        differences: list[str] = []
         if lobby is not None:
             r = lobby.rules
             n = len(seats)
             rules = _("{players} · double-{set} · {rounds}").format(
                 players=player_count(n), set=r.set, rounds=round_count(r.round_count)
             )
+            differences = rules_differences(r)  # what a guest would not expect (? lists every rule)
         watchers = getattr(lobby, "watchers", 0) if lobby is not None else 0
         if watchers:  # how many watch the table (never who)
             rules += " · " + ngettext("{count} watching", "{count} watching", watchers).format(count=watchers)
-        self.query_one("#lobby-rules", Static).update(rules)
+        self.query_one("#lobby-rules", Static).update("\n".join([rules] + ["• " + d for d in differences]))
         join = self.join_line if self.is_host and self.join_line else ""
         self.query_one("#lobby-join", Static).update(join)
         self.query_one("#lobby-join").display = bool(join) and not self.over
