@@ -307,8 +307,11 @@ async def _headless(server, bind: str, port: int, level: str, say=_say) -> int:
     return status
 
 
-#: What ``host --no-play``'s terminal takes besides Enter: ``remove N`` (French ``retirer N``).
+#: What ``host --no-play``'s terminal takes besides Enter: ``remove N`` (French ``retirer N``)
+#: and ``hand N`` (French ``confier N``: the seat of a person who is away goes to a computer
+#: player until they come back, as the host's Hand over key does).
 REMOVE_WORDS = ("remove", "retirer")
+HAND_WORDS = ("hand", "confier")
 #: The most bytes of a line not yet ended that ``host --no-play`` keeps (a longer one is no
 #: command: it is answered with what the terminal takes, whatever it ends with).
 CONSOLE_LINE = 256
@@ -317,19 +320,24 @@ CONSOLE_LINE = 256
 def command(line: str, server, level: str, say=_say) -> None:
     """One line typed at ``host --no-play``'s terminal: Enter starts the game (when it has not
     started), ``remove N`` removes the person of seat N (from 1; a computer player of
-    ``level`` takes the seat, the server's log line says so), anything else is answered with
-    what the terminal takes. Typed text is never echoed back."""
+    ``level`` takes the seat, the server's log line says so), ``hand N`` hands the seat of a
+    person who is away to a computer player of ``level`` until they come back, anything else
+    is answered with what the terminal takes. Typed text is never echoed back."""
     from ..text import net as t
 
     words = line.split() if len(line) <= CONSOLE_LINE else ["\0"]  # past the bound: no command
     if not words:
         server.start_game(level)
         return
-    if len(words) == 2 and words[0].lower() in REMOVE_WORDS and words[1].isdigit() and len(words[1]) <= 3:
+    if len(words) == 2 and words[1].isdigit() and len(words[1]) <= 3:
         seat = int(words[1])
-        if not server.remove(seat - 1, level):
-            say(t.not_removed_line(seat))
-        return
+        if words[0].lower() in REMOVE_WORDS:
+            if not server.remove(seat - 1, level):
+                say(t.not_removed_line(seat))
+            return
+        if words[0].lower() in HAND_WORDS:
+            say(t.handed_line(seat) if server.hand_over(seat - 1, level) else t.not_handed_line(seat))
+            return
     say(t.console_help_line())
 
 

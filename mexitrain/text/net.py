@@ -312,7 +312,8 @@ def headless_start_line() -> str:
     return _(
         "The game starts when every seat is taken, or press Enter to start now "
         "(open seats go to computer players). \"remove N\" and Enter removes the person of "
-        "seat N. Ctrl+C closes the table."
+        "seat N; \"hand N\" hands the seat of a person who is away to a computer player until "
+        "they come back. Ctrl+C closes the table."
     )
 
 
@@ -320,8 +321,19 @@ def console_help_line() -> str:
     """``host --no-play``: what its terminal takes, said when a line is not one of those."""
     return _(
         "Enter starts the game; \"remove N\" removes the person of seat N from the table "
-        "(a computer player takes the seat); Ctrl+C closes the table."
+        "(a computer player takes the seat); \"hand N\" hands the seat of a person who is away "
+        "to a computer player until they come back; Ctrl+C closes the table."
     )
+
+
+def handed_line(seat: int) -> str:
+    """``host --no-play``: ``hand N`` done."""
+    return _("A computer player plays seat {seat} until its person comes back.").format(seat=seat)
+
+
+def not_handed_line(seat: int) -> str:
+    """``host --no-play``: ``hand N`` of a seat whose person is not away."""
+    return _("Seat {seat} cannot be handed over: its player is not away.").format(seat=seat)
 
 
 def not_removed_line(seat: int) -> str:

@@ -101,6 +101,10 @@ class _Table:
         self.asked.append(("remove", seat, level))
         return seat in self.removable
 
+    def hand_over(self, seat: int, level: str) -> bool:
+        self.asked.append(("hand", seat, level))
+        return seat in self.removable
+
 
 @pytest.mark.parametrize(
     "line, asked, said",
@@ -112,6 +116,10 @@ class _Table:
         ("retirer 2\n", [("remove", 1, "expert")], []),
         ("remove 3\n", [("remove", 2, "expert")], ["Seat 3 is not a person's: nobody was removed."]),
         ("remove 0\n", [("remove", -1, "expert")], ["Seat 0 is not a person's: nobody was removed."]),
+        ("hand 2\n", [("hand", 1, "expert")], ["A computer player plays seat 2 until its person comes back."]),
+        ("confier 2\n", [("hand", 1, "expert")], ["A computer player plays seat 2 until its person comes back."]),
+        ("hand 3\n", [("hand", 2, "expert")], ["Seat 3 cannot be handed over: its player is not away."]),
+        ("hand two\n", [], ["help"]),
         ("remove two\n", [], ["help"]),
         ("remove 99999999999\n", [], ["help"]),
         ("remove\n", [], ["help"]),
