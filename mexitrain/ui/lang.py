@@ -40,7 +40,7 @@ KEY_WORDS = (
     N_("Continue"), N_("Play again"), N_("New game"), N_("Close help"), N_("Yes, quit"),
     N_("No, keep playing"), N_("I am ready"), N_("Close"),
     # saves and replay
-    N_("Resume"), N_("Cancel"), N_("Back"), N_("One move back (→ forward)"), N_("Forward"),
+    N_("Resume"), N_("Cancel"), N_("Back"), N_("Step"), N_("One move back (→ forward)"), N_("Forward"),
     N_("First"), N_("The first deal / the last move"), N_("Last"), N_("Round"),
     N_("The previous / next round"), N_("Next round"), N_("The score sheet at this step"),
     N_("Up a folder"),

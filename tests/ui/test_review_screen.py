@@ -130,6 +130,25 @@ async def test_the_replay_viewer_opens_the_review():
         assert isinstance(app.screen, ReplayScreen)
 
 
+def _footer(screen) -> dict[str, str]:
+    return {ab.binding.key_display or key: ab.binding.description
+            for key, ab in screen.active_bindings.items() if ab.binding.show}
+
+
+async def test_the_french_keys_of_the_replay_and_of_a_position_say_what_they_do():
+    """The replay's ←→ step both ways (its footer said "←→ Reculer", back); a position's q
+    goes back to the review (it said "Reculer" too, a step back)."""
+    set_language("fr")
+    app = ReviewApp(lambda: ReplayScreen(load_save(RECORDS / "set6-2p.json")))
+    async with app.run_test(size=(80, 24)):
+        assert _footer(app.screen)["←→"] == "Coup"
+    final = _final()
+    review = review_game(final, [0], 2)
+    app = ReviewApp(lambda: PositionScreen(review, 0, NAMES, KINDS, final.players))
+    async with app.run_test(size=(80, 24)):
+        assert _footer(app.screen)["q"] == "Retour"
+
+
 def _shown_app():
     final = _final()
     review = review_game(final, [0], 8)

@@ -63,7 +63,7 @@ class ReplayScreen(Screen[None]):
     AUTO_FOCUS = None
 
     BINDINGS = [
-        Binding("left,h", "step(-1)", "Back", key_display="←→", tooltip="One move back (→ forward)", id="replay-prev"),
+        Binding("left,h", "step(-1)", "Step", key_display="←→", tooltip="One move back (→ forward)", id="replay-prev"),
         Binding("right,l", "step(1)", "Forward", show=False, id="replay-next"),
         Binding("home", "goto(0)", "First", key_display="Home/End", tooltip="The first deal / the last move", id="replay-first"),
         Binding("end", "goto(-1)", "Last", show=False, id="replay-last"),
