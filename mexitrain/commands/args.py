@@ -119,6 +119,16 @@ class Parser(argparse.ArgumentParser):
             help=_("language of the game (default: the saved choice, else the system's)"),
         )
 
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        # a command's parser (``mexitrain simulate``) left with only a --data-dir: it has no
+        # data folder (``mexitrain --data-dir DIR simulate`` puts the option after the name)
+        if " " in self.prog and (extras[:1] == ["--data-dir"] and len(extras) == 2
+                                 or len(extras) == 1 and extras[0].startswith("--data-dir=")):
+            raise UsageError(_("{command} keeps no data folder: --data-dir is not one of its options").format(
+                command=self.prog.rsplit(" ", 1)[-1]))
+        return namespace, extras
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(translate_argparse(message))
 

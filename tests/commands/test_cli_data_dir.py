@@ -63,7 +63,10 @@ def test_a_command_without_a_data_folder_refuses_it_before_as_after(capsys, tmp_
     ):
         assert main(argv) == 2
         out, err = capsys.readouterr()
-        assert out == "" and err == f"mexitrain: error: unrecognized arguments: --data-dir {tmp_path}\n"
+        assert out == "" and err == "mexitrain: error: simulate keeps no data folder: --data-dir is not one of its options\n"
+    # with another unknown option, argparse's own line names both
+    assert main(["simulate", "--data-dir", str(tmp_path), "--frob"]) == 2
+    assert capsys.readouterr().err == f"mexitrain: error: unrecognized arguments: --data-dir {tmp_path} --frob\n"
 
 
 def test_the_top_level_help_names_it(capsys) -> None:
