@@ -328,6 +328,8 @@ async def test_statistics_screen_shows_a_finished_game():
         assert isinstance(app.screen, StatsScreen)
         text = str(app.screen.query_one("#stats-text", Static).render())
         assert "You" in text and "all games" in text
+        lines = text.splitlines()  # a line each, as format_stats made them (they showed as ␊)
+        assert "␊" not in text and lines[0] == "You" and lines[2].split()[:2] == ["all", "games"]
         app.saver.flush()
         assert not list((root() / "autosaves").glob("*.json"))  # a finished game is not offered again
 

@@ -12,6 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -446,7 +447,8 @@ class StatsScreen(ModalScreen[None]):
             if self.problem:
                 yield Label(plain(self.problem), id="stats-problem", classes="problem")
             with VerticalScroll(id="stats-scroll"):
-                yield Static(plain(self.text), id="stats-text")
+                # line by line: plain() shows a newline as a visible ␊, as in a name
+                yield Static(Content("\n").join(plain(line) for line in self.text.split("\n")), id="stats-text")
             yield Label(_("Esc closes"), classes="note")
         yield Footer()
 
