@@ -22,6 +22,7 @@ from ...i18n import N_, _, ngettext
 from ...storage import SavedGame, SaveInfo, Unfinished, list_saves
 from ...storage.inplay import in_play
 from ...text.files import in_play_line, nul_path_line
+from ...text.visible import visible_lines
 from ..cells import markup, plain, printable
 from ..fence import Fence, Refused
 from ..lang import translate_bindings
@@ -447,8 +448,7 @@ class StatsScreen(ModalScreen[None]):
             if self.problem:
                 yield Label(plain(self.problem), id="stats-problem", classes="problem")
             with VerticalScroll(id="stats-scroll"):
-                # line by line: plain() shows a newline as a visible ␊, as in a name
-                yield Static(Content("\n").join(plain(line) for line in self.text.split("\n")), id="stats-text")
+                yield Static(Content(visible_lines(self.text)), id="stats-text")  # plain(): a ␊ each
             yield Label(_("Esc closes"), classes="note")
         yield Footer()
 
