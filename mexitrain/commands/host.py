@@ -28,9 +28,11 @@ import getpass
 import ipaddress
 import os
 import re
+import shutil
 import signal
 import socket
 import sys
+import textwrap
 from pathlib import Path
 
 from ..i18n import _
@@ -258,7 +260,7 @@ async def _headless(server, bind: str, port: int, level: str, say=_say) -> int:
     if len(shared) > 1:
         say(t.other_addresses_line(shared[1:]))
     if not server.started:
-        say(t.headless_start_line())
+        say(_prose(t.headless_start_line()))
 
     typed = bytearray()  # what came since the last newline (at most CONSOLE_LINE bytes kept)
 
@@ -338,7 +340,16 @@ def command(line: str, server, level: str, say=_say) -> None:
         if words[0].lower() in HAND_WORDS:
             say(t.handed_line(seat) if server.hand_over(seat - 1, level) else t.not_handed_line(seat))
             return
-    say(t.console_help_line())
+    say(_prose(t.console_help_line()))
+
+
+def _prose(text: str) -> str:
+    """A long sentence for the host's terminal, wrapped between words to its width (the
+    terminal would cut words in two); a pipe or a file gets it whole, on one line."""
+    if not sys.stdout.isatty():
+        return text
+    width = max(20, shutil.get_terminal_size().columns - 1)
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False))
 
 
 def run(args: argparse.Namespace) -> int:

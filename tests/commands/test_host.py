@@ -135,3 +135,20 @@ def test_a_line_at_the_terminal_of_a_table_without_a_seat(line, asked, said):
     host_command.command(line, table, "expert", lines.append)
     assert table.asked == asked
     assert lines == [t.console_help_line() if s == "help" else s for s in said]
+
+
+def test_the_terminal_s_long_lines_wrap_between_words(monkeypatch):
+    """At a terminal the help is wrapped to its width between words (the terminal cut
+    "person" into "person" and "ne"); a pipe gets it on one line (the test above)."""
+    import os
+    import sys
+
+    from mexitrain.text import net as t
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(host_command.shutil, "get_terminal_size", lambda *a: os.terminal_size((40, 24)))
+    lines: list[str] = []
+    host_command.command("start\n", _Table(set()), "expert", lines.append)
+    rows = lines[0].split("\n")
+    assert len(rows) > 3 and all(len(row) <= 39 for row in rows)
+    assert " ".join(rows) == t.console_help_line()
