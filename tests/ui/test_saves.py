@@ -256,6 +256,17 @@ async def test_replay_viewer_steps_through_a_finished_game(tmp_path: Path):
         last = len(screen.states) - 1
         assert last == sum(len(r.events) for r in final.results)
         assert screen.step == 0 and screen.state == new_game(setup.rules, players=2, seed=4)
+        # a key that would go past an end says so (it did nothing, silently)
+        for key in ("left", "home", "pageup"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            assert [n.message for n in notices(app)] == ["This is the deal: nothing comes before it."]
+        await pilot.press("end", "right")
+        await pilot.pause()
+        assert [n.message for n in notices(app)][-1] == "This is the last move: nothing comes after it."
+        await pilot.press("home")
+        app.clear_notifications()
         await pilot.press("right", "right")
         assert screen.step == 2
         await pilot.press("left")

@@ -140,11 +140,18 @@ class ReplayScreen(Screen[None]):
         self._show()
 
     # -- keys -----------------------------------------------------------------------------------
+    def _go(self, step: int) -> None:
+        """Show ``step``; a key that would go past either end says so (never a silent key)."""
+        if step == self.step:
+            self.notify(_("This is the deal: nothing comes before it.") if step == 0
+                        else _("This is the last move: nothing comes after it."), timeout=3)
+        self.step = step
+
     def action_step(self, delta: int) -> None:
-        self.step = max(0, min(len(self.states) - 1, self.step + delta))
+        self._go(max(0, min(len(self.states) - 1, self.step + delta)))
 
     def action_goto(self, index: int) -> None:
-        self.step = index % len(self.states)
+        self._go(index % len(self.states))
 
     def _round_of(self, i: int) -> int:
         return len(self.states[i].results)
@@ -157,10 +164,10 @@ class ReplayScreen(Screen[None]):
         starts = [k for k in range(len(self.states)) if k == 0 or self._round_of(k) != self._round_of(k - 1)]
         if delta < 0:
             earlier = [k for k in starts if k < i]
-            self.step = earlier[-1] if earlier else 0
+            self._go(earlier[-1] if earlier else 0)
         else:
             later = [k for k in starts if k > i and self._round_of(k) != here]
-            self.step = later[0] if later else len(self.states) - 1
+            self._go(later[0] if later else len(self.states) - 1)
 
     def action_scores(self) -> None:
         self.app.push_screen(ScoreScreen(self.seat_view(), self.names))
