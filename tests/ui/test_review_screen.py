@@ -130,6 +130,17 @@ async def test_the_replay_viewer_opens_the_review():
         assert isinstance(app.screen, ReplayScreen)
 
 
+async def test_the_keys_line_names_only_the_positions_there_are():
+    """One costly decision: "1: the position…" (it said "1, 2, 3" whatever the count)."""
+    final = _final()
+    review = review_game(final, [0], 8)
+    assert len(review.highlights) >= 2
+    one = review.model_copy(update={"highlights": review.highlights[:1]})
+    app = ReviewApp(lambda: ReviewScreen(final, NAMES, KINDS, review=one))
+    async with app.run_test(size=(80, 24)):
+        assert _text(app.screen, "#review-status") == "1: the position of a costly decision · q closes"
+
+
 def _footer(screen) -> dict[str, str]:
     return {ab.binding.key_display or key: ab.binding.description
             for key, ab in screen.active_bindings.items() if ab.binding.show}

@@ -177,7 +177,9 @@ class ReviewScreen(Screen[None]):
         self.review = review
         self.query_one("#review-progress", ProgressBar).display = False
         self.query_one("#review-status", Static).update(
-            _("1, 2, 3: the position of a costly decision · q closes") if review.highlights else ""
+            _("{keys}: the position of a costly decision · q closes").format(
+                keys=", ".join(str(i) for i in range(1, len(review.highlights) + 1))
+            ) if review.highlights else ""
         )
         self.query_one("#review-text", Static).update(_plain(review_lines(review, self.names, self.state.players)))
         self.query_one("#review-body", VerticalScroll).focus()  # ↑ ↓ PageUp PageDown scroll it
