@@ -429,7 +429,7 @@ class ExpertPlayer:
         self.last_stats = {"rollouts": used, "candidates": len(cands), "values": values}
         why = cands[i][1]
         if i != base_i and self.win_points and last_round(view):
-            why += tr(N_(" (looking ahead it does better for the win of the game)"))
+            why += tr(N_(" (looking ahead, it gives a better chance to win the game)"))
         elif i != base_i:
             gain = values[i] - values[base_i]
             why += tr(N_(" (looking ahead it gains {points} a round)")).format(points=decimal_points(gain, signed=True))
@@ -500,7 +500,7 @@ class ExpertPlayer:
                 gain = means[k] - means[0]
         why = why_of.get(chosen, reason)
         if self.win_points and last_round(view):
-            why += tr(N_(" (looking ahead it does better for the win of the game)"))
+            why += tr(N_(" (looking ahead, it gives a better chance to win the game)"))
         else:
             why += tr(N_(" (looking ahead it gains {points} a round)")).format(points=decimal_points(gain, signed=True))
         return chosen, why

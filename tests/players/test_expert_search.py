@@ -109,7 +109,7 @@ def test_a_contested_decision_gets_more_rollouts():
     assert contested and plain
 
 
-@pytest.mark.parametrize("rounds, said", [(1, "for the win of the game"), (2, "points a round")])
+@pytest.mark.parametrize("rounds, said", [(1, "a better chance to win the game"), (2, "points a round")])
 def test_the_reason_for_overriding_the_planner_names_what_is_at_stake(rounds, said):
     """In the last round a move that beats the planner's is said to do better for the win of
     the game (its value mixes points and wins); before it, by how many points."""
