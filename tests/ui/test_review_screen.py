@@ -139,6 +139,7 @@ async def test_the_keys_line_names_only_the_positions_there_are():
     app = ReviewApp(lambda: ReviewScreen(final, NAMES, KINDS, review=one))
     async with app.run_test(size=(80, 24)):
         assert _text(app.screen, "#review-status") == "1: the position of a costly decision · q closes"
+        assert "1" in _footer(app.screen) and "1 2 3" not in _footer(app.screen)  # nor in the footer
 
 
 def _footer(screen) -> dict[str, str]:

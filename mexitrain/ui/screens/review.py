@@ -8,6 +8,8 @@ Names come from the game and are shown as plain text, never as markup.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,6 +26,7 @@ from ...players.review import DEFAULT_BUDGET, Cancelled, Review, person_seats, r
 from ...rules import GameState
 from ...text.review import decision_place, highlight_lines, review_lines, review_viewer
 from ..board import Board, build
+from ..textual_compat import own_bindings
 from ..widgets.footer import FittingFooter
 from ..widgets.layout import GAME_SIZE, SizeGuard, board_widgets
 
@@ -176,11 +179,15 @@ class ReviewScreen(Screen[None]):
     def _show(self, review: Review) -> None:
         self.review = review
         self.query_one("#review-progress", ProgressBar).display = False
+        numbers = [str(i) for i in range(1, len(review.highlights) + 1)]
         self.query_one("#review-status", Static).update(
-            _("{keys}: the position of a costly decision · q closes").format(
-                keys=", ".join(str(i) for i in range(1, len(review.highlights) + 1))
-            ) if review.highlights else ""
+            _("{keys}: the position of a costly decision · q closes").format(keys=", ".join(numbers))
+            if numbers else ""
         )
+        # the footer's "1 2 3" names the positions there are
+        keys = own_bindings(self)
+        keys["1"] = [replace(b, key_display=" ".join(numbers) or "1") for b in keys.get("1", [])]
+        self.refresh_bindings()
         self.query_one("#review-text", Static).update(_plain(review_lines(review, self.names, self.state.players)))
         self.query_one("#review-body", VerticalScroll).focus()  # ↑ ↓ PageUp PageDown scroll it
 
