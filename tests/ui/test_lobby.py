@@ -220,12 +220,16 @@ async def test_the_lobby_says_the_rules_a_guest_would_not_expect():
     app = recording_app(client, [], table=TableRequest("127.0.0.1:1", "KXMPTR", "Bea"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _lobby(pilot, client, seat=1, host=False)
-        assert str(screen.query_one("#lobby-rules").render()).splitlines() == ["3 players · double-6 · 1 round"]
-        house = RULES.model_copy(update={"blanks_wild": True, "double_follow_up": "must_satisfy"})
+        assert str(screen.query_one("#lobby-rules").render()).splitlines() == ["3 players · double-6 · 5 tiles each · 1 round"]
+        house = RULES.model_copy(update={"blanks_wild": True, "double_follow_up": "must_satisfy", "hand_size": 6})
         client.say(lobby().model_copy(update={"rules": house}))
         await pilot.pause()
         assert str(screen.query_one("#lobby-rules").render()).splitlines() == [
-            "3 players · double-6 · 1 round",
+            "3 players · double-6 · 6 tiles each · 1 round",
             "• after a double, the next tile must go on that double",
             "• blanks are wild: a blank matches any value",
         ]
+        # a lobby whose seats its rules cannot deal (teams of 3) is refused before the screen
+        client.say(lobby().model_copy(update={"rules": RULES.model_copy(update={"teams": True})}))
+        await pilot.pause()
+        assert str(screen.query_one("#lobby-rules").render()).splitlines()[0] == "3 players · double-6 · 6 tiles each · 1 round"

@@ -243,8 +243,10 @@ class LobbyScreen(Screen[None]):
         if lobby is not None:
             r = lobby.rules
             n = len(seats)
-            rules = _("{players} · double-{set} · {rounds}").format(
-                players=player_count(n), set=r.set, rounds=round_count(r.round_count)
+            k = r.tiles_each(n)  # a guest takes no lobby whose rules cannot deal its seats (protocol)
+            rules = _("{players} · double-{set} · {tiles} · {rounds}").format(
+                players=player_count(n), set=r.set, tiles=ngettext("{n} tile each", "{n} tiles each", k).format(n=k),
+                rounds=round_count(r.round_count),
             )
             differences = rules_differences(r)  # what a guest would not expect (? lists every rule)
         watchers = getattr(lobby, "watchers", 0) if lobby is not None else 0
