@@ -83,7 +83,7 @@ def _turn_line(
             return _("Satisfy your double {double} on {train} with a non-double").format(
                 double=double, train=where
             )
-        return _("Follow your double {double} with a non-double (on it or any train you may use)").format(
+        return _("Follow your double {double} with a non-double, on any train you may use").format(
             double=double
         )
     # the doubles that block now, as the core judged them (one whose suit is all laid
@@ -104,8 +104,8 @@ def _turn_line(
         d = (blocking[0].pips, blocking[0].pips)
         where = train_name(names, view.seat, n, blocking[0].train)
         return yours(
-            _("Your turn: the open double {double} on {train} must be satisfied first"),
-            _("{name}'s turn: the open double {double} on {train} must be satisfied first"),
+            _("Your turn: satisfy the open double {double} on {train} first"),
+            _("{name}'s turn: satisfy the open double {double} on {train} first"),
             double=tile_text(d),
             train=where,
         )

@@ -86,7 +86,8 @@ def _status_lines(app) -> list[str]:
 
 async def test_a_long_prompt_stays_on_its_line_and_the_counts_stay_whole():
     """At 80 columns "Follow your double 3-3 with a non-double (on it or any train you may
-    use)" wrapped and pushed the counts line out of the widget."""
+    use)" wrapped and pushed the counts line out of the widget, then was cut; now it is
+    shorter and whole."""
     setup = table(
         RuleSet(set=12), kinds=("human", "random", "random", "random"), names=("You", "Beatrice", "Caroline", "Dorothée")
     )
@@ -106,13 +107,26 @@ async def test_a_long_prompt_stays_on_its_line_and_the_counts_stay_whole():
         await wait_for(pilot, lambda: app.snapshot.phase == "follow_up", "the follow-up")
         await pilot.pause()
         first, second = _status_lines(app)
-        assert first.endswith("…")
-        full = app.screen.query_one(StatusLine).tooltip
-        assert "Follow your double 3-3 with a non-double (on it or any train you may use)" in str(full)
+        assert first == "R1/13 Follow your double 3-3 with a non-double, on any train you may use"
+        assert app.screen.query_one(StatusLine).tooltip is None
         # the counts: every seat with its tiles, after the whole knock
         assert second.startswith(" KNOCK! Beatrice has one tile left ")
         for count in ("boneyard 0", "you 2", "Bea 1", "Car 2", "Dor 3"):
             assert count in second
+
+
+async def test_a_prompt_too_long_for_its_line_is_cut_and_whole_in_its_tooltip():
+    """People at one keyboard are named in the prompt: a long name's is cut at 80 columns."""
+    setup = table(RuleSet(set=12), kinds=("human", "human"), names=("Bartholomew-Greatest", "Bea"))
+    app = game_app(setup, state=prepared(setup, turn=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # the hand-off
+        await settle(pilot)
+        first, _second = _status_lines(app)
+        whole = "Bartholomew-Greatest's turn: pick a tile (←→) and a train (↑↓), then Enter"
+        assert first.endswith("…") and whole.startswith(first[len("R1/13 "):-1])
+        assert app.screen.query_one(StatusLine).tooltip == whole
 
 
 async def test_the_knock_does_not_squeeze_the_counts():

@@ -50,7 +50,7 @@ async def test_a_double_that_can_never_be_satisfied_is_not_said_to_block():
     (double,) = _facts(state).doubles
     assert (double.pips, double.satisfiable, double.blocks) == (5, False, False)
     text = await _status(setup, state)
-    assert "must be satisfied" not in text
+    assert "satisfy the open double" not in text
     assert "pick a tile" in text  # 3-4 goes on Bea's train, which has a marker
 
 
@@ -67,7 +67,7 @@ async def test_of_two_doubles_the_one_that_blocks_is_named():
     blocks = [d.pips for d in _facts(state).doubles if d.blocks]
     assert blocks == [3]
     text = await _status(setup, state)
-    assert "the open double 3-3 on Bea's train must be satisfied first" in text
+    assert "satisfy the open double 3-3 on Bea's train first" in text
 
 
 def _facts(state):
