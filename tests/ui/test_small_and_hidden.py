@@ -115,18 +115,29 @@ async def test_a_long_prompt_stays_on_its_line_and_the_counts_stay_whole():
             assert count in second
 
 
-async def test_a_prompt_too_long_for_its_line_is_cut_and_whole_in_its_tooltip():
-    """People at one keyboard are named in the prompt: a long name's is cut at 80 columns."""
-    setup = table(RuleSet(set=12), kinds=("human", "human"), names=("Bartholomew-Greatest", "Bea"))
-    app = game_app(setup, state=prepared(setup, turn=0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")  # the hand-off
-        await settle(pilot)
-        first, _second = _status_lines(app)
-        whole = "Bartholomew-Greatest's turn: pick a tile (←→) and a train (↑↓), then Enter"
-        assert first.endswith("…") and whole.startswith(first[len("R1/13 "):-1])
-        assert app.screen.query_one(StatusLine).tooltip == whole
+@pytest.mark.parametrize(("lang", "head", "whole"), [
+    ("en", "R1/13 ", "Bartholomew-Greatest's turn: pick a tile (←→) and a train (↑↓), then Enter"),
+    ("fr", "M1/13 ", "Au tour de Bartholomew-Greatest : choisissez un domino (←→) et un train (↑↓), puis Entrée"),
+])
+async def test_a_prompt_too_long_for_its_line_is_cut_and_whole_in_its_tooltip(lang, head, whole):
+    """People at one keyboard are named in the prompt, once (a French line that did not start
+    "Au tour de" got the name put before it again): a long name's is cut at 80 columns."""
+    from mexitrain.i18n import language, set_language
+
+    before = language()
+    set_language(lang)
+    try:
+        setup = table(RuleSet(set=12), kinds=("human", "human"), names=("Bartholomew-Greatest", "Bea"))
+        app = game_app(setup, state=prepared(setup, turn=0))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("enter")  # the hand-off
+            await settle(pilot)
+            first, _second = _status_lines(app)
+            assert first.endswith("…") and whole.startswith(first[len(head):-1])
+            assert app.screen.query_one(StatusLine).tooltip == whole
+    finally:
+        set_language(before)
 
 
 async def test_the_knock_does_not_squeeze_the_counts():
