@@ -86,11 +86,11 @@ class Facts(_Frozen):
     #: the other seats' events after the decision, until the seat's next turn (at most FOLLOWED)
     followed: tuple[Event, ...] = ()
     #: the round's end: how, who went out (if anyone), the seat's score, and after how many
-    #: more events of the round
+    #: more turns of the table (:func:`turns_after`)
     end: str | None = None
     out_seat: int | None = None
     score: int | None = None
-    moves_left: int = 0
+    turns_left: int = 0
 
 
 class Decision(_Frozen):
@@ -308,8 +308,21 @@ def facts(final: GameState, d: Decision) -> Facts:
             kept, kept_pips = t, t[0] + t[1]
     return Facts(
         kept=kept, kept_pips=kept_pips, followed=tuple(followed), end=end, out_seat=out_seat, score=score,
-        moves_left=len(rest),
+        turns_left=turns_after(rest, d.seat),
     )
+
+
+def turns_after(rest: Sequence[Event], seat: int) -> int:
+    """How many turns of the table began in ``rest``, the events after one of ``seat``'s: the
+    seat's own turn goes on while its events follow one another (a double's cover, a draw then
+    a play), and each change of seat begins a turn: after seat 0's play, the events 0 play,
+    1 draw, 1 pass, 0 play are 2 turns.
+    """
+    turns, last = 0, seat
+    for e in rest:
+        if e.seat != last:
+            turns, last = turns + 1, e.seat
+    return turns
 
 
 def review_game(

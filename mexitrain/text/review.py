@@ -129,35 +129,44 @@ def fact_lines(decision: Any, facts: Any, names: Sequence[str], viewer: int | No
             )
         )
     if facts.end is not None:
-        n = facts.moves_left
+        n = facts.turns_left  # turns of the table after the decision's own turn
         if facts.out_seat is not None and facts.out_seat == seat:
-            text = (
-                ngettext("You went out {n} move later.", "You went out {n} moves later.", n)
-                if you
-                else ngettext("{name} went out {n} move later.", "{name} went out {n} moves later.", n)
-            )
+            if n == 0:  # the decision's own turn went on to the last tile (a double covered)
+                text = _("You went out in the same turn.") if you else _("{name} went out in the same turn.")
+            else:
+                text = (
+                    ngettext("You went out {n} turn later.", "You went out {n} turns later.", n)
+                    if you
+                    else ngettext("{name} went out {n} turn later.", "{name} went out {n} turns later.", n)
+                )
         elif facts.out_seat is not None:
             text = (
                 ngettext(
-                    "{other} went out {n} move later; you were left with {points}.",
-                    "{other} went out {n} moves later; you were left with {points}.", n,
+                    "{other} went out {n} turn later; you were left with {points}.",
+                    "{other} went out {n} turns later; you were left with {points}.", n,
                 )
                 if you
                 else ngettext(
-                    "{other} went out {n} move later; {name} was left with {points}.",
-                    "{other} went out {n} moves later; {name} was left with {points}.", n,
+                    "{other} went out {n} turn later; {name} was left with {points}.",
+                    "{other} went out {n} turns later; {name} was left with {points}.", n,
                 )
+            )
+        elif n == 0:  # the decision was the last turn of a blocked or stuck round
+            text = (
+                _("The round ended with that turn, no one out; you were left with {points}.")
+                if you
+                else _("The round ended with that turn, no one out; {name} was left with {points}.")
             )
         else:
             text = (
                 ngettext(
-                    "The round ended {n} move later with no one out; you were left with {points}.",
-                    "The round ended {n} moves later with no one out; you were left with {points}.", n,
+                    "The round ended {n} turn later with no one out; you were left with {points}.",
+                    "The round ended {n} turns later with no one out; you were left with {points}.", n,
                 )
                 if you
                 else ngettext(
-                    "The round ended {n} move later with no one out; {name} was left with {points}.",
-                    "The round ended {n} moves later with no one out; {name} was left with {points}.", n,
+                    "The round ended {n} turn later with no one out; {name} was left with {points}.",
+                    "The round ended {n} turns later with no one out; {name} was left with {points}.", n,
                 )
             )
         other = seat_called(names, facts.out_seat) if facts.out_seat is not None else ""

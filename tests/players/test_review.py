@@ -13,14 +13,16 @@ from mexitrain.players.review import (
     COSTLY,
     SETTLE,
     Cancelled,
+    Decision,
     decision_points,
+    facts,
     person_seats,
     review_game,
     value_decision,
 )
-from mexitrain.rules import Play, apply, new_game, view, view_legal_actions
+from mexitrain.rules import Draw, Event, Play, apply, new_game, view, view_legal_actions
 from mexitrain.rules.record import load_record, replay
-from mexitrain.text.review import review_lines
+from mexitrain.text.review import fact_lines, review_lines
 
 RECORDS = Path(__file__).resolve().parent.parent / "fixtures" / "records"
 
@@ -158,6 +160,53 @@ def test_the_review_in_words_in_english_and_french(french):
     set_language("en")
     en = "\n".join(review_lines(review, names, final.players))
     assert "Round 1:" in en and "The costliest decisions:" in en and "Better:" in en
+
+
+def _ending(final, seats, out_seat, end="domino"):
+    """``final`` with its first round's events replaced by one event per seat in ``seats``
+    (only the seats matter to the words of the round's end), ended by ``out_seat``."""
+    events = tuple(Event(seat=s, type="draw") for s in seats)
+    first = final.results[0].model_copy(update={"events": events, "out_seat": out_seat, "end": end})
+    return final.model_copy(update={"results": (first, *final.results[1:])})
+
+
+def _decision(move):
+    return Decision.model_construct(round=1, move=move, seat=0, chosen=Draw(), best=Draw())
+
+
+@pytest.mark.parametrize(
+    "seats, move, out_seat, end, en, fr",
+    [
+        # seat 0's move 1, then Bea's turn (a draw and a pass), seat 0's (a double and its
+        # cover), Bea's, seat 0's last tile: 4 turns later, though 6 events later
+        ((0, 1, 1, 0, 0, 1, 0), 1, 0, "domino", "You went out 4 turns later.",
+         "Vous avez fait domino 4 tours plus tard."),
+        # the double of move 4, covered by the last tile in the same turn
+        ((0, 1, 1, 0, 0), 4, 0, "domino", "You went out in the same turn.",
+         "Vous avez fait domino dans le même tour."),
+        ((0, 1, 1), 1, 1, "domino", "Bea went out 1 turn later; you were left with 1 point.",
+         "Bea a fait domino 1 tour plus tard ; il vous restait 1 point."),
+        ((0, 1, 0), 1, None, "blocked",
+         "The round ended 2 turns later with no one out; you were left with 1 point.",
+         "La manche a fini 2 tours plus tard sans que personne fasse domino ; il vous restait 1 point."),
+        ((0,), 1, None, "blocked", "The round ended with that turn, no one out; you were left with 1 point.",
+         "La manche a fini avec ce tour, sans que personne fasse domino ; il vous restait 1 point."),
+    ],
+)
+def test_the_round_s_end_is_told_in_turns_of_the_table_not_in_events(seats, move, out_seat, end, en, fr):
+    final = _ending(_game(), seats, out_seat, end)
+    final = final.model_copy(
+        update={"results": (final.results[0].model_copy(update={"scores": (1, 0)}), *final.results[1:])}
+    )
+    d = _decision(move)
+    found = facts(final, d)
+    before = language()
+    try:
+        for lang, want in (("en", en), ("fr", fr)):
+            set_language(lang)
+            assert fact_lines(d, found, ("Ann", "Bea"), 0, 2)[-1] == want
+    finally:
+        set_language(before)
 
 
 def test_person_seats():
