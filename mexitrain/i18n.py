@@ -15,6 +15,7 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -75,19 +76,46 @@ def language() -> str:
     return _current[0]
 
 
+#: French elides "de" and "que" before a vowel: "Au tour d'Ann", "Au tour de Bea". The
+#: catalog writes "de {name}"; which it becomes is known only once the name is (a player's
+#: name may be anything), so the message's ``format`` chooses.
+_ELIDED = re.compile(r"\b([Dd]e|[Qq]ue) \{(\w+)\}")
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüÿœæ")
+
+
+class _French(str):
+    """A French message: its ``format`` elides "de {x}" to "d'{x}" where ``x`` is a word
+    that begins with a vowel ("d'Ann", "d'Émile", "d'Yves"; "de Hugo": an h is left alone)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **values: object) -> str:
+        def elide(m: re.Match[str]) -> str:
+            value = values.get(m.group(2))
+            if isinstance(value, str) and value[:1].lower() in _VOWELS:
+                return f"{m.group(1)[:-1]}'{{{m.group(2)}}}"
+            return m.group(0)
+
+        return str.format(_ELIDED.sub(elide, self), *args, **values)
+
+
+def _language_text(text: str) -> str:
+    return _French(text) if _current[0] == "fr" else text
+
+
 def _(message: str) -> str:
     """The message in the current language."""
-    return _current[1].gettext(message)
+    return _language_text(_current[1].gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural message for ``n`` under the language's plural rule."""
-    return _current[1].ngettext(singular, plural, n)
+    return _language_text(_current[1].ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """A message whose translation depends on ``context`` (a word with two senses)."""
-    return _current[1].pgettext(context, message)
+    return _language_text(_current[1].pgettext(context, message))
 
 
 def N_(message: str) -> str:

@@ -609,7 +609,7 @@ def test_save_errors_in_french(tmp_path: Path, french) -> None:
         (b"{ not json", "not_json", "ce n'est pas du JSON valide (ligne 1, colonne 3)"),
         (text[: len(text) // 2].encode(), "truncated", "le fichier est tronqué"),
         (json.dumps(newer).encode(), "newer_version", "écrit par un mexitrain plus récent (version 9"),
-        (json.dumps(illegal).encode(), "illegal_move", "manche 1, le coup 1 de Ann n'est pas permis"),
+        (json.dumps(illegal).encode(), "illegal_move", "manche 1, le coup 1 d'Ann n'est pas permis"),
         (b"", "empty", "le fichier est vide"),
         (b'{"format": "other"}', "wrong_format", "ce n'est pas une partie enregistrée"),
     ]
@@ -1000,3 +1000,30 @@ def test_a_damaged_stats_file_moved_aside_is_said_in_french(tmp_path: Path, fren
         f"impossible de charger {path} : le fichier est tronqué (ligne 1, colonne 6) ; le fichier a été "
         f"déplacé vers {moved} et de nouvelles statistiques ont commencé"
     )
+
+
+@pytest.mark.parametrize(
+    "name, turn, train",
+    [
+        ("Ann", "Au tour d'Ann", "le train d'Ann"),
+        ("Émile", "Au tour d'Émile", "le train d'Émile"),
+        ("Yves", "Au tour d'Yves", "le train d'Yves"),
+        ("Bea", "Au tour de Bea", "le train de Bea"),
+        ("Hugo", "Au tour de Hugo", "le train de Hugo"),  # an h is left alone (« de Hugo » is said)
+        ("李小龍", "Au tour de 李小龍", "le train de 李小龍"),
+    ],
+)
+def test_french_elides_de_before_a_name_that_begins_with_a_vowel(french, name, turn, train) -> None:
+    """« Au tour de Ann » read wrong: French says « d'Ann ». The catalog writes « de {name} »
+    and the name decides, whatever the sentence."""
+    assert i18n._("{name}'s turn").format(name=name) == turn
+    assert basics.train_name((name, "Bea"), 1, 2, 0) == train
+    set_language("en")
+    assert i18n._("{name}'s turn").format(name=name) == f"{name}'s turn"
+
+
+def test_french_elides_que_and_a_capital_de_too(french) -> None:
+    assert i18n._French("Plus que {n}, De {name} à {other}").format(n="onze", name="Ann", other="Bea") == (
+        "Plus qu'onze, D'Ann à Bea"
+    )
+    assert i18n._French("de {tile}").format(tile="3-3") == "de 3-3"  # a digit is no vowel

@@ -219,6 +219,6 @@ def test_a_review_of_several_people_names_them(french):
     """Two people at one terminal: the review names both ("of Ann, Bea's" before)."""
     final = _game()
     review = review_game(final, [0, 1], 2)
-    assert review_lines(review, ("Ann", "Bea"), final.players)[0] == "Examen des décisions de Ann et Bea"
+    assert review_lines(review, ("Ann", "Bea"), final.players)[0] == "Examen des décisions d'Ann et Bea"
     set_language("en")
     assert review_lines(review, ("Ann", "Bea"), final.players)[0] == "Review of the decisions of Ann and Bea"
