@@ -46,7 +46,7 @@ from ..storage.autosaves import SERVED_AUTOSAVES
 from ..storage.inplay import in_play
 from ..storage.saves import SERVED_SAVES, SERVED_SAVES_BYTES
 from ..storage.stats import load_stats
-from ..text.basics import quote
+from ..text.basics import continued, quote
 from ..text.errors import error_text
 from ..text.files import in_play_line
 from ..text.net import watching_seated_text
@@ -82,6 +82,7 @@ from .table_link import (
     real_client,
 )
 from .textual_compat import add_notice, guard_output, own_bindings, withdraw_notices
+from .widgets import StatusLine
 
 if TYPE_CHECKING:
     from ..net.served import ServedTables
@@ -542,6 +543,11 @@ class MexitrainApp(App[None]):
             return
         rules = self.source.rules_in_force()
         note = self.source.help_note
+        # a status line cut at the screen's width, whole: a tooltip is the mouse's only
+        whole = next((w.whole for w in self.screen.query(StatusLine) if w.whole), None)
+        if whole:
+            now = _("Now: {line}").format(line=continued(whole))
+            note = f"{now}\n\n{note}" if note else now
         if rules is not None:
             self.push_screen(HelpScreen(*rules, note=note))
         else:

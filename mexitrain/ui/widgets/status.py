@@ -3,7 +3,7 @@
 Two lines, always whole: on one line, at 80 columns a long prompt would wrap and push the
 counts off the widget, and the knock would squeeze them down to "bone 0 y4 B1". The first line is
 cut by cells with an ellipsis when it is wider than the screen (the whole sentence is the
-widget's tooltip); on the second, the counts keep the room they need and the knock takes
+widget's tooltip, and ``whole``, which the help panel shows first: a key away); on the second, the counts keep the room they need and the knock takes
 what is left (at least its first word: the counts show who, in reverse).
 
 While autosaves cannot be written (a read-only data folder, a full disk), the second line ends
@@ -34,6 +34,8 @@ from .base import BoardWidget
 class StatusLine(BoardWidget):
     #: why autosaves are failing (short), or None while they work
     saving: reactive[str | None] = reactive(None, repaint=False)
+    #: the whole turn line while the first line is cut, else None
+    whole: str | None = None
 
     def render_key(self, board: Board) -> object:
         return (board.view, board.names, board.legal, self.size.width, self.saving)
@@ -50,6 +52,7 @@ class StatusLine(BoardWidget):
             return Content("")
         width = max(1, self.content_size.width or 78)
         first, full = self._first_line(board, width)
+        self.whole = full
         mark = _("not saving: {reason}").format(reason=printable(self.saving)) if self.saving else None
         tips = [t for t in (full, mark) if t]
         self.tooltip = "\n".join(tips) if tips else None
