@@ -142,6 +142,19 @@ async def test_the_keys_line_names_only_the_positions_there_are():
         assert "1" in _footer(app.screen) and "1 2 3" not in _footer(app.screen)  # nor in the footer
 
 
+async def test_no_costly_decision_no_position_key():
+    """No decision was clearly costly: the footer said "1 Position" (dimmed) for a position
+    there will never be; it is gone once the review is done, and shown while it runs."""
+    final = _final()
+    review = review_game(final, [0], 8)
+    none = review.model_copy(update={"highlights": ()})
+    app = ReviewApp(lambda: ReviewScreen(final, NAMES, KINDS, review=none))
+    async with app.run_test(size=(80, 24)):
+        assert "No decision was clearly costly" in _text(app.screen, "#review-text")
+        assert _text(app.screen, "#review-status") == ""
+        assert "1" not in _footer(app.screen) and "Position" not in _footer(app.screen).values()
+
+
 def _footer(screen) -> dict[str, str]:
     return {ab.binding.key_display or key: ab.binding.description
             for key, ab in screen.active_bindings.items() if ab.binding.show}

@@ -200,6 +200,8 @@ class ReviewScreen(Screen[None]):
             if review is None:
                 return None if parameters and parameters[0] == 0 else False
             index = parameters[0] if parameters else 0
+            if not review.highlights:
+                return False  # no costly decision: no position, now or later
             return isinstance(index, int) and index < len(review.highlights) or None
         return True
 
