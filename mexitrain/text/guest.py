@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..i18n import _, ngettext
+from .basics import continued
 from .net import error_text
 from .visible import visible
 
@@ -30,10 +31,13 @@ def problem_text(code: str, values: Mapping[str, Any] | None = None, server_vers
 
 
 def disconnected_text(reason: str | None) -> str:
-    """The line of a link that ended: "Disconnected: <reason>" (or alone, without one)."""
+    """The line of a link that ended: "Disconnected: <reason>" (or alone, without one). The
+    reason is a line of :func:`problem_text`, which starts with a word of ours (or a field's
+    name), never with a name: it goes on after the colon as the language writes it
+    (« Déconnecté : l'hôte a fermé la table »)."""
     if not reason:
         return _("Disconnected.")
-    return _("Disconnected: {reason}").format(reason=reason)
+    return _("Disconnected: {reason}").format(reason=continued(reason))
 
 
 def more_errors_text(n: int) -> str:

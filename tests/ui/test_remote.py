@@ -268,7 +268,7 @@ async def test_a_table_closed_by_its_host_says_so_and_the_game_stays_readable():
     for lang, resumable, words in (
         ("en", True, "Disconnected: The host closed the table; it can be reopened later: join again then."),
         ("en", False, "Disconnected: The game is over and the table closed."),
-        ("fr", True, "Déconnecté : L'hôte a fermé la table ; elle pourra être rouverte plus tard : rejoignez-la alors."),
+        ("fr", True, "Déconnecté : l'hôte a fermé la table ; elle pourra être rouverte plus tard : rejoignez-la alors."),
     ):
         before = i18n.language()
         i18n.set_language(lang)
