@@ -543,7 +543,7 @@ class MexitrainApp(App[None]):
             return
         rules = self.source.rules_in_force()
         note = self.source.help_note
-        # a status line cut at the screen's width, whole: a tooltip is the mouse's only
+        # a status line cut at the screen's width, whole (its tooltip only reaches a mouse)
         whole = next((w.whole for w in self.screen.query(StatusLine) if w.whole), None)
         if whole:
             now = _("Now: {line}").format(line=continued(whole))

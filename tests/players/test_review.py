@@ -164,9 +164,12 @@ def test_the_review_in_words_in_english_and_french(french):
 
 def _ending(final, seats, out_seat, end="domino"):
     """``final`` with its first round's events replaced by one event per seat in ``seats``
-    (only the seats matter to the words of the round's end), ended by ``out_seat``."""
+    (only the seats matter to the words of the round's end), ended by ``out_seat``, seat 0
+    left with 1 point."""
     events = tuple(Event(seat=s, type="draw") for s in seats)
-    first = final.results[0].model_copy(update={"events": events, "out_seat": out_seat, "end": end})
+    first = final.results[0].model_copy(
+        update={"events": events, "out_seat": out_seat, "end": end, "scores": (1, 0)}
+    )
     return final.model_copy(update={"results": (first, *final.results[1:])})
 
 
@@ -195,9 +198,6 @@ def _decision(move):
 )
 def test_the_round_s_end_is_told_in_turns_of_the_table_not_in_events(seats, move, out_seat, end, en, fr):
     final = _ending(_game(), seats, out_seat, end)
-    final = final.model_copy(
-        update={"results": (final.results[0].model_copy(update={"scores": (1, 0)}), *final.results[1:])}
-    )
     d = _decision(move)
     found = facts(final, d)
     before = language()

@@ -144,7 +144,7 @@ async def test_the_keys_line_names_only_the_positions_there_are():
 
 async def test_no_costly_decision_no_position_key():
     """No decision was clearly costly: the footer said "1 Position" (dimmed) for a position
-    there will never be; it is gone once the review is done, and shown while it runs."""
+    there will never be; once the review is done with none, the key is gone."""
     final = _final()
     review = review_game(final, [0], 8)
     none = review.model_copy(update={"highlights": ()})

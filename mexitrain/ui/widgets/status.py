@@ -3,8 +3,9 @@
 Two lines, always whole: on one line, at 80 columns a long prompt would wrap and push the
 counts off the widget, and the knock would squeeze them down to "bone 0 y4 B1". The first line is
 cut by cells with an ellipsis when it is wider than the screen (the whole sentence is the
-widget's tooltip, and ``whole``, which the help panel shows first: a key away); on the second, the counts keep the room they need and the knock takes
-what is left (at least its first word: the counts show who, in reverse).
+widget's tooltip, for a mouse, and ``whole``, which the help panel shows first, for the
+keyboard); on the second, the counts keep the room they need and the knock takes what is
+left (at least its first word: the counts show who, in reverse).
 
 While autosaves cannot be written (a read-only data folder, a full disk), the second line ends
 with "not saving: <reason>" in the warning colour: the problem is notified once, and then
