@@ -151,3 +151,20 @@ async def test_form_scrolls_and_survives_small_terminals():
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)
+
+
+async def test_new_seed_says_what_it_did():
+    """^R emptied the seed's field, below the fold at 80x24, and said nothing: with an empty
+    seed it seemed to do nothing at all. A notice says what it did, either way."""
+    from mexitrain.ui.textual_compat import notices
+
+    app = form_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert app.screen.query_one("#seed", Input).value == ""
+        assert [n.message for n in notices(app)] == ["Seed 4242 emptied: the game draws a fresh one, sealed."]
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert notices(app)[-1].message == "The seed is empty: the game draws a fresh one, sealed."

@@ -496,8 +496,18 @@ class NewGameScreen(Screen):
 
     @on(Button.Pressed, "#reseed")
     def action_reseed(self) -> None:
-        """An empty seed: the game draws a fresh one, sealed, that nobody sees until the end."""
-        self.query_one("#seed", Input).value = ""
+        """An empty seed: the game draws a fresh one, sealed, that nobody sees until the end.
+        Said in a notice: at 80x24 the seed's row is below the fold, and an empty seed stays
+        empty, so the key would otherwise seem to do nothing."""
+        seed = self.query_one("#seed", Input)
+        was = seed.value.strip()
+        seed.value = ""
+        self.notify(
+            _("Seed {seed} emptied: the game draws a fresh one, sealed.").format(seed=was)
+            if was
+            else _("The seed is empty: the game draws a fresh one, sealed."),
+            title=_("New seed"),
+        )
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
